@@ -1,0 +1,8 @@
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY lore ./lore
+RUN pip install --no-cache-dir .
+ENV LORE_API_HOST=0.0.0.0 LORE_HOME=/data
+EXPOSE 8000
+CMD ["lore", "serve"]

@@ -1,0 +1,45 @@
+# Lore's two commands:  `make run`  and  `make test`.  Everything else is a helper.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve lint clean
+
+## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
+run: setup infra-up serve
+
+## test: set up and run the whole test suite (starts its own Neo4j and Kafka)
+test: setup
+	$(BIN)/pytest
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@command -v java >/dev/null || { echo "Java 17 is needed (apt-get install openjdk-17-jre-headless)"; exit 1; }
+	@command -v mvn >/dev/null || { echo "Maven is needed once to fetch the servers (apt-get install maven)"; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[dev,bench]"
+	@touch $(STAMP)
+
+infra-up: setup
+	$(BIN)/lore infra up
+infra-down: setup
+	$(BIN)/lore infra down
+infra-status: setup
+	$(BIN)/lore infra status
+infra-wipe: setup
+	$(BIN)/lore infra wipe --yes
+
+serve: setup
+	$(BIN)/lore serve
+
+lint: setup
+	$(BIN)/ruff check lore tests bench
+	$(BIN)/lint-imports
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

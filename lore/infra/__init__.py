@@ -1,0 +1,1 @@
+"""Adapters: settings, the event log, embedders, and the local Neo4j/Kafka servers."""

@@ -1,0 +1,5 @@
+"""The event log: the source of truth. SQLite (embedded default) or a Kafka topic."""
+
+from lore.infra.eventlog.port import EventLog, open_event_log
+
+__all__ = ["EventLog", "open_event_log"]

@@ -1,0 +1,58 @@
+"""One place that reads configuration: environment variables (``LORE_*``) and ``.env``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="LORE_", env_file=".env", extra="ignore")
+
+    home: Path = Field(
+        default=Path(".lore"),
+        description="Folder for the local servers' data, logs and pid files, and the SQLite log.",
+    )
+    jar_cache: Path = Field(
+        default=Path.home() / ".cache" / "lore" / "jars",
+        description="Where the Neo4j and Kafka jars from Maven Central are kept between runs.",
+    )
+
+    neo4j_uri: str = Field(default="bolt://127.0.0.1:7687", description="Bolt URI of Neo4j.")
+    neo4j_user: str = Field(default="neo4j")
+    neo4j_password: str = Field(default="", description="Empty when Neo4j runs without auth.")
+    neo4j_database: str = Field(default="neo4j")
+
+    kafka_bootstrap: str | None = Field(
+        default=None,
+        description="host:port of Kafka. When unset, the event log is the embedded SQLite file.",
+    )
+    event_log: Literal["auto", "sqlite", "kafka"] = Field(
+        default="auto", description="auto = Kafka when kafka_bootstrap is set, else SQLite."
+    )
+
+    local_bind: str = Field(default="127.0.0.1", description="Address the local servers bind.")
+    local_bolt_port: int = 7687
+    local_http_port: int = 7474
+    local_kafka_port: int = 9092
+    local_kafka_controller_port: int = 9093
+    local_start_timeout_s: float = 120.0
+    neo4j_heap: str = Field(default="1g", description="Max heap of the local Neo4j.")
+    neo4j_pagecache: str = Field(default="1g", description="Page cache of the local Neo4j.")
+    kafka_heap: str = Field(default="512m", description="Max heap of the local Kafka.")
+
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+
+    @property
+    def sqlite_log_path(self) -> Path:
+        return self.home / "events.sqlite3"
+
+    @property
+    def uses_kafka_log(self) -> bool:
+        if self.event_log == "auto":
+            return self.kafka_bootstrap is not None
+        return self.event_log == "kafka"

@@ -1,0 +1,1 @@
+"""The Neo4j graph projection of the event log, and the read-side queries over it."""

@@ -1,0 +1,1 @@
+"""Fixtures shared by every test. Integration fixtures live in tests/integration/conftest.py."""

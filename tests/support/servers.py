@@ -1,0 +1,88 @@
+"""Where an integration test session gets its real Neo4j and Kafka from.
+
+Order: servers named by the environment (LORE_TEST_NEO4J_URI and LORE_TEST_KAFKA_BOOTSTRAP,
+for a developer who keeps a stack running), else testcontainers when a Docker engine
+answers, else Lore's own local Java processes on free ports in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from lore.infra.local import LocalStack
+from lore.infra.local.process import free_port
+from lore.infra.local.servers import KafkaServer, Neo4jServer
+from lore.infra.settings import Settings
+
+NEO4J_IMAGE = "neo4j:5.26-community"
+KAFKA_IMAGE = "apache/kafka:3.9.1"
+
+
+@dataclass(frozen=True)
+class ServerEndpoints:
+    neo4j_uri: str
+    kafka_bootstrap: str
+    origin: str
+
+
+def docker_engine_answers() -> bool:
+    if shutil.which("docker") is None:
+        return False
+    try:
+        return subprocess.run(
+            ["docker", "info"], capture_output=True, timeout=10
+        ).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@contextmanager
+def test_servers(workdir: Path) -> Iterator[ServerEndpoints]:
+    uri, bootstrap = os.environ.get("LORE_TEST_NEO4J_URI"), os.environ.get("LORE_TEST_KAFKA_BOOTSTRAP")
+    if uri and bootstrap:
+        yield ServerEndpoints(uri, bootstrap, "environment")
+    elif docker_engine_answers():
+        with _containers() as servers:
+            yield servers
+    else:
+        with _local_processes(workdir) as servers:
+            yield servers
+
+
+@contextmanager
+def _containers() -> Iterator[ServerEndpoints]:
+    from testcontainers.kafka import KafkaContainer
+    from testcontainers.neo4j import Neo4jContainer
+
+    with Neo4jContainer(NEO4J_IMAGE).with_env("NEO4J_AUTH", "none") as neo4j, \
+            KafkaContainer(KAFKA_IMAGE).with_kraft() as kafka:
+        yield ServerEndpoints(neo4j.get_connection_url(), kafka.get_bootstrap_server(), "testcontainers")
+
+
+@contextmanager
+def _local_processes(workdir: Path) -> Iterator[ServerEndpoints]:
+    settings = Settings()
+    stack = LocalStack(
+        home=workdir,
+        jar_cache=settings.jar_cache,
+        neo4j=Neo4jServer(
+            home=workdir / "neo4j", bind="127.0.0.1", bolt_port=free_port(),
+            http_port=free_port(), heap="1g", pagecache="512m",
+        ),
+        kafka=KafkaServer(
+            home=workdir / "kafka", bind="127.0.0.1", port=free_port(),
+            controller_port=free_port(), heap="512m",
+        ),
+        start_timeout_s=180,
+    )
+    try:
+        stack.up()
+        yield ServerEndpoints(stack.neo4j.bolt_uri, stack.kafka.bootstrap, "local processes")
+    finally:
+        stack.down()
