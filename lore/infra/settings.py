@@ -30,6 +30,7 @@ class Settings(BaseSettings):
         default=None,
         description="host:port of Kafka. When unset, the event log is the embedded SQLite file.",
     )
+    events_topic: str = Field(default="lore.events", description="Kafka topic of the event log.")
     event_log: Literal["auto", "sqlite", "kafka"] = Field(
         default="auto", description="auto = Kafka when kafka_bootstrap is set, else SQLite."
     )
@@ -43,6 +44,16 @@ class Settings(BaseSettings):
     neo4j_heap: str = Field(default="1g", description="Max heap of the local Neo4j.")
     neo4j_pagecache: str = Field(default="1g", description="Page cache of the local Neo4j.")
     kafka_heap: str = Field(default="512m", description="Max heap of the local Kafka.")
+
+    embedder: Literal["local", "openai", "none"] = Field(
+        default="local",
+        description="local = all-MiniLM-L6-v2 int8 ONNX, offline; openai = an OpenAI-compatible "
+        "endpoint (LORE_EMBEDDING_BASE_URL, LORE_EMBEDDING_MODEL); none = no vectors.",
+    )
+    embedding_base_url: str | None = None
+    embedding_api_key: str = "unused"
+    embedding_model: str = "text-embedding-3-small"
+    embedding_dimensions: int = 1536
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000

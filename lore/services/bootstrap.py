@@ -1,4 +1,4 @@
-"""The one place that wires Lore: settings → driver, event log, services."""
+"""The one place that wires Lore: settings → driver, event log, embedder, projector, handler."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from dataclasses import dataclass, field
 
 from neo4j import Driver, GraphDatabase
 
+from lore.infra.embedding import Embedder, open_embedder
 from lore.infra.eventlog import EventLog, open_event_log
 from lore.infra.settings import Settings
+from lore.projections.graph import GraphProjector, ensure_schema
+from lore.services.commands import CommandHandler
 
 log = logging.getLogger(__name__)
 
@@ -18,6 +21,9 @@ class Lore:
     settings: Settings
     driver: Driver
     event_log: EventLog
+    embedder: Embedder | None
+    projector: GraphProjector
+    commands: CommandHandler
     _closed: bool = field(default=False, init=False)
 
     def close(self) -> None:
@@ -29,9 +35,18 @@ class Lore:
 
 def neo4j_driver(settings: Settings) -> Driver:
     auth = (settings.neo4j_user, settings.neo4j_password) if settings.neo4j_password else None
-    return GraphDatabase.driver(settings.neo4j_uri, auth=auth)
+    # Neo4j's notifications (e.g. "property key does not exist" on an empty graph) are noise here.
+    return GraphDatabase.driver(settings.neo4j_uri, auth=auth, notifications_min_severity="OFF")
 
 
-def bootstrap(settings: Settings | None = None) -> Lore:
+def bootstrap(settings: Settings | None = None, *, schema: bool = True) -> Lore:
+    """Wire everything; `schema=False` skips creating indexes (e.g. for a health check only)."""
     settings = settings or Settings()
-    return Lore(settings=settings, driver=neo4j_driver(settings), event_log=open_event_log(settings))
+    driver = neo4j_driver(settings)
+    embedder = open_embedder(settings)
+    if schema:
+        ensure_schema(driver, embedder.dimensions if embedder else None, settings.neo4j_database)
+    event_log = open_event_log(settings)
+    projector = GraphProjector(driver, settings.neo4j_database)
+    handler = CommandHandler(driver, event_log, projector, embedder, database=settings.neo4j_database)
+    return Lore(settings, driver, event_log, embedder, projector, handler)

@@ -29,7 +29,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerEndpoint
 
 @pytest.fixture(scope="session")
 def neo4j_driver(servers: ServerEndpoints) -> Iterator[Driver]:
-    with GraphDatabase.driver(servers.neo4j_uri, auth=None) as driver:
+    with GraphDatabase.driver(servers.neo4j_uri, auth=None, notifications_min_severity="OFF") as driver:
         yield driver
 
 

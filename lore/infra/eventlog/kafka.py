@@ -1,23 +1,113 @@
-"""The event log on a Kafka topic (`lore.events`, key = user_id, retention forever)."""
+"""The event log on a Kafka topic: `lore.events`, key = user_id, kept forever.
+
+Kafka cannot refuse a duplicate key, so this adapter does not look command ids up: the
+command handler does, against the projection, which the same worker keeps current for
+its partitions (DESIGN.md §1). Order per user holds because one user's events share a
+partition (the key) and the producer is idempotent with one request in flight.
+"""
 
 from __future__ import annotations
 
-from kafka import KafkaAdminClient
+import logging
+from collections.abc import Iterator, Sequence
+
+from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.admin import NewTopic
+from kafka.errors import TopicAlreadyExistsError
+
+from lore.domain import codec
+from lore.domain.stored import Decided, StoredEvent
+
+log = logging.getLogger(__name__)
+
+
+def ensure_topic(bootstrap: str, topic: str, partitions: int, config: dict[str, str]) -> None:
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        if topic not in admin.list_topics():
+            admin.create_topics([NewTopic(topic, partitions, 1, topic_configs=config)])
+    except TopicAlreadyExistsError:
+        pass
+    finally:
+        admin.close()
 
 
 class KafkaEventLog:
     name = "kafka"
 
-    def __init__(self, bootstrap: str, topic: str = "lore.events") -> None:
+    def __init__(self, bootstrap: str, topic: str = "lore.events", partitions: int = 8) -> None:
         self.bootstrap = bootstrap
         self.topic = topic
+        ensure_topic(bootstrap, topic, partitions, {"retention.ms": "-1", "retention.bytes": "-1"})
+        self._producer = KafkaProducer(
+            bootstrap_servers=bootstrap,
+            acks="all",
+            enable_idempotence=True,
+            max_in_flight_requests_per_connection=1,
+            linger_ms=5,
+            batch_size=512 * 1024,
+            max_request_size=4 * 1024 * 1024,
+        )
+        self._consumer = KafkaConsumer(
+            bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
+            max_partition_fetch_bytes=8 * 1024 * 1024, fetch_max_bytes=64 * 1024 * 1024,
+        )
+        self._partitions = [
+            TopicPartition(topic, p) for p in sorted(self._consumer.partitions_for_topic(topic) or [])
+        ]
+
+    def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
+        pending = [
+            (event, self._producer.send(self.topic, key=decided.user_id.encode(),
+                                        value=codec.encode(event)))
+            for decided in batch
+            for event in decided.events
+        ]
+        self._producer.flush()
+        stored = []
+        for event, future in pending:
+            meta = future.get(timeout=30)
+            stored.append(StoredEvent(meta.partition, meta.offset, event))
+        return stored
+
+    def end(self) -> dict[int, int]:
+        ends = self._consumer.end_offsets(self._partitions)
+        return {tp.partition: ends[tp] - 1 for tp in self._partitions}
+
+    def count(self) -> int:
+        ends = self._consumer.end_offsets(self._partitions)
+        starts = self._consumer.beginning_offsets(self._partitions)
+        return sum(ends[tp] - starts[tp] for tp in self._partitions)
+
+    def read(self, start: dict[int, int], batch_size: int = 5000) -> Iterator[list[StoredEvent]]:
+        last = self.end()
+        todo = {tp: last[tp.partition] for tp in self._partitions
+                if start.get(tp.partition, -1) < last[tp.partition]}
+        if not todo:
+            return
+        self._consumer.assign(list(todo))
+        for tp in todo:
+            self._consumer.seek(tp, start.get(tp.partition, -1) + 1)
+        while todo:
+            polled = self._consumer.poll(timeout_ms=1000, max_records=batch_size)
+            batch: list[StoredEvent] = []
+            for tp, records in polled.items():
+                if tp not in todo:
+                    continue
+                for record in records:
+                    if record.offset > todo[tp]:
+                        break
+                    batch.append(StoredEvent(tp.partition, record.offset, codec.decode(record.value)))
+                if self._consumer.position(tp) > todo[tp]:
+                    del todo[tp]
+            if batch:
+                yield batch
+        self._consumer.assign([])
 
     def ping(self) -> None:
-        admin = KafkaAdminClient(bootstrap_servers=self.bootstrap, request_timeout_ms=3000)
-        try:
-            admin.describe_cluster()
-        finally:
-            admin.close()
+        if not self._consumer.bootstrap_connected():
+            self._consumer.topics()
 
     def close(self) -> None:
-        pass
+        self._producer.close()
+        self._consumer.close()

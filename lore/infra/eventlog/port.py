@@ -1,17 +1,31 @@
-"""The event-log port and the choice of adapter."""
+"""The event-log port: append-only, ordered per user, idempotent per command, readable from the start."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Protocol
 
+from lore.domain.stored import Decided, StoredEvent
 from lore.infra.settings import Settings
 
 
 class EventLog(Protocol):
     name: str
 
+    def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
+        """Append each command's events in order; a command_id already in the log adds nothing."""
+
+    def read(self, start: dict[int, int], batch_size: int = 5000) -> Iterator[list[StoredEvent]]:
+        """Events after `start` (partition -> last position seen, -1 for none), up to today's end."""
+
+    def end(self) -> dict[int, int]:
+        """The last position of every partition (-1 when empty)."""
+
+    def count(self) -> int:
+        """How many events the log holds."""
+
     def ping(self) -> None:
-        """Raise if the log cannot be read or written."""
+        """Raise if the log cannot be reached."""
 
     def close(self) -> None: ...
 
@@ -20,8 +34,9 @@ def open_event_log(settings: Settings) -> EventLog:
     if settings.uses_kafka_log:
         from lore.infra.eventlog.kafka import KafkaEventLog
 
-        assert settings.kafka_bootstrap is not None
-        return KafkaEventLog(settings.kafka_bootstrap)
+        if settings.kafka_bootstrap is None:
+            raise ValueError("LORE_EVENT_LOG=kafka needs LORE_KAFKA_BOOTSTRAP")
+        return KafkaEventLog(settings.kafka_bootstrap, topic=settings.events_topic)
     from lore.infra.eventlog.sqlite import SqliteEventLog
 
     return SqliteEventLog(settings.sqlite_log_path)

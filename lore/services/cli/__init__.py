@@ -8,6 +8,7 @@ import typer
 from rich.logging import RichHandler
 
 from lore.services.cli.infra import infra_app
+from lore.services.cli.rebuild import catch_up, fingerprint, rebuild
 from lore.services.cli.serve import serve
 
 app = typer.Typer(
@@ -18,6 +19,9 @@ app = typer.Typer(
 )
 app.add_typer(infra_app, name="infra")
 app.command()(serve)
+app.command()(rebuild)
+app.command()(fingerprint)
+app.command("catch-up")(catch_up)
 
 
 @app.callback()

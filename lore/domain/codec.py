@@ -1,0 +1,49 @@
+"""The one place where events become bytes and back.
+
+A stored event is never reinterpreted silently: an event whose shape changes gets a
+higher `schema_version` and an upcaster here that lifts old payloads to the new shape.
+Crypto-shredding (encrypting a person's content with a key of theirs) slots in here too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from lore.domain.events import Event
+
+_adapter: TypeAdapter[Event] = TypeAdapter(Event)
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+# (event type, stored schema_version) -> function returning the payload one version up.
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+class UnreadableEvent(ValueError):
+    pass
+
+
+def encode(event: Event) -> bytes:
+    return event.model_dump_json(exclude_none=True).encode()
+
+
+def decode(raw: bytes | str) -> Event:
+    try:
+        payload = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise UnreadableEvent(f"not JSON: {exc}") from exc
+    return decode_payload(payload)
+
+
+def decode_payload(payload: dict[str, Any]) -> Event:
+    payload = upcast(payload)
+    return _adapter.validate_python(payload)
+
+
+def upcast(payload: dict[str, Any]) -> dict[str, Any]:
+    while (step := UPCASTERS.get((payload.get("type", ""), payload.get("schema_version", 1)))):
+        payload = step(payload)
+    return payload

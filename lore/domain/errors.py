@@ -1,0 +1,48 @@
+"""Refusals of the domain: each names the problem, and the command produces no event."""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """A command that the current state does not allow."""
+
+    code = "domain_error"
+
+
+class MemoryNotFound(DomainError):
+    code = "memory_not_found"
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"memory {memory_id!r} does not exist for this user")
+        self.memory_id = memory_id
+
+
+class MemoryAlreadyForgotten(DomainError):
+    code = "memory_already_forgotten"
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"memory {memory_id!r} is already forgotten")
+        self.memory_id = memory_id
+
+
+class MemoryNotForgotten(DomainError):
+    code = "memory_not_forgotten"
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"memory {memory_id!r} is not forgotten, so it cannot be restored")
+        self.memory_id = memory_id
+
+
+class InvalidValidityWindow(DomainError):
+    code = "invalid_validity_window"
+
+    def __init__(self, valid_from: object, valid_until: object) -> None:
+        super().__init__(f"valid_until ({valid_until}) is before valid_from ({valid_from})")
+
+
+class MemoryAlreadyExists(DomainError):
+    code = "memory_already_exists"
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"memory {memory_id!r} already exists for this user")
+        self.memory_id = memory_id

@@ -1,0 +1,51 @@
+"""Value objects shared by commands, events and state."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+
+
+class MemoryKind(StrEnum):
+    PREFERENCE = "preference"
+    FACT = "fact"
+    LESSON = "lesson"
+    GOAL = "goal"
+    EVENT = "event"
+    PERSON = "person"
+    TODO = "todo"
+    CONTEXT = "context"
+
+    @property
+    def label(self) -> str:
+        """The Neo4j label beside `:Memory`, e.g. `Preference`."""
+        return self.value.capitalize()
+
+
+class MemoryStatus(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    FORGOTTEN = "forgotten"
+
+
+_LORE_NAMESPACE = uuid.UUID("6f0a4c1e-7d1b-4f7e-9a51-3c2d8e0b5a10")
+_SPACES = re.compile(r"\s+")
+
+
+def derived_id(*parts: str) -> str:
+    """A stable id from its parts, so that deciding the same command twice names the same things."""
+    return str(uuid.uuid5(_LORE_NAMESPACE, "\x1f".join(parts)))
+
+
+def normalized(text: str) -> str:
+    """The form in which two statements of one value compare equal."""
+    return _SPACES.sub(" ", text).strip().casefold()
+
+
+def utc(moment: datetime) -> datetime:
+    """Every time in Lore is timezone-aware UTC; a naive time is taken to be UTC already."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)

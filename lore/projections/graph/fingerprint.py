@@ -1,0 +1,62 @@
+"""A canonical hash of the graph (or one user's part of it): equal graphs, equal fingerprints.
+
+Covers every node's labels and properties and every relationship's type, ends and properties,
+independent of the order Neo4j returns them in. Checkpoints are left out: they say how far a
+projection has read, not what it holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+
+from neo4j import Driver
+from neo4j.time import DateTime
+
+_ID_KEYS = ["memory_id", "entity_id", "episode_id", "command_id", "user_id"]
+
+_NODES = """
+MATCH (n) WHERE NOT n:Checkpoint AND ($user_id IS NULL OR n.user_id = $user_id)
+RETURN labels(n) AS labels, properties(n) AS props
+"""
+
+_RELATIONSHIPS = """
+MATCH (a)-[r]->(b) WHERE $user_id IS NULL OR a.user_id = $user_id
+RETURN type(r) AS type, properties(r) AS props,
+       [k IN $id_keys WHERE a[k] IS NOT NULL | a[k]][0] AS start,
+       [k IN $id_keys WHERE b[k] IS NOT NULL | b[k]][0] AS end
+"""
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, DateTime):
+        return value.to_native().isoformat()
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in sorted(value.items())}
+    return value
+
+
+def _digest(item: Any) -> bytes:
+    return hashlib.sha256(json.dumps(_plain(item), sort_keys=True).encode()).digest()
+
+
+def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo4j") -> str:
+    """Hex sha256 over the sorted digests of every node and relationship."""
+    digests: list[bytes] = []
+    with driver.session(database=database) as session:
+        for record in session.run(_NODES, user_id=user_id):
+            digests.append(_digest({"labels": sorted(record["labels"]), "props": record["props"]}))
+        for record in session.run(_RELATIONSHIPS, user_id=user_id, id_keys=_ID_KEYS):
+            digests.append(_digest(dict(record)))
+    total = hashlib.sha256()
+    for digest in sorted(digests):
+        total.update(digest)
+    return f"{total.hexdigest()}:{len(digests)}"

@@ -1,0 +1,111 @@
+"""Events -> the parameter rows of the projection's Cypher. Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lore.domain.events import (
+    EpisodeRecorded,
+    Event,
+    MemoryForgotten,
+    MemoryRecorded,
+    MemoryReinforced,
+    MemoryRestored,
+    MemorySuperseded,
+    UserErased,
+)
+from lore.domain.model import derived_id, normalized
+from lore.domain.state import slot_key
+from lore.projections.graph import cypher
+
+_CAPTION = 60
+
+
+def _base(event: Event) -> dict[str, Any]:
+    return {"user_id": event.user_id, "command_id": event.command_id, "recorded_at": event.recorded_at}
+
+
+def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
+    return {
+        **_base(event),
+        "memory_id": event.memory_id,
+        "label": event.kind.label,
+        "props": {
+            "user_id": event.user_id,
+            "content": event.content,
+            "name": event.content[:_CAPTION],
+            "kind": event.kind.value,
+            "attribute": event.attribute,
+            "slot": slot_key(event.attribute),
+            "value": event.value,
+            "valid_from": event.valid_from,
+            "valid_until": event.valid_until,
+            "stated_valid_until": event.valid_until,
+            "recorded_at": event.recorded_at,
+            "occurred_at": event.occurred_at,
+            "status": "active",
+            "importance": event.importance,
+            "confidence": event.confidence,
+            "source": event.source,
+            "access_count": 0,
+            "log_position": position,
+            "embedding_model": event.embedding.model if event.embedding else None,
+        },
+        "entities": [
+            {"entity_id": derived_id("entity", event.user_id, normalized(name)), "name": name}
+            for name in dict.fromkeys(event.entities)
+        ],
+        "episodes": [event.episode_id] if event.episode_id else [],
+        "embedding": event.embedding.vector() if event.embedding else None,
+    }
+
+
+def memory_superseded(event: MemorySuperseded, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "by_memory_id": event.by_memory_id,
+            "valid_until": event.valid_until}
+
+
+def memory_reinforced(event: MemoryReinforced, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "confidence": event.confidence,
+            "source": event.source}
+
+
+def memory_forgotten(event: MemoryForgotten, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "reason": event.reason}
+
+
+def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id}
+
+
+def episode_recorded(event: EpisodeRecorded, position: int) -> dict[str, Any]:
+    text = "\n".join(f"{m.role}: {m.content}" for m in event.messages)
+    return {
+        **_base(event),
+        "episode_id": event.episode_id,
+        "props": {
+            "user_id": event.user_id,
+            "session_id": event.session_id,
+            "occurred_at": event.occurred_at,
+            "recorded_at": event.recorded_at,
+            "text": text,
+            "name": f"{event.session_id} @ {event.occurred_at:%Y-%m-%d}",
+            "message_count": len(event.messages),
+        },
+    }
+
+
+def user_erased(event: UserErased, position: int) -> dict[str, Any]:
+    return _base(event)
+
+
+# event type -> (row builder, statement); the order in which one wave's groups run.
+WRITERS: dict[type, tuple[Any, str]] = {
+    EpisodeRecorded: (episode_recorded, cypher.EPISODE_RECORDED),
+    MemoryRecorded: (memory_recorded, cypher.MEMORY_RECORDED),
+    MemorySuperseded: (memory_superseded, cypher.MEMORY_SUPERSEDED),
+    MemoryReinforced: (memory_reinforced, cypher.MEMORY_REINFORCED),
+    MemoryForgotten: (memory_forgotten, cypher.MEMORY_FORGOTTEN),
+    MemoryRestored: (memory_restored, cypher.MEMORY_RESTORED),
+    UserErased: (user_erased, cypher.USER_ERASED),
+}

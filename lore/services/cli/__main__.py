@@ -1,0 +1,3 @@
+from lore.services.cli import main
+
+main()

@@ -1,0 +1,107 @@
+"""The command handler: decide, append to the log, project — for a batch of commands at a time.
+
+One handler is the single writer for the users it serves (the embedded mode's lock; on Kafka,
+the partitions a worker owns). That is what makes its cached states and the projection's
+record of applied commands a safe basis for decisions.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal
+
+from neo4j import Driver
+
+from lore.domain.commands import Command, RecordMemory
+from lore.domain.decide import decide
+from lore.domain.errors import DomainError
+from lore.domain.events import Embedding
+from lore.domain.state import UserState, evolve
+from lore.infra.embedding import Embedder
+from lore.infra.eventlog import Decided, EventLog
+from lore.projections.graph import GraphProjector
+from lore.projections.graph.decision_state import applied_commands, load_states
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    command_id: str
+    status: Literal["applied", "duplicate", "rejected"]
+    events: int = 0
+    error: DomainError | None = None
+
+
+class CommandHandler:
+    def __init__(self, driver: Driver, event_log: EventLog, projector: GraphProjector,
+                 embedder: Embedder | None, clock: Clock = system_clock, database: str = "neo4j") -> None:
+        self.driver = driver
+        self.event_log = event_log
+        self.projector = projector
+        self.embedder = embedder
+        self.clock = clock
+        self.database = database
+        self._states: dict[str, UserState] = {}
+        self._lock = threading.Lock()
+        self._caught_up = False
+
+    def handle(self, commands: Sequence[Command]) -> list[Outcome]:
+        with self._lock:
+            if not self._caught_up:
+                self.projector.catch_up(self.event_log)
+                self._caught_up = True
+            try:
+                return self._handle(commands)
+            except BaseException:
+                # What was decided may or may not be in the log: re-read everything next time.
+                self._states.clear()
+                self._caught_up = False
+                raise
+
+    def _handle(self, commands: Sequence[Command]) -> list[Outcome]:
+        done = applied_commands(self.driver, {c.command_id for c in commands}, self.database)
+        missing = {c.user_id for c in commands} - self._states.keys()
+        if missing:
+            self._states.update(load_states(self.driver, missing, self.database))
+        embeddings = self._embed([c for c in commands if c.command_id not in done])
+        now = self.clock()
+        outcomes: list[Outcome] = []
+        decided: list[Decided] = []
+        for command in commands:
+            if command.command_id in done:
+                outcomes.append(Outcome(command.command_id, "duplicate"))
+                continue
+            done.add(command.command_id)
+            state = self._states.setdefault(command.user_id, UserState(command.user_id))
+            try:
+                events = decide(state, command, now, embeddings.get(command.command_id))
+            except DomainError as error:
+                outcomes.append(Outcome(command.command_id, "rejected", error=error))
+                continue
+            evolve(state, events)
+            decided.append(Decided(command.command_id, command.user_id, events))
+            outcomes.append(Outcome(command.command_id, "applied", len(events)))
+        if decided:
+            self.projector.apply(self.event_log.append(decided))
+        return outcomes
+
+    def _embed(self, commands: Sequence[Command]) -> dict[str, Embedding]:
+        if self.embedder is None:
+            return {}
+        wanted = [c for c in commands if isinstance(c, RecordMemory)]
+        if not wanted:
+            return {}
+        vectors = self.embedder.embed([c.content for c in wanted])
+        return {c.command_id: Embedding.of(self.embedder.model, v)
+                for c, v in zip(wanted, vectors, strict=True)}

@@ -1,0 +1,82 @@
+"""As-of reads on a timeline: the value valid then, as Lore knew it then."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+
+from lore.domain.commands import ForgetMemory, RecordMemory
+from lore.infra.settings import Settings
+from lore.projections.temporal import TemporalQueries
+from lore.services.bootstrap import bootstrap
+from tests.support.servers import ServerEndpoints
+
+
+def d(month: int, day: int = 1) -> datetime:
+    return datetime(2026, month, day, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = d(1)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture()
+def lore(neo4j: Driver, servers: ServerEndpoints, tmp_path: Path):
+    app = bootstrap(Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none"))
+    app.commands.clock = Clock()
+    yield app
+    app.close()
+
+
+def tell(lore, n: int, value: str, valid_from: datetime, told: datetime) -> None:
+    lore.commands.clock.now = told
+    (outcome,) = lore.commands.handle([RecordMemory(
+        command_id=f"c{n}", user_id="ada", occurred_at=told, content=f"favourite colour is {value}",
+        kind="preference", attribute="favorite_color", value=value, valid_from=valid_from)])
+    assert outcome.status == "applied"
+
+
+def test_each_month_answers_the_colour_of_that_month(lore) -> None:
+    tell(lore, 1, "blue", valid_from=d(1), told=d(1, 2))
+    tell(lore, 2, "green", valid_from=d(3), told=d(3, 2))
+    tell(lore, 3, "red", valid_from=d(2), told=d(4, 2))  # late: true in February, told in April
+    queries = TemporalQueries(lore.driver)
+
+    def colour(valid_at: datetime, known_at: datetime | None = None) -> list[str]:
+        return [m.value for m in queries.memories("ada", valid_at=valid_at, known_at=known_at,
+                                                  attribute="favorite_color")]
+
+    assert [colour(d(m, 15)) for m in (1, 2, 3, 4, 5)] == [["blue"], ["red"], ["green"], ["green"],
+                                                          ["green"]]
+    # Before the late value was told, Lore believed blue held through February.
+    assert colour(d(2, 15), known_at=d(3, 20)) == ["blue"]
+    # Before green was told, blue was still open-ended.
+    assert colour(d(5, 15), known_at=d(2, 20)) == ["blue"]
+    # Before anything was told, nothing.
+    assert colour(d(1, 15), known_at=d(1, 1)) == []
+
+    timeline = queries.timeline("ada", "Favorite_Color")
+    assert [(m.value, m.valid_from, m.valid_until) for m in timeline] == [
+        ("blue", d(1), d(2)), ("red", d(2), d(3)), ("green", d(3), None)]
+    history = queries.history("ada", timeline[-1].memory_id)
+    assert [m.value for m in history] == ["blue", "red", "green"]
+    assert [m.status for m in history] == ["superseded", "superseded", "active"]
+
+
+def test_forgotten_memories_are_hidden_now_but_visible_as_known_before(lore) -> None:
+    tell(lore, 1, "blue", valid_from=d(1), told=d(1, 2))
+    queries = TemporalQueries(lore.driver)
+    (blue,) = queries.memories("ada")
+    lore.commands.clock.now = d(2, 2)
+    lore.commands.handle([ForgetMemory(command_id="f1", user_id="ada", occurred_at=d(2, 2),
+                                       memory_id=blue.memory_id)])
+    assert queries.memories("ada") == []
+    assert [m.memory_id for m in queries.memories("ada", known_at=d(1, 20))] == [blue.memory_id]
+    assert queries.memory("ada", blue.memory_id).status == "forgotten"

@@ -1,0 +1,159 @@
+"""Every rule of the deciders, through decide() and evolve() only."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from lore.domain.commands import EraseUser, ForgetMemory, RecordEpisode, RecordMemory, RestoreMemory
+from lore.domain.decide import decide
+from lore.domain.errors import (
+    InvalidValidityWindow,
+    MemoryAlreadyForgotten,
+    MemoryNotForgotten,
+    MemoryNotFound,
+)
+from lore.domain.events import MemoryRecorded, MemoryReinforced, MemorySuperseded
+from lore.domain.model import MemoryStatus
+from lore.domain.state import UserState, evolve
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def month(m: int) -> datetime:
+    return datetime(2026, m, 1, tzinfo=UTC)
+
+
+class Person:
+    """A user's state, driven by commands the way the handler drives it."""
+
+    def __init__(self) -> None:
+        self.state = UserState("u")
+        self.count = 0
+
+    def do(self, command_type: type, **fields: object) -> list:
+        self.count += 1
+        fields.setdefault("occurred_at", NOW)
+        command = command_type(command_id=f"c{self.count}", user_id="u", **fields)
+        events = decide(self.state, command, NOW)
+        evolve(self.state, events)
+        return events
+
+    def color(self, value: str, valid_from: datetime) -> list:
+        return self.do(RecordMemory, content=f"favourite colour is {value}", kind="preference",
+                       attribute="favorite_color", value=value, valid_from=valid_from)
+
+    def value_at(self, moment: datetime) -> str | None:
+        held = [m for m in self.state.timeline("favorite_color") if m.holds_at(moment)]
+        assert len(held) <= 1
+        return held[0].value_key if held else None
+
+
+def test_a_new_value_for_a_slot_supersedes_the_current_one() -> None:
+    person = Person()
+    (blue,) = person.color("blue", month(1))
+    events = person.color("green", month(3))
+    recorded, superseded = events
+    assert isinstance(recorded, MemoryRecorded) and recorded.valid_until is None
+    assert superseded == MemorySuperseded(
+        **superseded.model_dump(include={"event_id", "user_id", "command_id", "occurred_at",
+                                         "recorded_at"}),
+        memory_id=blue.memory_id, by_memory_id=recorded.memory_id, valid_until=month(3),
+    )
+    assert person.state.memories[blue.memory_id].status is MemoryStatus.SUPERSEDED
+    assert person.state.memories[recorded.memory_id].status is MemoryStatus.ACTIVE
+
+
+def test_a_late_value_slots_into_the_past_and_leaves_the_present_alone() -> None:
+    person = Person()
+    person.color("blue", month(1))
+    person.color("green", month(3))
+    recorded, closes_blue, closed_by_green = person.color("red", month(2))
+    assert recorded.valid_until == month(3)
+    assert closes_blue.valid_until == month(2)
+    assert closed_by_green.memory_id == recorded.memory_id
+    assert [person.value_at(month(m)) for m in (1, 2, 3, 5)] == ["blue", "red", "green", "green"]
+
+
+def test_a_value_stated_before_any_other_ends_where_the_first_begins() -> None:
+    person = Person()
+    person.color("green", month(3))
+    (recorded, closed) = person.color("blue", month(1))
+    assert recorded.valid_until == month(3) and isinstance(closed, MemorySuperseded)
+    assert person.value_at(month(2)) == "blue" and person.value_at(month(4)) == "green"
+
+
+def test_the_same_value_again_reinforces_instead_of_duplicating() -> None:
+    person = Person()
+    (blue,) = person.do(RecordMemory, content="likes blue", attribute="favorite_color",
+                        value="Blue", confidence=0.6, valid_from=month(1))
+    (again,) = person.do(RecordMemory, content="really likes blue", attribute="Favorite_Color",
+                         value=" blue ", confidence=0.5, valid_from=month(2), source="chat")
+    assert isinstance(again, MemoryReinforced)
+    assert again.memory_id == blue.memory_id and again.confidence == pytest.approx(0.8)
+    assert len(person.state.memories) == 1
+
+
+def test_the_same_statement_without_a_slot_is_not_duplicated() -> None:
+    person = Person()
+    person.do(RecordMemory, content="Works at  ACME", kind="fact")
+    (again,) = person.do(RecordMemory, content="works at acme", kind="fact")
+    assert isinstance(again, MemoryReinforced)
+
+
+def test_a_window_that_ends_before_it_begins_is_refused() -> None:
+    with pytest.raises(InvalidValidityWindow, match="before valid_from"):
+        Person().do(RecordMemory, content="x", valid_from=month(3), valid_until=month(1))
+
+
+def test_forget_and_restore_refuse_what_does_not_fit() -> None:
+    person = Person()
+    (memory,) = person.do(RecordMemory, content="likes tea")
+    with pytest.raises(MemoryNotFound):
+        person.do(ForgetMemory, memory_id="nope")
+    with pytest.raises(MemoryNotForgotten):
+        person.do(RestoreMemory, memory_id=memory.memory_id)
+    person.do(ForgetMemory, memory_id=memory.memory_id)
+    assert person.state.memories[memory.memory_id].status is MemoryStatus.FORGOTTEN
+    with pytest.raises(MemoryAlreadyForgotten):
+        person.do(ForgetMemory, memory_id=memory.memory_id)
+    person.do(RestoreMemory, memory_id=memory.memory_id)
+    assert person.state.memories[memory.memory_id].status is MemoryStatus.ACTIVE
+
+
+def test_restoring_a_superseded_memory_keeps_it_superseded() -> None:
+    person = Person()
+    (blue,) = person.color("blue", month(1))
+    person.color("green", month(2))
+    person.do(ForgetMemory, memory_id=blue.memory_id)
+    person.do(RestoreMemory, memory_id=blue.memory_id)
+    assert person.state.memories[blue.memory_id].status is MemoryStatus.SUPERSEDED
+
+
+def test_a_forgotten_value_stated_again_is_recorded_anew() -> None:
+    person = Person()
+    (blue,) = person.color("blue", month(1))
+    person.do(ForgetMemory, memory_id=blue.memory_id)
+    recorded, superseded = person.color("blue", month(2))
+    assert isinstance(recorded, MemoryRecorded) and superseded.memory_id == blue.memory_id
+
+
+def test_erasing_a_person_forgets_everything_about_them() -> None:
+    person = Person()
+    person.color("blue", month(1))
+    person.do(RecordEpisode, session_id="s", messages=[{"role": "user", "content": "hi"}])
+    person.do(EraseUser)
+    assert person.state.memories == {} and person.state.episodes == set()
+
+
+def test_deciding_the_same_command_twice_gives_the_same_events() -> None:
+    command = RecordMemory(command_id="c1", user_id="u", occurred_at=NOW, content="likes tea")
+    assert decide(UserState("u"), command, NOW) == decide(UserState("u"), command, NOW)
+
+
+def test_an_episode_recorded_twice_with_its_id_is_kept_once() -> None:
+    person = Person()
+    messages = [{"role": "user", "content": "hello"}]
+    assert len(person.do(RecordEpisode, session_id="s", episode_id="e1", messages=messages)) == 1
+    assert person.do(RecordEpisode, session_id="s", episode_id="e1", messages=messages) == []
