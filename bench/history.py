@@ -16,6 +16,7 @@ from lore.domain.commands import (
     RecordMemory,
     RestoreMemory,
 )
+from lore.domain.decide import memory_id_for
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 SLOTS = {
@@ -47,16 +48,16 @@ def history(users: int, commands: int, seed: int = 7) -> Iterator[Command]:
             # One in six values arrives late: it was true some weeks before it was told.
             late = rng.random() < 1 / 6
             valid_from = at - timedelta(days=rng.randint(10, 90)) if late else at
-            memory_id = f"{user}-m{n}"
+            memory_id = memory_id_for(user, common["command_id"])
             memories[user].append(memory_id)
-            yield RecordMemory(**common, memory_id=memory_id, kind="preference", attribute=slot,
+            yield RecordMemory(**common, kind="preference", attribute=slot,
                                value=value, content=f"{slot.replace('_', ' ')} is {value}",
                                valid_from=valid_from, importance=round(rng.random(), 2))
         elif roll < 0.70:
             topic, person = rng.choice(TOPICS), rng.choice(PEOPLE)
-            memory_id = f"{user}-m{n}"
+            memory_id = memory_id_for(user, common["command_id"])
             memories[user].append(memory_id)
-            yield RecordMemory(**common, memory_id=memory_id, kind=rng.choice(["fact", "lesson", "goal"]),
+            yield RecordMemory(**common, kind=rng.choice(["fact", "lesson", "goal"]),
                                content=f"talked with {person} about {topic} (note {n % 97})",
                                entities=(topic, person), importance=round(rng.random(), 2))
         elif roll < 0.80:
@@ -77,4 +78,4 @@ def history(users: int, commands: int, seed: int = 7) -> Iterator[Command]:
             forgotten[user].clear()
             yield EraseUser(**common)
         else:
-            yield ForgetMemory(**common, memory_id=f"{user}-unknown")
+            yield ForgetMemory(**common, memory_id=f"{user}-no-such-memory")

@@ -40,9 +40,6 @@ class RecordMemory(_Command):
     source: str | None = Field(default=None, max_length=500, description="Where it came from.")
     entities: tuple[str, ...] = Field(default=(), description="Names of what it is about.")
     episode_id: str | None = Field(default=None, description="The conversation it was taken from.")
-    memory_id: Identifier | None = Field(
-        default=None, description="Defaults to an id derived from command_id."
-    )
 
 
 class Message(BaseModel):

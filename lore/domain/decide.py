@@ -16,7 +16,6 @@ from lore.domain.commands import (
 )
 from lore.domain.errors import (
     InvalidValidityWindow,
-    MemoryAlreadyExists,
     MemoryAlreadyForgotten,
     MemoryNotForgotten,
     MemoryNotFound,
@@ -74,9 +73,8 @@ def _(command: RecordMemory, state: UserState, envelope: _Envelope,
     valid_from = command.valid_from or command.occurred_at
     if command.valid_until is not None and command.valid_until < valid_from:
         raise InvalidValidityWindow(valid_from, command.valid_until)
-    memory_id = command.memory_id or derived_id("memory", command.user_id, command.command_id)
-    if memory_id in state.memories:
-        raise MemoryAlreadyExists(memory_id)
+    # Derived from the user and the command, so ids never collide across people.
+    memory_id = memory_id_for(command.user_id, command.command_id)
     slot = slot_key(command.attribute)
     if slot is None:
         same = _same_statement(state, command)
@@ -105,6 +103,11 @@ def _(command: RecordMemory, state: UserState, envelope: _Envelope,
         events.append(MemorySuperseded(**envelope(), memory_id=memory_id,
                                        by_memory_id=after.memory_id, valid_until=after.valid_from))
     return events
+
+
+def memory_id_for(user_id: str, command_id: str) -> str:
+    """The id of the memory that a RecordMemory command creates."""
+    return derived_id("memory", user_id, command_id)
 
 
 def _same_statement(state: UserState, command: RecordMemory) -> MemoryState | None:

@@ -39,10 +39,3 @@ class InvalidValidityWindow(DomainError):
     def __init__(self, valid_from: object, valid_until: object) -> None:
         super().__init__(f"valid_until ({valid_until}) is before valid_from ({valid_from})")
 
-
-class MemoryAlreadyExists(DomainError):
-    code = "memory_already_exists"
-
-    def __init__(self, memory_id: str) -> None:
-        super().__init__(f"memory {memory_id!r} already exists for this user")
-        self.memory_id = memory_id

@@ -39,14 +39,17 @@ def neo4j_driver(settings: Settings) -> Driver:
     return GraphDatabase.driver(settings.neo4j_uri, auth=auth, notifications_min_severity="OFF")
 
 
-def bootstrap(settings: Settings | None = None, *, schema: bool = True) -> Lore:
-    """Wire everything; `schema=False` skips creating indexes (e.g. for a health check only)."""
+def bootstrap(settings: Settings | None = None) -> Lore:
+    """Wire everything. Talks to no server: the schema is created on first use."""
     settings = settings or Settings()
     driver = neo4j_driver(settings)
     embedder = open_embedder(settings)
-    if schema:
-        ensure_schema(driver, embedder.dimensions if embedder else None, settings.neo4j_database)
     event_log = open_event_log(settings)
     projector = GraphProjector(driver, settings.neo4j_database)
-    handler = CommandHandler(driver, event_log, projector, embedder, database=settings.neo4j_database)
+
+    def schema() -> None:
+        ensure_schema(driver, embedder.dimensions if embedder else None, settings.neo4j_database)
+
+    handler = CommandHandler(driver, event_log, projector, embedder, ensure_schema=schema,
+                             database=settings.neo4j_database)
     return Lore(settings, driver, event_log, embedder, projector, handler)

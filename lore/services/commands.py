@@ -45,11 +45,13 @@ class Outcome:
 
 class CommandHandler:
     def __init__(self, driver: Driver, event_log: EventLog, projector: GraphProjector,
-                 embedder: Embedder | None, clock: Clock = system_clock, database: str = "neo4j") -> None:
+                 embedder: Embedder | None, ensure_schema: Callable[[], None] = lambda: None,
+                 clock: Clock = system_clock, database: str = "neo4j") -> None:
         self.driver = driver
         self.event_log = event_log
         self.projector = projector
         self.embedder = embedder
+        self.ensure_schema = ensure_schema
         self.clock = clock
         self.database = database
         self._states: dict[str, UserState] = {}
@@ -59,6 +61,7 @@ class CommandHandler:
     def handle(self, commands: Sequence[Command]) -> list[Outcome]:
         with self._lock:
             if not self._caught_up:
+                self.ensure_schema()
                 self.projector.catch_up(self.event_log)
                 self._caught_up = True
             try:

@@ -8,7 +8,7 @@ from lore.projections.graph import ensure_schema
 from lore.services.bootstrap import Lore
 
 
-def rebuild(lore: Lore, batch_size: int = 5000,
+def rebuild(lore: Lore, batch_size: int = 10_000,
             on_progress: Callable[[int], None] | None = None) -> int:
     lore.projector.wipe()
     dimensions = _recorded_dimensions(lore)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given, settings
@@ -40,10 +41,8 @@ def test_slot_timelines_never_overlap_and_never_gap(steps: list[tuple]) -> None:
             command = (ForgetMemory if step[0] == "forget" else RestoreMemory)(**common, memory_id=memory_id)
         else:
             continue
-        try:
+        with contextlib.suppress(DomainError):
             evolve(state, decide(state, command, EPOCH))
-        except DomainError:
-            pass
 
     for slot in state.slots:
         timeline = state.timeline(slot)

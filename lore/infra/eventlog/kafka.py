@@ -79,7 +79,7 @@ class KafkaEventLog:
         starts = self._consumer.beginning_offsets(self._partitions)
         return sum(ends[tp] - starts[tp] for tp in self._partitions)
 
-    def read(self, start: dict[int, int], batch_size: int = 5000) -> Iterator[list[StoredEvent]]:
+    def read(self, start: dict[int, int], batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
         last = self.end()
         todo = {tp: last[tp.partition] for tp in self._partitions
                 if start.get(tp.partition, -1) < last[tp.partition]}

@@ -15,7 +15,7 @@ class EventLog(Protocol):
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         """Append each command's events in order; a command_id already in the log adds nothing."""
 
-    def read(self, start: dict[int, int], batch_size: int = 5000) -> Iterator[list[StoredEvent]]:
+    def read(self, start: dict[int, int], batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
         """Events after `start` (partition -> last position seen, -1 for none), up to today's end."""
 
     def end(self) -> dict[int, int]:

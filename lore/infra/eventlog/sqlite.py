@@ -21,6 +21,10 @@ CREATE TABLE IF NOT EXISTS commands (command_id TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
 
+# SQLite numbers rows from 1; log positions, like Kafka offsets, start at 0 with no gaps.
+_FIRST_ROWID = 1
+
+
 class SqliteEventLog:
     name = "sqlite"
 
@@ -50,16 +54,16 @@ class SqliteEventLog:
                             (decided.user_id, decided.command_id, codec.encode(event)),
                         )
                         assert cursor.lastrowid is not None
-                        stored.append(StoredEvent(0, cursor.lastrowid, event))
+                        stored.append(StoredEvent(0, cursor.lastrowid - _FIRST_ROWID, event))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
         return stored
 
-    def read(self, start: dict[int, int], batch_size: int = 5000) -> Iterator[list[StoredEvent]]:
-        after = start.get(0, -1)
-        last = self.end()[0]
+    def read(self, start: dict[int, int], batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
+        after = start.get(0, -1) + _FIRST_ROWID
+        last = self.end()[0] + _FIRST_ROWID
         while after < last:
             with self._lock:
                 rows = self._db.execute(
@@ -69,13 +73,13 @@ class SqliteEventLog:
                 ).fetchall()
             if not rows:
                 return
-            yield [StoredEvent(0, position, codec.decode(payload)) for position, payload in rows]
+            yield [StoredEvent(0, rowid - _FIRST_ROWID, codec.decode(payload)) for rowid, payload in rows]
             after = rows[-1][0]
 
     def end(self) -> dict[int, int]:
         with self._lock:
-            (last,) = self._db.execute("SELECT coalesce(max(position), -1) FROM events").fetchone()
-        return {0: int(last)}
+            (last,) = self._db.execute("SELECT max(position) FROM events").fetchone()
+        return {0: -1 if last is None else int(last) - _FIRST_ROWID}
 
     def count(self) -> int:
         with self._lock:

@@ -2,21 +2,52 @@
 
 from __future__ import annotations
 
+# Users, entities and applied commands are merged once per wave or batch over their distinct
+# keys; merging them row by row would lock and re-check the same few dense nodes thousands of times.
+USERS = """
+UNWIND $keys AS user_id
+MERGE (u:User {user_id: user_id})
+  ON CREATE SET u.name = user_id
+"""
+
+ENTITIES = """
+UNWIND $keys AS e
+MERGE (en:Entity {entity_id: e.entity_id})
+  ON CREATE SET en.user_id = e.user_id, en.name = e.name, en.type = 'thing'
+"""
+
+EPISODES = """
+UNWIND $keys AS e
+MERGE (ep:Episode {episode_id: e.episode_id})
+  ON CREATE SET ep.user_id = e.user_id
+"""
+
+APPLIED_COMMANDS = """
+UNWIND $keys AS c
+MERGE (a:AppliedCommand {command_id: c.command_id})
+  ON CREATE SET a.user_id = c.user_id
+"""
+
 MEMORY_RECORDED = """
 UNWIND $rows AS r
-MERGE (u:User {user_id: r.user_id})
-  ON CREATE SET u.name = r.user_id
+MATCH (u:User {user_id: r.user_id})
 MERGE (m:Memory {memory_id: r.memory_id})
-SET m += r.props, m:$(r.label)
+SET m += r.props, m:$(r.label),
+    m.valid_from = datetime(r.valid_from), m.valid_until = datetime(r.valid_until),
+    m.stated_valid_until = datetime(r.valid_until), m.occurred_at = datetime(r.occurred_at),
+    m.recorded_at = datetime(r.recorded_at)
 MERGE (u)-[:REMEMBERS]->(m)
-MERGE (c:AppliedCommand {command_id: r.command_id}) ON CREATE SET c.user_id = r.user_id
-FOREACH (e IN r.entities |
-  MERGE (en:Entity {entity_id: e.entity_id})
-    ON CREATE SET en.user_id = r.user_id, en.name = e.name, en.type = 'thing'
-  MERGE (m)-[:ABOUT]->(en))
-FOREACH (episode_id IN r.episodes |
-  MERGE (ep:Episode {episode_id: episode_id}) ON CREATE SET ep.user_id = r.user_id
-  MERGE (m)-[:EXTRACTED_FROM]->(ep))
+WITH m, r
+CALL (m, r) {
+  UNWIND r.entity_ids AS entity_id
+  MATCH (en:Entity {entity_id: entity_id})
+  MERGE (m)-[:ABOUT]->(en)
+}
+CALL (m, r) {
+  UNWIND r.episodes AS episode_id
+  MATCH (ep:Episode {episode_id: episode_id})
+  MERGE (m)-[:EXTRACTED_FROM]->(ep)
+}
 WITH m, r WHERE r.embedding IS NOT NULL
 CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
 """
@@ -25,25 +56,24 @@ MEMORY_SUPERSEDED = """
 UNWIND $rows AS r
 MATCH (old:Memory {memory_id: r.memory_id})
 MATCH (new:Memory {memory_id: r.by_memory_id})
-MERGE (c:AppliedCommand {command_id: r.command_id}) ON CREATE SET c.user_id = r.user_id
-SET old.valid_until = r.valid_until,
+WITH old, new, r, datetime(r.valid_until) AS until, datetime(r.recorded_at) AS at
+SET old.valid_until = until,
     old.superseded_by = r.by_memory_id,
-    old.superseded_at = r.recorded_at,
+    old.superseded_at = at,
     old.status = CASE old.status WHEN 'forgotten' THEN 'forgotten' ELSE 'superseded' END
-WITH old, new, r
-CALL (old, new, r) {
+WITH old, new, until, at
+CALL (old, new, at) {
   MATCH (other:Memory)-[earlier:SUPERSEDES]->(old)
   WHERE earlier.replaced_at IS NULL AND other <> new
-  SET earlier.replaced_at = r.recorded_at
+  SET earlier.replaced_at = at
 }
 MERGE (new)-[s:SUPERSEDES]->(old)
-SET s.at = r.recorded_at, s.valid_until = r.valid_until, s.replaced_at = null
+SET s.at = at, s.valid_until = until, s.replaced_at = null
 """
 
 MEMORY_REINFORCED = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id})
-MERGE (c:AppliedCommand {command_id: r.command_id}) ON CREATE SET c.user_id = r.user_id
 SET m.confidence = r.confidence,
     m.reinforced_count = coalesce(m.reinforced_count, 0) + 1,
     m.sources = CASE WHEN r.source IS NULL THEN m.sources
@@ -53,26 +83,22 @@ SET m.confidence = r.confidence,
 MEMORY_FORGOTTEN = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id})
-MERGE (c:AppliedCommand {command_id: r.command_id}) ON CREATE SET c.user_id = r.user_id
-SET m.status = 'forgotten', m.retired_at = r.recorded_at, m.forgotten_reason = r.reason
+SET m.status = 'forgotten', m.retired_at = datetime(r.recorded_at), m.forgotten_reason = r.reason
 """
 
 MEMORY_RESTORED = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id})
-MERGE (c:AppliedCommand {command_id: r.command_id}) ON CREATE SET c.user_id = r.user_id
 SET m.status = CASE WHEN m.superseded_by IS NULL THEN 'active' ELSE 'superseded' END,
     m.retired_at = null, m.forgotten_reason = null
 """
 
 EPISODE_RECORDED = """
 UNWIND $rows AS r
-MERGE (u:User {user_id: r.user_id})
-  ON CREATE SET u.name = r.user_id
+MATCH (u:User {user_id: r.user_id})
 MERGE (ep:Episode {episode_id: r.episode_id})
-SET ep += r.props
+SET ep += r.props, ep.occurred_at = datetime(r.occurred_at), ep.recorded_at = datetime(r.recorded_at)
 MERGE (u)-[:HAD]->(ep)
-MERGE (c:AppliedCommand {command_id: r.command_id}) ON CREATE SET c.user_id = r.user_id
 """
 
 # Erasure is the one write that deletes. The ids of applied commands stay (they hold no
@@ -83,7 +109,6 @@ CALL (r) { MATCH (m:Memory {user_id: r.user_id}) DETACH DELETE m }
 CALL (r) { MATCH (e:Entity {user_id: r.user_id}) DETACH DELETE e }
 CALL (r) { MATCH (e:Episode {user_id: r.user_id}) DETACH DELETE e }
 CALL (r) { MATCH (u:User {user_id: r.user_id}) DETACH DELETE u }
-MERGE (c:AppliedCommand {command_id: r.command_id}) ON CREATE SET c.user_id = r.user_id
 """
 
 READ_CHECKPOINTS = """
@@ -95,10 +120,11 @@ RETURN key, c.position AS position
 WRITE_CHECKPOINTS = """
 UNWIND $rows AS r
 MERGE (c:Checkpoint {key: r.key})
-SET c.projection = r.projection, c.partition = r.partition, c.position = r.position
+SET c.projection = r.projection, c.partition = r.partition, c.shard = r.shard,
+    c.position = r.position
 """
 
 ALL_CHECKPOINTS = """
 MATCH (c:Checkpoint {projection: $projection})
-RETURN c.partition AS partition, c.position AS position
+RETURN c.partition AS partition, c.shard AS shard, c.position AS position
 """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from lore.domain.events import (
@@ -21,8 +22,15 @@ from lore.projections.graph import cypher
 _CAPTION = 60
 
 
+def iso(moment: datetime | None) -> str | None:
+    """Times travel as ISO strings and become datetimes in Cypher: the driver's own temporal
+    packing costs ~100 µs a value, which would bound the projection at a few thousand rows/s."""
+    return moment.isoformat() if moment else None
+
+
 def _base(event: Event) -> dict[str, Any]:
-    return {"user_id": event.user_id, "command_id": event.command_id, "recorded_at": event.recorded_at}
+    return {"user_id": event.user_id, "command_id": event.command_id,
+            "recorded_at": iso(event.recorded_at)}
 
 
 def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
@@ -30,6 +38,9 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
         **_base(event),
         "memory_id": event.memory_id,
         "label": event.kind.label,
+        "valid_from": iso(event.valid_from),
+        "valid_until": iso(event.valid_until),
+        "occurred_at": iso(event.occurred_at),
         "props": {
             "user_id": event.user_id,
             "content": event.content,
@@ -38,11 +49,6 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             "attribute": event.attribute,
             "slot": slot_key(event.attribute),
             "value": event.value,
-            "valid_from": event.valid_from,
-            "valid_until": event.valid_until,
-            "stated_valid_until": event.valid_until,
-            "recorded_at": event.recorded_at,
-            "occurred_at": event.occurred_at,
             "status": "active",
             "importance": event.importance,
             "confidence": event.confidence,
@@ -51,18 +57,47 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             "log_position": position,
             "embedding_model": event.embedding.model if event.embedding else None,
         },
-        "entities": [
-            {"entity_id": derived_id("entity", event.user_id, normalized(name)), "name": name}
-            for name in dict.fromkeys(event.entities)
-        ],
+        "entity_ids": [e["entity_id"] for e in entities(event)],
         "episodes": [event.episode_id] if event.episode_id else [],
         "embedding": event.embedding.vector() if event.embedding else None,
     }
 
 
+def entities(event: MemoryRecorded) -> list[dict[str, str]]:
+    return [
+        {"entity_id": derived_id("entity", event.user_id, normalized(name)), "name": name,
+         "user_id": event.user_id}
+        for name in dict.fromkeys(event.entities)
+    ]
+
+
+def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
+    """The shared nodes a wave's rows attach to, each merged once: (statement, distinct keys)."""
+    users: dict[str, None] = {}
+    found_entities: dict[str, dict[str, str]] = {}
+    episodes: dict[str, dict[str, str]] = {}
+    for event in wave:
+        if isinstance(event, MemoryRecorded | EpisodeRecorded):
+            users[event.user_id] = None
+        if isinstance(event, MemoryRecorded):
+            found_entities.update((e["entity_id"], e) for e in entities(event))
+            if event.episode_id:
+                episodes[event.episode_id] = {"episode_id": event.episode_id, "user_id": event.user_id}
+    return [(statement, keys) for statement, keys in (
+        (cypher.USERS, list(users)),
+        (cypher.ENTITIES, list(found_entities.values())),
+        (cypher.EPISODES, list(episodes.values())),
+    ) if keys]
+
+
+def applied_commands(events: list[Event]) -> list[dict[str, str]]:
+    distinct = {e.command_id: e.user_id for e in events}
+    return [{"command_id": c, "user_id": u} for c, u in distinct.items()]
+
+
 def memory_superseded(event: MemorySuperseded, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id, "by_memory_id": event.by_memory_id,
-            "valid_until": event.valid_until}
+            "valid_until": iso(event.valid_until)}
 
 
 def memory_reinforced(event: MemoryReinforced, position: int) -> dict[str, Any]:
@@ -83,11 +118,10 @@ def episode_recorded(event: EpisodeRecorded, position: int) -> dict[str, Any]:
     return {
         **_base(event),
         "episode_id": event.episode_id,
+        "occurred_at": iso(event.occurred_at),
         "props": {
             "user_id": event.user_id,
             "session_id": event.session_id,
-            "occurred_at": event.occurred_at,
-            "recorded_at": event.recorded_at,
             "text": text,
             "name": f"{event.session_id} @ {event.occurred_at:%Y-%m-%d}",
             "message_count": len(event.messages),

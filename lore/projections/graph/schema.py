@@ -20,7 +20,7 @@ _STATEMENTS = [
     "CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (e:Episode) REQUIRE e.episode_id IS UNIQUE",
     "CREATE CONSTRAINT applied_command IF NOT EXISTS FOR (c:AppliedCommand) REQUIRE c.command_id IS UNIQUE",
     "CREATE CONSTRAINT checkpoint_key IF NOT EXISTS FOR (c:Checkpoint) REQUIRE c.key IS UNIQUE",
-    "CREATE INDEX memory_user IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.status)",
+    "CREATE INDEX memory_user IF NOT EXISTS FOR (m:Memory) ON (m.user_id)",
     "CREATE INDEX memory_slot IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.slot)",
     "CREATE INDEX memory_valid_from IF NOT EXISTS FOR (m:Memory) ON (m.valid_from)",
     "CREATE INDEX memory_valid_until IF NOT EXISTS FOR (m:Memory) ON (m.valid_until)",

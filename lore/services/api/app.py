@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -11,11 +13,22 @@ from lore import __version__
 from lore.services.api.routers import health
 from lore.services.bootstrap import Lore, bootstrap
 
+log = logging.getLogger(__name__)
+
+
+def _prepare_schema(lore: Lore) -> None:
+    try:
+        lore.commands.ensure_schema()
+    except Exception as exc:  # noqa: BLE001 - serve anyway; /v1/health says what is wrong
+        log.warning("Neo4j schema not ready yet (%s); it is retried on the first write", exc)
+
 
 def create_app(make_lore: Callable[[], Lore] = bootstrap) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.lore = make_lore()
+        app.state.lore = lore = make_lore()
+        # In the background: Lore serves (and /v1/health answers) even while Neo4j is still down.
+        threading.Thread(target=_prepare_schema, args=(lore,), daemon=True).start()
         try:
             yield
         finally:

@@ -17,11 +17,11 @@ console = Console()
 
 
 def rebuild(
-    batch_size: int = typer.Option(5000, help="Events per Neo4j transaction."),
+    batch_size: int = typer.Option(10_000, help="Events per Neo4j transaction."),
 ) -> None:
     """Wipe the graph and replay the whole event log into it. Makes no decision, no model call."""
     settings = Settings(embedder="none")
-    lore = bootstrap(settings, schema=False)
+    lore = bootstrap(settings)
     try:
         total = lore.event_log.count()
         started = time.monotonic()
@@ -44,10 +44,10 @@ def rebuild(
 
 
 def catch_up(
-    batch_size: int = typer.Option(5000, help="Events per Neo4j transaction."),
+    batch_size: int = typer.Option(10_000, help="Events per Neo4j transaction."),
 ) -> None:
     """Apply to the graph whatever the log holds beyond the graph's checkpoint (safe to repeat)."""
-    lore = bootstrap(Settings(embedder="none"), schema=False)
+    lore = bootstrap(Settings(embedder="none"))
     try:
         total = lore.projector.lag(lore.event_log)
         with Progress(TextColumn("catching up"), BarColumn(), MofNCompleteColumn(),
@@ -65,7 +65,7 @@ def fingerprint(
     user: str = typer.Option(None, "--user", help="Only this person's part of the graph."),
 ) -> None:
     """Print a canonical hash of the graph: equal graphs print equal fingerprints."""
-    lore = bootstrap(Settings(embedder="none"), schema=False)
+    lore = bootstrap(Settings(embedder="none"))
     try:
         console.print(graph_fingerprint(lore.driver, user, lore.settings.neo4j_database))
     finally:
