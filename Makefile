@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve bench bench-smoke lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
 run: setup infra-up serve
@@ -35,6 +35,14 @@ infra-wipe: setup
 
 serve: setup
 	$(BIN)/lore serve
+
+## bench: ingest and rebuild rates at 1,000,000 events (wipes the local Neo4j's graph)
+bench: setup infra-up
+	$(BIN)/python -m bench.core
+
+## bench-smoke: the same at a tiny size, on servers of its own (what CI runs)
+bench-smoke: setup
+	bench/smoke.sh
 
 lint: setup
 	$(BIN)/ruff check lore tests bench

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from neo4j import Driver, GraphDatabase
 
@@ -39,11 +40,18 @@ def neo4j_driver(settings: Settings) -> Driver:
     return GraphDatabase.driver(settings.neo4j_uri, auth=auth, notifications_min_severity="OFF")
 
 
-def bootstrap(settings: Settings | None = None) -> Lore:
-    """Wire everything. Talks to no server: the schema is created on first use."""
+_FROM_SETTINGS: Any = object()
+
+
+def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _FROM_SETTINGS) -> Lore:
+    """Wire everything. Talks to no server: the schema is created on first use.
+
+    `embedder` replaces the one the settings name (a benchmark's cache, say).
+    """
     settings = settings or Settings()
     driver = neo4j_driver(settings)
-    embedder = open_embedder(settings)
+    if embedder is _FROM_SETTINGS:
+        embedder = open_embedder(settings)
     event_log = open_event_log(settings)
     projector = GraphProjector(driver, settings.neo4j_database)
 

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The benchmarks at smoke size, on a Neo4j and Kafka of their own (own ports and folder),
+# so that they keep working. Real figures: `make bench`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LORE_HOME=.lore-bench-smoke
+export LORE_LOCAL_BOLT_PORT=17687 LORE_LOCAL_HTTP_PORT=17474
+export LORE_LOCAL_KAFKA_PORT=19092 LORE_LOCAL_KAFKA_CONTROLLER_PORT=19093
+export LORE_NEO4J_URI=bolt://127.0.0.1:17687
+trap '.venv/bin/lore infra wipe --yes >/dev/null' EXIT
+.venv/bin/lore infra up
+.venv/bin/python -m bench.core --events 5000 --users 50 --vector-events 3000 --embed-sample 300 --verify

@@ -1,0 +1,111 @@
+"""One contract for both event logs, and for the command handler on top of each."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+
+from lore.domain.commands import RecordMemory
+from lore.domain.events import MemoryRecorded
+from lore.domain.stored import Decided
+from lore.infra.eventlog import EventLog
+from lore.infra.eventlog.kafka import KafkaEventLog
+from lore.infra.eventlog.sqlite import SqliteEventLog
+from lore.infra.settings import Settings
+from lore.projections.graph import ensure_schema
+from lore.services.bootstrap import bootstrap
+from tests.support.servers import ServerEndpoints
+
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def decided(user: str, n: int) -> Decided:
+    event = MemoryRecorded(event_id=f"e-{user}-{n}", user_id=user, command_id=f"c-{user}-{n}",
+                           occurred_at=AT, recorded_at=AT, memory_id=f"m-{user}-{n}", kind="fact",
+                           content=f"{user} fact {n}", valid_from=AT)
+    return Decided(event.command_id, user, [event])
+
+
+@pytest.fixture(params=["sqlite", "kafka"])
+def event_log(request: pytest.FixtureRequest, tmp_path: Path, servers: ServerEndpoints,
+              kafka_topic: Callable[..., str]) -> Iterator[EventLog]:
+    if request.param == "sqlite":
+        log: EventLog = SqliteEventLog(tmp_path / "events.sqlite3")
+    else:
+        log = KafkaEventLog(servers.kafka_bootstrap, topic=kafka_topic("events", partitions=3))
+    yield log
+    log.close()
+
+
+def test_a_log_keeps_each_users_order_and_reads_back_from_any_point(event_log: EventLog) -> None:
+    assert event_log.count() == 0
+    assert all(end == -1 for end in event_log.end().values())
+    stored = event_log.append([decided(user, n) for n in range(30) for user in ("ada", "bob", "cy")])
+    assert len(stored) == 90 and event_log.count() == 90
+
+    everything = [s for batch in event_log.read({}, batch_size=7) for s in batch]
+    assert sorted((s.partition, s.position) for s in everything) == \
+        sorted((s.partition, s.position) for s in stored)
+    for user in ("ada", "bob", "cy"):
+        mine = [s for s in everything if s.event.user_id == user]
+        assert len({s.partition for s in mine}) == 1, "one user, one partition"
+        assert [s.event.content for s in sorted(mine, key=lambda s: s.position)] == \
+            [f"{user} fact {n}" for n in range(30)]
+
+    middle = {s.partition: s.position for s in stored[:45]}
+    later = [s for batch in event_log.read(middle) for s in batch]
+    assert {(s.partition, s.position) for s in later} == \
+        {(s.partition, s.position) for s in stored if s.position > middle.get(s.partition, -1)}
+
+
+def test_sqlite_refuses_a_command_id_it_already_holds(tmp_path: Path) -> None:
+    log = SqliteEventLog(tmp_path / "events.sqlite3")
+    assert len(log.append([decided("ada", 1)])) == 1
+    assert log.append([decided("ada", 1)]) == []
+    assert log.count() == 1
+
+
+@pytest.mark.parametrize("log_kind", ["sqlite", "kafka"])
+def test_the_same_command_twice_takes_effect_once(
+    log_kind: str, neo4j: Driver, servers: ServerEndpoints, tmp_path: Path,
+    kafka_topic: Callable[..., str],
+) -> None:
+    settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", event_log=log_kind,
+                        kafka_bootstrap=servers.kafka_bootstrap, events_topic=kafka_topic("events"))
+    command = RecordMemory(command_id="once", user_id="ada", occurred_at=AT, content="likes tea")
+    first = bootstrap(settings)
+    assert [o.status for o in first.commands.handle([command, command])] == ["applied", "duplicate"]
+    first.close()
+    second = bootstrap(settings)  # a restarted worker: it knows only what the graph and log say
+    assert [o.status for o in second.commands.handle([command])] == ["duplicate"]
+    assert second.event_log.count() == 1
+    second.close()
+    records, _, _ = neo4j.execute_query("MATCH (m:Memory) RETURN count(m) AS n")
+    assert records[0]["n"] == 1
+
+
+def test_two_workers_creating_the_schema_at_once_both_succeed(neo4j: Driver) -> None:
+    errors: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def create() -> None:
+        start.wait()
+        try:
+            ensure_schema(neo4j, 384)
+        except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=create) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert errors == []
+    ensure_schema(neo4j, 384)  # and again, when everything exists
+    names = {r["name"] for r in neo4j.execute_query("SHOW INDEXES YIELD name").records}
+    assert {"memory_embedding", "memory_content", "entity_name", "memory_user"} <= names
