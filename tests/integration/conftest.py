@@ -45,8 +45,10 @@ def neo4j(neo4j_driver: Driver) -> Driver:
         ).consume()
     for row in neo4j_driver.execute_query("SHOW CONSTRAINTS YIELD name").records:
         neo4j_driver.execute_query(f"DROP CONSTRAINT `{row['name']}` IF EXISTS")
+    # An index that backs a constraint goes with its constraint and cannot be dropped alone.
     for row in neo4j_driver.execute_query(
-        "SHOW INDEXES YIELD name, type WHERE type <> 'LOOKUP' RETURN name"
+        "SHOW INDEXES YIELD name, type, owningConstraint "
+        "WHERE type <> 'LOOKUP' AND owningConstraint IS NULL RETURN name"
     ).records:
         neo4j_driver.execute_query(f"DROP INDEX `{row['name']}` IF EXISTS")
     return neo4j_driver

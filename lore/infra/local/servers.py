@@ -198,12 +198,18 @@ class KafkaServer:
         from kafka import KafkaAdminClient
         from kafka.errors import KafkaConfigurationError, KafkaError
 
+        # Refused connections are the expected answer while the broker starts: not worth a log line.
+        kafka_log = logging.getLogger("kafka")
+        level = kafka_log.level
+        kafka_log.setLevel(logging.CRITICAL)
         try:
             admin = KafkaAdminClient(bootstrap_servers=self.bootstrap, request_timeout_ms=3000)
         except KafkaConfigurationError:
             raise
         except (KafkaError, OSError, ValueError):
             return False
+        finally:
+            kafka_log.setLevel(level)
         try:
             cluster = admin.describe_cluster()
             return bool(cluster.get("brokers")) and cluster.get("controller_id") is not None

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -18,6 +18,8 @@ log = logging.getLogger(__name__)
 
 def _prepare_schema(lore: Lore) -> None:
     try:
+        # Fails at once when Neo4j is down, where a query would be retried for half a minute.
+        lore.driver.verify_connectivity()
         lore.commands.ensure_schema()
     except Exception as exc:  # noqa: BLE001 - serve anyway; /v1/health says what is wrong
         log.warning("Neo4j schema not ready yet (%s); it is retried on the first write", exc)
@@ -28,11 +30,13 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.lore = lore = make_lore()
         # In the background: Lore serves (and /v1/health answers) even while Neo4j is still down.
-        threading.Thread(target=_prepare_schema, args=(lore,), daemon=True).start()
+        schema = asyncio.create_task(asyncio.to_thread(_prepare_schema, lore))
         try:
             yield
         finally:
-            app.state.lore.close()
+            # Closing the driver under a running schema job would leave it writing after we are gone.
+            await schema
+            lore.close()
 
     app = FastAPI(
         title="Lore",
