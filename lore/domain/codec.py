@@ -8,7 +8,7 @@ Crypto-shredding (encrypting a person's content with a key of theirs) slots in h
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -28,6 +28,20 @@ class UnreadableEvent(ValueError):
 
 def encode(event: Event) -> bytes:
     return event.model_dump_json(exclude_none=True).encode()
+
+
+def encode_entry(events: Sequence[Event]) -> bytes:
+    """The events of one command as one log entry: a JSON array, written and read whole."""
+    return b"[" + b",".join(encode(event) for event in events) + b"]"
+
+
+def decode_entry(raw: bytes | str) -> list[Event]:
+    try:
+        payload = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise UnreadableEvent(f"not JSON: {exc}") from exc
+    # An entry written before entries held lists is a single event.
+    return [decode_payload(p) for p in (payload if isinstance(payload, list) else [payload])]
 
 
 def decode(raw: bytes | str) -> Event:

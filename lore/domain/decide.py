@@ -15,12 +15,14 @@ from lore.domain.commands import (
     RestoreMemory,
 )
 from lore.domain.errors import (
+    DomainError,
     InvalidValidityWindow,
     MemoryAlreadyForgotten,
     MemoryNotForgotten,
     MemoryNotFound,
 )
 from lore.domain.events import (
+    CommandRejected,
     Embedding,
     EpisodeRecorded,
     Event,
@@ -40,6 +42,12 @@ def decide(
 ) -> list[Event]:
     """The events that `command` causes in `state`; raises a DomainError to refuse it."""
     return _decide(command, state, _Envelope(command, now), embedding)
+
+
+def rejected(command: Any, error: DomainError, now: datetime) -> CommandRejected:
+    """The event that records a refusal, so that the command's id keeps its answer."""
+    return CommandRejected(**_Envelope(command, now)(), command_type=type(command).__name__,
+                           code=error.code, reason=str(error))
 
 
 class _Envelope:

@@ -102,8 +102,17 @@ class UserErased(_Event):
     type: Literal["UserErased"] = "UserErased"
 
 
+class CommandRejected(_Event):
+    """The domain refused the command: recorded, so that its id answers the same way again."""
+
+    type: Literal["CommandRejected"] = "CommandRejected"
+    command_type: str
+    code: str = Field(description="Machine-readable reason, e.g. memory_not_found.")
+    reason: str = Field(description="What was wrong, in words.")
+
+
 Event = Annotated[
     MemoryRecorded | MemorySuperseded | MemoryReinforced | EpisodeRecorded
-    | MemoryForgotten | MemoryRestored | UserErased,
+    | MemoryForgotten | MemoryRestored | UserErased | CommandRejected,
     Field(discriminator="type"),
 ]

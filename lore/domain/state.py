@@ -8,6 +8,7 @@ from datetime import datetime
 from functools import singledispatch
 
 from lore.domain.events import (
+    CommandRejected,
     EpisodeRecorded,
     Event,
     MemoryForgotten,
@@ -135,3 +136,8 @@ def _(event: UserErased, state: UserState) -> None:
     state.slots.clear()
     state.by_content.clear()
     state.episodes.clear()
+
+
+@_apply.register
+def _(event: CommandRejected, state: UserState) -> None:
+    """A refusal changes nothing a decision depends on."""

@@ -31,6 +31,25 @@ class Settings(BaseSettings):
         description="host:port of Kafka. When unset, the event log is the embedded SQLite file.",
     )
     events_topic: str = Field(default="lore.events", description="Kafka topic of the event log.")
+    commands_topic: str = Field(default="lore.commands",
+                                description="Kafka topic producers send commands to.")
+    dead_letter_topic: str = Field(
+        default="lore.commands.dlq",
+        description="Where a command that cannot be parsed, validated or applied goes, with the reason.",
+    )
+    kafka_partitions: int = Field(
+        default=8, ge=1,
+        description="Partitions of the command and event topics when Lore creates them; both must "
+        "have the same number, so that a user's commands and events share a partition number.",
+    )
+    worker_group: str = Field(default="lore-workers", description="Consumer group of the workers.")
+    worker_batch: int = Field(default=2000, ge=1, description="Most commands a worker handles at once.")
+    max_command_bytes: int = Field(
+        default=1_048_576, ge=1024, description="A larger command message goes to the dead-letter topic."
+    )
+    wait_timeout_s: float = Field(
+        default=30.0, gt=0, description="How long `?wait=true` waits for a command to be applied."
+    )
     event_log: Literal["auto", "sqlite", "kafka"] = Field(
         default="auto", description="auto = Kafka when kafka_bootstrap is set, else SQLite."
     )

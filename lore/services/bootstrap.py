@@ -53,7 +53,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     if embedder is _FROM_SETTINGS:
         embedder = open_embedder(settings)
     event_log = open_event_log(settings)
-    projector = GraphProjector(driver, settings.neo4j_database)
+    projector = GraphProjector(driver, settings.neo4j_database, log_id=event_log.log_id)
 
     def schema() -> None:
         ensure_schema(driver, embedder.dimensions if embedder else None, settings.neo4j_database)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
@@ -17,9 +17,9 @@ from typing import Literal
 from neo4j import Driver
 
 from lore.domain.commands import Command, RecordMemory
-from lore.domain.decide import decide
+from lore.domain.decide import decide, rejected
 from lore.domain.errors import DomainError
-from lore.domain.events import Embedding
+from lore.domain.events import CommandRejected, Embedding, Event
 from lore.domain.state import UserState, evolve
 from lore.infra.embedding import Embedder
 from lore.infra.eventlog import Decided, EventLog
@@ -41,6 +41,7 @@ class Outcome:
     status: Literal["applied", "duplicate", "rejected"]
     events: int = 0
     error: DomainError | None = None
+    memory_id: str | None = None
 
 
 class CommandHandler:
@@ -57,22 +58,38 @@ class CommandHandler:
         self._states: dict[str, UserState] = {}
         self._lock = threading.Lock()
         self._caught_up = False
+        self._partitions: Collection[int] | None = None
 
-    def handle(self, commands: Sequence[Command]) -> list[Outcome]:
+    def serve_partitions(self, partitions: Collection[int] | None) -> None:
+        """From now on this handler writes for these partitions of the log only (None: all).
+
+        Another writer may have changed them since: forget the cached states and catch up first.
+        """
+        with self._lock:
+            self._partitions = None if partitions is None else frozenset(partitions)
+            self._states.clear()
+            self._caught_up = False
+
+    def handle(self, commands: Sequence[Command],
+               accepted_at: Sequence[datetime | None] | None = None) -> list[Outcome]:
+        """Decide, log and project `commands`, in order. `accepted_at` (one per command) is when
+        Lore accepted each, e.g. its Kafka record's time; it is the events' `recorded_at`, so
+        that deciding the same command again after a crash records the same time."""
         with self._lock:
             if not self._caught_up:
                 self.ensure_schema()
-                self.projector.catch_up(self.event_log)
+                self.projector.catch_up(self.event_log, partitions=self._partitions)
                 self._caught_up = True
             try:
-                return self._handle(commands)
+                return self._handle(commands, accepted_at or [None] * len(commands))
             except BaseException:
                 # What was decided may or may not be in the log: re-read everything next time.
                 self._states.clear()
                 self._caught_up = False
                 raise
 
-    def _handle(self, commands: Sequence[Command]) -> list[Outcome]:
+    def _handle(self, commands: Sequence[Command],
+                accepted_at: Sequence[datetime | None]) -> list[Outcome]:
         done = applied_commands(self.driver, {c.command_id for c in commands}, self.database)
         missing = {c.user_id for c in commands} - self._states.keys()
         if missing:
@@ -81,20 +98,23 @@ class CommandHandler:
         now = self.clock()
         outcomes: list[Outcome] = []
         decided: list[Decided] = []
-        for command in commands:
+        for command, accepted in zip(commands, accepted_at, strict=True):
             if command.command_id in done:
                 outcomes.append(Outcome(command.command_id, "duplicate"))
                 continue
             done.add(command.command_id)
             state = self._states.setdefault(command.user_id, UserState(command.user_id))
             try:
-                events = decide(state, command, now, embeddings.get(command.command_id))
+                events: list[Event] = decide(state, command, accepted or now,
+                                             embeddings.get(command.command_id))
             except DomainError as error:
-                outcomes.append(Outcome(command.command_id, "rejected", error=error))
-                continue
-            evolve(state, events)
+                events = [rejected(command, error, accepted or now)]
+                outcomes.append(Outcome(command.command_id, "rejected", 1, error=error))
+            else:
+                evolve(state, events)
+                outcomes.append(Outcome(command.command_id, "applied", len(events),
+                                        memory_id=_memory_of(events)))
             decided.append(Decided(command.command_id, command.user_id, events))
-            outcomes.append(Outcome(command.command_id, "applied", len(events)))
         if decided:
             self.projector.apply(self.event_log.append(decided))
         return outcomes
@@ -108,3 +128,11 @@ class CommandHandler:
         vectors = self.embedder.embed([c.content for c in wanted])
         return {c.command_id: Embedding.of(self.embedder.model, v)
                 for c, v in zip(wanted, vectors, strict=True)}
+
+
+def _memory_of(events: Sequence[Event]) -> str | None:
+    """The memory a command recorded or changed: what a client wants back."""
+    for event in events:
+        if not isinstance(event, CommandRejected) and (memory_id := getattr(event, "memory_id", None)):
+            return str(memory_id)
+    return None

@@ -1,15 +1,17 @@
 """The event log on a Kafka topic: `lore.events`, key = user_id, kept forever.
 
-Kafka cannot refuse a duplicate key, so this adapter does not look command ids up: the
-command handler does, against the projection, which the same worker keeps current for
-its partitions (DESIGN.md §1). Order per user holds because one user's events share a
-partition (the key) and the producer is idempotent with one request in flight.
+One record per command: its events travel as one entry, so a crash can never leave half a
+command in the log. Kafka cannot refuse a duplicate key, so this adapter does not look command
+ids up: the command handler does, against the projection, which the same worker keeps current
+for its partitions (DESIGN.md §1), and the projection applies a command that the log holds
+twice only once. Order per user holds because one user's entries share a partition (the key)
+and the producer is idempotent with one request in flight.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import NewTopic
@@ -21,15 +23,30 @@ from lore.domain.stored import Decided, StoredEvent
 log = logging.getLogger(__name__)
 
 
-def ensure_topic(bootstrap: str, topic: str, partitions: int, config: dict[str, str]) -> None:
+def ensure_topic(bootstrap: str, topic: str, partitions: int, config: dict[str, str] | None = None) -> int:
+    """Create the topic if it is missing; the number of partitions it has."""
     admin = KafkaAdminClient(bootstrap_servers=bootstrap)
     try:
         if topic not in admin.list_topics():
-            admin.create_topics([NewTopic(topic, partitions, 1, topic_configs=config)])
+            admin.create_topics([NewTopic(topic, partitions, 1, topic_configs=config or {})])
     except TopicAlreadyExistsError:
         pass
     finally:
         admin.close()
+    return topic_partitions(bootstrap, topic)
+
+
+def topic_partitions(bootstrap: str, topic: str) -> int:
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap)
+    try:
+        for _ in range(50):
+            found = consumer.partitions_for_topic(topic)
+            if found:
+                return len(found)
+            consumer.poll(timeout_ms=100)
+        raise RuntimeError(f"Kafka topic {topic!r} has no partitions")
+    finally:
+        consumer.close()
 
 
 class KafkaEventLog:
@@ -52,22 +69,27 @@ class KafkaEventLog:
             bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
             max_partition_fetch_bytes=8 * 1024 * 1024, fetch_max_bytes=64 * 1024 * 1024,
         )
+        admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+        try:
+            # A wiped broker is a new cluster: its topic of the same name is another log.
+            self.log_id = f"kafka:{admin.describe_cluster()['cluster_id']}/{topic}"
+        finally:
+            admin.close()
         self._partitions = [
             TopicPartition(topic, p) for p in sorted(self._consumer.partitions_for_topic(topic) or [])
         ]
 
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         pending = [
-            (event, self._producer.send(self.topic, key=decided.user_id.encode(),
-                                        value=codec.encode(event)))
+            (decided, self._producer.send(self.topic, key=decided.user_id.encode(),
+                                          value=codec.encode_entry(decided.events)))
             for decided in batch
-            for event in decided.events
         ]
         self._producer.flush()
         stored = []
-        for event, future in pending:
+        for decided, future in pending:
             meta = future.get(timeout=30)
-            stored.append(StoredEvent(meta.partition, meta.offset, event))
+            stored.extend(StoredEvent(meta.partition, meta.offset, event) for event in decided.events)
         return stored
 
     def end(self) -> dict[int, int]:
@@ -79,10 +101,12 @@ class KafkaEventLog:
         starts = self._consumer.beginning_offsets(self._partitions)
         return sum(ends[tp] - starts[tp] for tp in self._partitions)
 
-    def read(self, start: dict[int, int], batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
+    def read(self, start: dict[int, int], batch_size: int = 10_000,
+             partitions: Collection[int] | None = None) -> Iterator[list[StoredEvent]]:
         last = self.end()
         todo = {tp: last[tp.partition] for tp in self._partitions
-                if start.get(tp.partition, -1) < last[tp.partition]}
+                if start.get(tp.partition, -1) < last[tp.partition]
+                and (partitions is None or tp.partition in partitions)}
         if not todo:
             return
         self._consumer.assign(list(todo))
@@ -97,7 +121,8 @@ class KafkaEventLog:
                 for record in records:
                     if record.offset > todo[tp]:
                         break
-                    batch.append(StoredEvent(tp.partition, record.offset, codec.decode(record.value)))
+                    batch.extend(StoredEvent(tp.partition, record.offset, event)
+                                 for event in codec.decode_entry(record.value))
                 if self._consumer.position(tp) > todo[tp]:
                     del todo[tp]
             if batch:

@@ -1,23 +1,29 @@
-"""The embedded event log: one SQLite file, no server needed. One partition."""
+"""The embedded event log: one SQLite file, no server needed. One partition.
+
+One row per command: its events as one entry, so that they are appended, read and replayed
+together. A command id is unique, so the same command never enters the log twice.
+"""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+import uuid
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 
 from lore.domain import codec
 from lore.domain.stored import Decided, StoredEvent
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
+CREATE TABLE IF NOT EXISTS entries (
     position   INTEGER PRIMARY KEY,
     user_id    TEXT NOT NULL,
-    command_id TEXT NOT NULL,
+    command_id TEXT NOT NULL UNIQUE,
+    events     INTEGER NOT NULL,
     payload    BLOB NOT NULL
 );
-CREATE TABLE IF NOT EXISTS commands (command_id TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
@@ -36,6 +42,8 @@ class SqliteEventLog:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self._db.execute("INSERT OR IGNORE INTO meta VALUES ('log_id', ?)", (f"sqlite:{uuid.uuid4()}",))
+        (self.log_id,) = self._db.execute("SELECT value FROM meta WHERE key = 'log_id'").fetchone()
 
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         stored: list[StoredEvent] = []
@@ -43,47 +51,50 @@ class SqliteEventLog:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 for decided in batch:
-                    fresh = self._db.execute(
-                        "INSERT OR IGNORE INTO commands(command_id) VALUES (?)", (decided.command_id,)
-                    ).rowcount
-                    if not fresh:
+                    cursor = self._db.execute(
+                        "INSERT OR IGNORE INTO entries(user_id, command_id, events, payload) "
+                        "VALUES (?, ?, ?, ?)",
+                        (decided.user_id, decided.command_id, len(decided.events),
+                         codec.encode_entry(decided.events)),
+                    )
+                    if not cursor.rowcount:
                         continue
-                    for event in decided.events:
-                        cursor = self._db.execute(
-                            "INSERT INTO events(user_id, command_id, payload) VALUES (?, ?, ?)",
-                            (decided.user_id, decided.command_id, codec.encode(event)),
-                        )
-                        assert cursor.lastrowid is not None
-                        stored.append(StoredEvent(0, cursor.lastrowid - _FIRST_ROWID, event))
+                    assert cursor.lastrowid is not None
+                    position = cursor.lastrowid - _FIRST_ROWID
+                    stored.extend(StoredEvent(0, position, event) for event in decided.events)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
         return stored
 
-    def read(self, start: dict[int, int], batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
+    def read(self, start: dict[int, int], batch_size: int = 10_000,
+             partitions: Collection[int] | None = None) -> Iterator[list[StoredEvent]]:
+        if partitions is not None and 0 not in partitions:
+            return
         after = start.get(0, -1) + _FIRST_ROWID
         last = self.end()[0] + _FIRST_ROWID
         while after < last:
             with self._lock:
                 rows = self._db.execute(
-                    "SELECT position, payload FROM events WHERE position > ? AND position <= ? "
+                    "SELECT position, payload FROM entries WHERE position > ? AND position <= ? "
                     "ORDER BY position LIMIT ?",
                     (after, last, batch_size),
                 ).fetchall()
             if not rows:
                 return
-            yield [StoredEvent(0, rowid - _FIRST_ROWID, codec.decode(payload)) for rowid, payload in rows]
+            yield [StoredEvent(0, rowid - _FIRST_ROWID, event)
+                   for rowid, payload in rows for event in codec.decode_entry(payload)]
             after = rows[-1][0]
 
     def end(self) -> dict[int, int]:
         with self._lock:
-            (last,) = self._db.execute("SELECT max(position) FROM events").fetchone()
+            (last,) = self._db.execute("SELECT max(position) FROM entries").fetchone()
         return {0: -1 if last is None else int(last) - _FIRST_ROWID}
 
     def count(self) -> int:
         with self._lock:
-            (n,) = self._db.execute("SELECT count(*) FROM events").fetchone()
+            (n,) = self._db.execute("SELECT count(*) FROM entries").fetchone()
         return int(n)
 
     def ping(self) -> None:

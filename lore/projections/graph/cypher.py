@@ -22,10 +22,18 @@ MERGE (ep:Episode {episode_id: e.episode_id})
   ON CREATE SET ep.user_id = e.user_id
 """
 
+# What each command came to, so that its id answers the same way however often it is sent.
 APPLIED_COMMANDS = """
 UNWIND $keys AS c
 MERGE (a:AppliedCommand {command_id: c.command_id})
-  ON CREATE SET a.user_id = c.user_id
+  ON CREATE SET a.user_id = c.user_id, a.outcome = c.outcome, a.code = c.code, a.reason = c.reason,
+                a.memory_id = c.memory_id
+"""
+
+ALREADY_APPLIED = """
+UNWIND $command_ids AS cid
+MATCH (a:AppliedCommand {command_id: cid})
+RETURN a.command_id AS command_id
 """
 
 MEMORY_RECORDED = """
@@ -121,10 +129,10 @@ WRITE_CHECKPOINTS = """
 UNWIND $rows AS r
 MERGE (c:Checkpoint {key: r.key})
 SET c.projection = r.projection, c.partition = r.partition, c.shard = r.shard,
-    c.position = r.position
+    c.position = r.position, c.log = r.log
 """
 
 ALL_CHECKPOINTS = """
 MATCH (c:Checkpoint {projection: $projection})
-RETURN c.partition AS partition, c.shard AS shard, c.position AS position
+RETURN c.partition AS partition, c.shard AS shard, c.position AS position, c.log AS log
 """

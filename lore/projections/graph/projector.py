@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import zlib
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
@@ -33,9 +33,14 @@ SHARDS = 3
 class EventSource(Protocol):
     """The part of the event log a projection reads."""
 
-    def read(self, start: dict[int, int], batch_size: int = ...) -> Iterator[list[StoredEvent]]: ...
+    def read(self, start: dict[int, int], batch_size: int = ...,
+             partitions: Collection[int] | None = ...) -> Iterator[list[StoredEvent]]: ...
 
     def end(self) -> dict[int, int]: ...
+
+
+class ProjectionMismatch(RuntimeError):
+    """The graph was projected from another event log than the one it is asked to follow."""
 
 
 class ProjectionGap(RuntimeError):
@@ -49,9 +54,11 @@ def shard_of(user_id: str) -> int:
 class GraphProjector:
     name = "graph"
 
-    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
+    def __init__(self, driver: Driver, database: str = "neo4j", log_id: str | None = None) -> None:
         self.driver = driver
         self.database = database
+        # Which log the positions refer to: a position in one log means nothing in another.
+        self.log_id = log_id
         self._writers = ThreadPoolExecutor(max_workers=SHARDS, thread_name_prefix="projector")
 
     def _key(self, partition: int, shard: int) -> str:
@@ -61,6 +68,13 @@ class GraphProjector:
         records, _, _ = self.driver.execute_query(
             cypher.ALL_CHECKPOINTS, projection=self.name, database_=self.database
         )
+        others = {r["log"] for r in records} - {self.log_id}
+        if self.log_id is not None and others:
+            raise ProjectionMismatch(
+                f"the graph in Neo4j was projected from another event log ({', '.join(map(str, others))}), "
+                f"not from {self.log_id}. Run `lore rebuild` to project this log instead, or point "
+                "Lore at the log the graph came from."
+            )
         return {(r["partition"], r["shard"]): r["position"] for r in records}
 
     def checkpoints(self) -> dict[int, int]:
@@ -101,7 +115,7 @@ class GraphProjector:
         keys = {p: self._key(p, shard) for p in reach}
         seen = {r["key"]: r["position"] for r in tx.run(cypher.READ_CHECKPOINTS, keys=list(keys.values()))}
         done = {p: -1 if seen.get(k) is None else seen[k] for p, k in keys.items()}
-        fresh = [s for s in batch if s.position > done[s.partition]]
+        fresh = self._once_per_command(tx, [s for s in batch if s.position > done[s.partition]])
         for wave in waves(fresh):
             for statement, prerequisite_keys in prerequisites([s.event for s in wave]):
                 tx.run(statement, keys=prerequisite_keys).consume()
@@ -116,27 +130,47 @@ class GraphProjector:
             tx.run(cypher.APPLIED_COMMANDS, keys=applied_commands([s.event for s in fresh])).consume()
         # The shard has now seen the whole batch, including the positions of other shards' users.
         tx.run(cypher.WRITE_CHECKPOINTS, rows=[
-            {"key": keys[p], "projection": self.name, "partition": p, "shard": shard, "position": pos}
+            {"key": keys[p], "projection": self.name, "partition": p, "shard": shard, "position": pos,
+             "log": self.log_id}
             for p, pos in reach.items() if pos > done[p]
         ]).consume()
         return len(fresh)
 
+    @staticmethod
+    def _once_per_command(tx: ManagedTransaction, fresh: list[StoredEvent]) -> list[StoredEvent]:
+        """Drop the entries of commands that took effect before: a Kafka log can hold a command
+        twice (a worker that lost its partitions mid-batch), and the first entry wins, live and
+        on replay alike."""
+        if not fresh:
+            return fresh
+        applied = {r["command_id"] for r in tx.run(
+            cypher.ALREADY_APPLIED, command_ids=list({s.event.command_id for s in fresh}))}
+        first: dict[str, tuple[int, int]] = {}
+        return [
+            s for s in fresh
+            if s.event.command_id not in applied
+            and first.setdefault(s.event.command_id, (s.partition, s.position)) == (s.partition, s.position)
+        ]
+
     def catch_up(self, event_log: EventSource, batch_size: int = 10_000,
-                 on_progress: Progress | None = None) -> int:
-        """Apply everything the log holds beyond the checkpoints."""
+                 on_progress: Progress | None = None, partitions: Collection[int] | None = None) -> int:
+        """Apply everything the log holds beyond the checkpoints (of `partitions`, when given).
+
+        `on_progress` is told how many log entries each batch held."""
         applied = 0
         # Read and decode the next batch while Neo4j writes this one.
         with ThreadPoolExecutor(max_workers=1) as reader:
-            batches = event_log.read(self.checkpoints(), batch_size=batch_size)
+            batches = event_log.read(self.checkpoints(), batch_size=batch_size, partitions=partitions)
             upcoming = reader.submit(next, batches, None)
             while (batch := upcoming.result()) is not None:
                 upcoming = reader.submit(next, batches, None)
                 applied += self.apply(batch)
                 if on_progress:
-                    on_progress(len(batch))
+                    on_progress(len({(s.partition, s.position) for s in batch}))
         return applied
 
     def lag(self, event_log: EventSource) -> int:
+        """Log entries not applied yet."""
         done = self.checkpoints()
         return sum(max(0, end - done.get(p, -1)) for p, end in event_log.end().items())
 

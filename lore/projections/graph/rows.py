@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from lore.domain.events import (
+    CommandRejected,
     EpisodeRecorded,
     Event,
     MemoryForgotten,
@@ -90,9 +91,19 @@ def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
     ) if keys]
 
 
-def applied_commands(events: list[Event]) -> list[dict[str, str]]:
-    distinct = {e.command_id: e.user_id for e in events}
-    return [{"command_id": c, "user_id": u} for c, u in distinct.items()]
+def applied_commands(events: list[Event]) -> list[dict[str, Any]]:
+    """One row per command: its outcome, and the memory it recorded or changed, if any."""
+    rows: dict[str, dict[str, Any]] = {}
+    for event in events:
+        row = rows.setdefault(event.command_id, {
+            "command_id": event.command_id, "user_id": event.user_id, "outcome": "applied",
+            "code": None, "reason": None, "memory_id": None,
+        })
+        if isinstance(event, CommandRejected):
+            row.update(outcome="rejected", code=event.code, reason=event.reason)
+        elif row["memory_id"] is None:
+            row["memory_id"] = getattr(event, "memory_id", None)
+    return list(rows.values())
 
 
 def memory_superseded(event: MemorySuperseded, position: int) -> dict[str, Any]:

@@ -1,17 +1,24 @@
-"""The FastAPI application: lifespan wiring and routers."""
+"""The FastAPI application: lifespan wiring and routers.
+
+Embedded mode (no Kafka): writes go straight to the command handler. Kafka mode: writes are
+published to `lore.commands`, and, unless told otherwise, this process also runs a worker.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 
 from lore import __version__
-from lore.services.api.routers import health
+from lore.projections.outcomes import command_outcome
+from lore.services.api.routers import health, memories
 from lore.services.bootstrap import Lore, bootstrap
+from lore.services.intake import DirectIntake, Intake, KafkaIntake
+from lore.services.worker import command_broker, prepare_topics
 
 log = logging.getLogger(__name__)
 
@@ -25,24 +32,47 @@ def _prepare_schema(lore: Lore) -> None:
         log.warning("Neo4j schema not ready yet (%s); it is retried on the first write", exc)
 
 
-def create_app(make_lore: Callable[[], Lore] = bootstrap) -> FastAPI:
+async def _kafka_intake(lore: Lore, stack: AsyncExitStack, worker: bool) -> Intake:
+    settings = lore.settings
+    await asyncio.to_thread(prepare_topics, settings)
+    broker = command_broker(settings, lore.commands if worker else None)
+    await broker.start()
+    stack.push_async_callback(broker.stop)
+
+    async def publish(body: bytes, user_id: str) -> object:
+        return await broker.publish(body, topic=settings.commands_topic, key=user_id.encode())
+
+    return KafkaIntake(
+        publish, lambda cid: command_outcome(lore.driver, cid, settings.neo4j_database),
+        timeout_s=settings.wait_timeout_s,
+    )
+
+
+def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.lore = lore = make_lore()
-        # In the background: Lore serves (and /v1/health answers) even while Neo4j is still down.
-        schema = asyncio.create_task(asyncio.to_thread(_prepare_schema, lore))
-        try:
-            yield
-        finally:
+        async with AsyncExitStack() as stack:
+            stack.callback(lore.close)
+            # In the background: Lore serves (and /v1/health answers) even while Neo4j is still down.
+            schema = asyncio.create_task(asyncio.to_thread(_prepare_schema, lore))
             # Closing the driver under a running schema job would leave it writing after we are gone.
-            await schema
-            lore.close()
+            stack.push_async_callback(lambda: schema)
+            if lore.settings.uses_kafka_log:
+                app.state.intake = await _kafka_intake(lore, stack, worker)
+            else:
+                app.state.intake = DirectIntake(lore.commands)
+            yield
 
     app = FastAPI(
         title="Lore",
         version=__version__,
         summary="Temporal, event-sourced memory for AI assistants.",
+        description="Record what a person tells an assistant; ask what is true now, or was then. "
+        "Writes answer 202 with the command_id; `?wait=true` answers once the graph has it.",
         lifespan=lifespan,
     )
     app.include_router(health.router, prefix="/v1")
+    app.include_router(memories.router, prefix="/v1")
+    app.include_router(memories.users, prefix="/v1")
     return app

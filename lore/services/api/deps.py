@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Query, Request
 
+from lore.projections.temporal import TemporalQueries
 from lore.services.bootstrap import Lore
+from lore.services.intake import Intake
+
+_ID_PATTERN = r"^[A-Za-z0-9_.:@\-]+$"
 
 
 def _lore(request: Request) -> Lore:
@@ -14,4 +18,20 @@ def _lore(request: Request) -> Lore:
     return lore
 
 
+def _intake(request: Request) -> Intake:
+    intake: Intake = request.app.state.intake
+    return intake
+
+
+def _queries(lore: LoreDep) -> TemporalQueries:
+    return TemporalQueries(lore.driver, lore.settings.neo4j_database)
+
+
 LoreDep = Annotated[Lore, Depends(_lore)]
+IntakeDep = Annotated[Intake, Depends(_intake)]
+QueriesDep = Annotated[TemporalQueries, Depends(_queries)]
+UserId = Annotated[str, Path(min_length=1, max_length=200, pattern=_ID_PATTERN,
+                             description="The person whose memory it is.")]
+MemoryId = Annotated[str, Path(min_length=1, max_length=200, pattern=_ID_PATTERN)]
+Wait = Annotated[bool, Query(description="Answer once the command is applied to the graph "
+                                         "(read-your-writes).")]

@@ -8,6 +8,7 @@ import typer
 from rich.logging import RichHandler
 
 from lore.services.cli.infra import infra_app
+from lore.services.cli.kafka import asyncapi, produce, worker
 from lore.services.cli.rebuild import catch_up, fingerprint, rebuild
 from lore.services.cli.serve import serve
 
@@ -22,6 +23,9 @@ app.command()(serve)
 app.command()(rebuild)
 app.command()(fingerprint)
 app.command("catch-up")(catch_up)
+app.command()(worker)
+app.command()(produce)
+app.command()(asyncapi)
 
 
 @app.callback()
@@ -31,7 +35,7 @@ def _configure(verbose: bool = typer.Option(False, "--verbose", "-v", help="Debu
         format="%(message)s",
         handlers=[RichHandler(show_path=False, rich_tracebacks=True)],
     )
-    for noisy in ("kafka", "aiokafka", "neo4j", "httpx"):
+    for noisy in ("kafka", "aiokafka", "neo4j", "httpx", "faststream.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
