@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     )
     worker_group: str = Field(default="lore-workers", description="Consumer group of the workers.")
     worker_batch: int = Field(default=2000, ge=1, description="Most commands a worker handles at once.")
+    worker_session_timeout_ms: int = Field(
+        default=10_000, ge=1000,
+        description="How long the group waits for a silent worker before its partitions move on.",
+    )
     max_command_bytes: int = Field(
         default=1_048_576, ge=1024, description="A larger command message goes to the dead-letter topic."
     )

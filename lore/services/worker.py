@@ -152,6 +152,8 @@ def command_broker(settings: Settings, handler: CommandHandler | None) -> KafkaB
     @broker.subscriber(
         settings.commands_topic, batch=True, group_id=settings.worker_group,
         max_records=settings.worker_batch, batch_timeout_ms=50, auto_offset_reset="earliest",
+        session_timeout_ms=settings.worker_session_timeout_ms,
+        heartbeat_interval_ms=settings.worker_session_timeout_ms // 4,
         ack_policy=AckPolicy.MANUAL, listener=_Rebalance(handler), decoder=_raw_bodies,
         max_partition_fetch_bytes=max(settings.max_command_bytes * 2, 1_048_576),
         title="lore.commands:worker",

@@ -37,7 +37,7 @@ def ensure_topic(bootstrap: str, topic: str, partitions: int, config: dict[str, 
 
 
 def topic_partitions(bootstrap: str, topic: str) -> int:
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap)
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
     try:
         for _ in range(50):
             found = consumer.partitions_for_topic(topic)

@@ -48,12 +48,17 @@ def _digest(item: Any) -> bytes:
     return hashlib.sha256(json.dumps(_plain(item), sort_keys=True).encode()).digest()
 
 
-def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo4j") -> str:
-    """Hex sha256 over the sorted digests of every node and relationship."""
+def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo4j",
+                ignore: frozenset[str] = frozenset()) -> str:
+    """Hex sha256 over the sorted digests of every node and relationship.
+
+    `ignore` leaves node properties out, e.g. `log_position` to compare the graphs that two
+    different logs of the same commands gave."""
     digests: list[bytes] = []
     with driver.session(database=database) as session:
         for record in session.run(_NODES, user_id=user_id):
-            digests.append(_digest({"labels": sorted(record["labels"]), "props": record["props"]}))
+            props = {k: v for k, v in record["props"].items() if k not in ignore}
+            digests.append(_digest({"labels": sorted(record["labels"]), "props": props}))
         for record in session.run(_RELATIONSHIPS, user_id=user_id, id_keys=_ID_KEYS):
             digests.append(_digest(dict(record)))
     total = hashlib.sha256()

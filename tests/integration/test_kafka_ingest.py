@@ -1,0 +1,175 @@
+"""Commands through Kafka to real `lore worker` processes: poison to the dead-letter topic,
+every valid command applied exactly once — also when a worker is SIGKILLed mid-stream."""
+
+from __future__ import annotations
+
+import json
+import signal
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+
+from bench.history import history
+from lore.infra.settings import Settings
+from lore.projections.graph.fingerprint import fingerprint
+from lore.services.bootstrap import bootstrap
+from lore.services.worker import REASON_HEADER
+from tests.support.kafka_flow import (
+    Sent,
+    accepted_at,
+    applied,
+    as_messages,
+    produce,
+    read_topic,
+    start_worker,
+    wait_until,
+)
+from tests.support.servers import ServerEndpoints
+
+USERS, COMMANDS = 100, 10_000
+MAX_BYTES = 64 * 1024
+# Compared across an SQLite and a Kafka log, whose positions differ by nature.
+SAME_EFFECT = frozenset({"log_position"})
+
+POISON = {
+    b"{this is not json": "not JSON",
+    json.dumps({"type": "RecordMemory", "user_id": "user-00001",
+                "payload": {"content": "no id"}}).encode(): "command_id: Field required",
+    json.dumps({"type": "PlantTree", "command_id": "p-type", "user_id": "user-00002",
+                "payload": {}}).encode(): "type: Input should be",
+    json.dumps({"type": "RecordMemory", "command_id": "p-big", "user_id": "user-00003",
+                "payload": {"content": "x" * (MAX_BYTES + 1000)}}).encode(): "message too large",
+    json.dumps({"type": "RecordMemory", "command_id": "p-importance", "user_id": "user-00004",
+                "payload": {"content": "c", "importance": "high"}}).encode(): "payload.importance",
+    json.dumps(["a", "list"]).encode(): "a command is a JSON object",
+}
+
+
+@pytest.fixture()
+def settings(servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str]) -> Settings:
+    return Settings(
+        neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", event_log="kafka",
+        kafka_bootstrap=servers.kafka_bootstrap,
+        commands_topic=kafka_topic("commands", partitions=8),
+        events_topic=kafka_topic("events", partitions=8),
+        dead_letter_topic=kafka_topic("dlq"), worker_group=f"workers-{uuid.uuid4().hex[:8]}",
+        max_command_bytes=MAX_BYTES, worker_session_timeout_ms=6000, worker_batch=500,
+    )
+
+
+def reference(neo4j: Driver, tmp_path: Path, messages: list[Sent]) -> tuple[str, int]:
+    """The graph the same commands give through the embedded path; and how many it refused."""
+    from lore.services.wire import parse_command
+
+    lore = bootstrap(Settings(neo4j_uri=neo4j_uri(neo4j), home=tmp_path / "reference", embedder="none"))
+    commands = [parse_command(m.value, max_bytes=MAX_BYTES, received_at=accepted_at(m)) for m in messages]
+    refused = 0
+    try:
+        for start in range(0, len(commands), 1000):
+            part = slice(start, start + 1000)
+            outcomes = lore.commands.handle(commands[part], [accepted_at(m) for m in messages[part]])
+            refused += sum(o.status == "rejected" for o in outcomes)
+        printed = fingerprint(neo4j, ignore=SAME_EFFECT)
+        lore.projector.wipe()
+    finally:
+        lore.close()
+    return printed, refused
+
+
+def neo4j_uri(driver: Driver) -> str:
+    return f"bolt://{driver.get_server_info().address[0]}:{driver.get_server_info().address[1]}"
+
+
+def with_poison(valid: list[Sent]) -> list[Sent]:
+    mixed = list(valid)
+    for i, raw in enumerate(POISON):
+        mixed.insert(1 + i * (len(valid) // len(POISON)), Sent(b"user-00001", raw, valid[0].timestamp_ms))
+    return mixed
+
+
+def test_poison_goes_to_the_dead_letter_topic_and_every_valid_command_applies_once(
+    settings: Settings, neo4j: Driver, tmp_path: Path
+) -> None:
+    valid = as_messages(history(USERS, COMMANDS, seed=11))
+    expected, refused = reference(neo4j, tmp_path, valid)
+    assert refused > 50  # refusals of the domain (forgetting what does not exist) are in the mix
+
+    produce(settings.kafka_bootstrap, settings.commands_topic, with_poison(valid))
+    worker = start_worker(settings, tmp_path / "worker.log")
+    try:
+        wait_until(lambda: applied(neo4j) >= len(valid), 300, "every valid command", [worker])
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(30)
+
+    assert applied(neo4j) == len(valid)
+    assert fingerprint(neo4j, ignore=SAME_EFFECT) == expected
+    letters = read_topic(settings.kafka_bootstrap, settings.dead_letter_topic, len(POISON) + refused)
+    assert len(letters) == len(POISON) + refused
+    reasons = {m.value: dict(m.headers)[REASON_HEADER].decode() for m in letters}
+    for raw, why in POISON.items():
+        assert why in reasons[raw], (why, reasons.get(raw))
+    refusals = [r for raw, r in reasons.items() if raw not in POISON]
+    assert len(refusals) == refused and all(r.startswith("memory_") for r in refusals)
+    sources = {tuple(dict(m.headers)[f"lore.dlq.source.{k}"].decode() for k in ("topic", "partition", "offset"))
+               for m in letters}
+    assert len(sources) == len(letters) and {t for t, _, _ in sources} == {settings.commands_topic}
+
+
+def test_a_worker_killed_mid_stream_loses_nothing_and_applies_nothing_twice(
+    settings: Settings, neo4j: Driver, tmp_path: Path
+) -> None:
+    messages = as_messages(history(USERS, COMMANDS, seed=12))
+    expected, _ = reference(neo4j, tmp_path, messages)
+    produce(settings.kafka_bootstrap, settings.commands_topic, messages)
+
+    worker = start_worker(settings, tmp_path / "worker-1.log")
+    wait_until(lambda: applied(neo4j) >= 2000, 120, "a part of the stream", [worker])
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    assert applied(neo4j) < len(messages), "the kill must land mid-stream"
+
+    restarted = start_worker(settings, tmp_path / "worker-2.log")
+    try:
+        wait_until(lambda: applied(neo4j) >= len(messages), 300, "the rest of the stream", [restarted])
+    finally:
+        restarted.send_signal(signal.SIGTERM)
+        restarted.wait(30)
+    assert applied(neo4j) == len(messages)
+    assert fingerprint(neo4j, ignore=SAME_EFFECT) == expected
+
+
+def split(log: Path) -> bool:
+    """The worker's latest assignment is a part of the partitions, not none or all of them."""
+    assigned = [line for line in log.read_text().splitlines() if "partitions assigned: [" in line]
+    return bool(assigned) and not assigned[-1].endswith(("[]", "[0, 1, 2, 3, 4, 5, 6, 7]"))
+
+
+def test_two_workers_share_the_stream_and_one_killed_loses_nothing(
+    settings: Settings, neo4j: Driver, tmp_path: Path
+) -> None:
+    messages = as_messages(history(USERS, COMMANDS, seed=13))
+    expected, _ = reference(neo4j, tmp_path, messages)
+    first = start_worker(settings, tmp_path / "worker-a.log")
+    second = start_worker(settings, tmp_path / "worker-b.log")
+    try:
+        wait_until(lambda: split(tmp_path / "worker-a.log") and split(tmp_path / "worker-b.log"), 60,
+                   "the two workers to split the partitions", [first, second])
+        produce(settings.kafka_bootstrap, settings.commands_topic, messages[:3000])
+        wait_until(lambda: applied(neo4j) >= 1500, 120, "both workers under way", [first, second])
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        produce(settings.kafka_bootstrap, settings.commands_topic, messages[3000:])
+        wait_until(lambda: applied(neo4j) >= len(messages), 300, "the survivor to finish", [second])
+    finally:
+        for worker in (first, second):
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+                worker.wait(30)
+    assert applied(neo4j) == len(messages)
+    assert fingerprint(neo4j, ignore=SAME_EFFECT) == expected
+    log = (tmp_path / "worker-b.log").read_text()
+    assert "partitions assigned: [0, 1, 2, 3, 4, 5, 6, 7]" in log, "the survivor took every partition"
