@@ -115,7 +115,8 @@ def test_paging_episodes_stats_and_erasure(client: TestClient) -> None:
 
     pages, offset = [], 0
     while offset is not None:
-        page = client.get("/v1/users/bo/memories", params={"kind": "fact", "limit": 3, "offset": offset}).json()
+        params = {"kind": "fact", "limit": 3, "offset": offset}
+        page = client.get("/v1/users/bo/memories", params=params).json()
         pages.append([m["content"] for m in page["items"]])
         offset = page["next_offset"]
     assert [len(p) for p in pages] == [3, 3, 1]

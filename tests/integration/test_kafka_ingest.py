@@ -114,8 +114,8 @@ def test_poison_goes_to_the_dead_letter_topic_and_every_valid_command_applies_on
         assert why in reasons[raw], (why, reasons.get(raw))
     refusals = [r for raw, r in reasons.items() if raw not in POISON]
     assert len(refusals) == refused and all(r.startswith("memory_") for r in refusals)
-    sources = {tuple(dict(m.headers)[f"lore.dlq.source.{k}"].decode() for k in ("topic", "partition", "offset"))
-               for m in letters}
+    sources = {tuple(dict(m.headers)[f"lore.dlq.source.{key}"].decode()
+                     for key in ("topic", "partition", "offset")) for m in letters}
     assert len(sources) == len(letters) and {t for t, _, _ in sources} == {settings.commands_topic}
 
 
