@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve bench bench-smoke lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-smoke lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
 run: setup infra-up serve
@@ -36,9 +36,17 @@ infra-wipe: setup
 serve: setup
 	$(BIN)/lore serve
 
+## worker: a Kafka worker alone (run `make serve` or `lore serve --no-worker` for the API)
+worker: setup
+	LORE_KAFKA_BOOTSTRAP=$${LORE_KAFKA_BOOTSTRAP:-127.0.0.1:9092} $(BIN)/lore worker
+
 ## bench: ingest and rebuild rates at 1,000,000 events (wipes the local Neo4j's graph)
 bench: setup infra-up
 	$(BIN)/python -m bench.core
+
+## bench-ingest: Kafka -> worker -> Neo4j throughput and latency (wipes the local Neo4j's graph)
+bench-ingest: setup infra-up
+	LORE_KAFKA_BOOTSTRAP=$${LORE_KAFKA_BOOTSTRAP:-127.0.0.1:9092} $(BIN)/python -m bench.ingest
 
 ## bench-smoke: the same at a tiny size, on servers of its own (what CI runs)
 bench-smoke: setup

@@ -10,3 +10,5 @@ export LORE_NEO4J_URI=bolt://127.0.0.1:17687
 trap '.venv/bin/lore infra wipe --yes >/dev/null' EXIT
 .venv/bin/lore infra up
 .venv/bin/python -m bench.core --events 5000 --users 50 --vector-events 3000 --embed-sample 300 --verify
+LORE_KAFKA_BOOTSTRAP=127.0.0.1:19092 .venv/bin/python -m bench.ingest --commands 3000 --users 50 \
+    --paced 300 --rate 200 --embed-commands 100

@@ -11,9 +11,11 @@ and the producer is idempotent with one request in flight.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import Any
 
-from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
+from confluent_kafka import Producer
+from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
 from kafka.admin import NewTopic
 from kafka.errors import TopicAlreadyExistsError
 
@@ -21,6 +23,10 @@ from lore.domain import codec
 from lore.domain.stored import Decided, StoredEvent
 
 log = logging.getLogger(__name__)
+
+
+class KafkaAppendError(RuntimeError):
+    """The broker did not take every entry of a batch; the caller retries the whole batch."""
 
 
 def ensure_topic(bootstrap: str, topic: str, partitions: int, config: dict[str, str] | None = None) -> int:
@@ -56,15 +62,18 @@ class KafkaEventLog:
         self.bootstrap = bootstrap
         self.topic = topic
         ensure_topic(bootstrap, topic, partitions, {"retention.ms": "-1", "retention.bytes": "-1"})
-        self._producer = KafkaProducer(
-            bootstrap_servers=bootstrap,
-            acks="all",
-            enable_idempotence=True,
-            max_in_flight_requests_per_connection=1,
-            linger_ms=5,
-            batch_size=512 * 1024,
-            max_request_size=4 * 1024 * 1024,
-        )
+        # librdkafka, not kafka-python, for appends: a Python producer spends ~100 µs a record,
+        # which bounded the whole write path. murmur2 is the partitioner of the Java client, of
+        # kafka-python and of aiokafka, so a user's events land in the partition number of its
+        # commands.
+        self._producer = Producer({
+            "bootstrap.servers": bootstrap,
+            "enable.idempotence": True,
+            "acks": "all",
+            "linger.ms": 2,
+            "partitioner": "murmur2_random",
+            "message.max.bytes": 4 * 1024 * 1024,
+        })
         self._consumer = KafkaConsumer(
             bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
             max_partition_fetch_bytes=8 * 1024 * 1024, fetch_max_bytes=64 * 1024 * 1024,
@@ -80,16 +89,32 @@ class KafkaEventLog:
         ]
 
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
-        pending = [
-            (decided, self._producer.send(self.topic, key=decided.user_id.encode(),
-                                          value=codec.encode_entry(decided.events)))
-            for decided in batch
-        ]
-        self._producer.flush()
+        placed: list[tuple[int, int] | None] = [None] * len(batch)
+        failures: list[str] = []
+
+        def delivered(index: int) -> Callable[[Any, Any], None]:
+            def report(error: Any, message: Any) -> None:
+                if error is not None:
+                    failures.append(str(error))
+                else:
+                    placed[index] = (message.partition(), message.offset())
+            return report
+
+        for index, decided in enumerate(batch):
+            while True:
+                try:
+                    self._producer.produce(self.topic, key=decided.user_id.encode(),
+                                           value=codec.encode_entry(decided.events),
+                                           on_delivery=delivered(index))
+                    break
+                except BufferError:  # the local queue is full: let it drain
+                    self._producer.poll(0.1)
+        if self._producer.flush(60) or failures:
+            raise KafkaAppendError(f"appending to {self.topic} failed: {failures[:3] or 'timed out'}")
         stored = []
-        for decided, future in pending:
-            meta = future.get(timeout=30)
-            stored.extend(StoredEvent(meta.partition, meta.offset, event) for event in decided.events)
+        for decided, where in zip(batch, placed, strict=True):
+            assert where is not None
+            stored.extend(StoredEvent(where[0], where[1], event) for event in decided.events)
         return stored
 
     def end(self) -> dict[int, int]:
@@ -134,5 +159,5 @@ class KafkaEventLog:
             self._consumer.topics()
 
     def close(self) -> None:
-        self._producer.close()
+        self._producer.flush(30)
         self._consumer.close()

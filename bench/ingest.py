@@ -1,0 +1,186 @@
+"""End-to-end ingestion through Kafka: produce commands to lore.commands, a worker applies them.
+
+    python -m bench.ingest                         # the issue's sizes
+    python -m bench.ingest --commands 3000 --paced 300 --embed-commands 100   # smoke (CI)
+
+For each embedder setting it prints
+  - throughput: commands/s from the first produce to the last command visible in the graph,
+    for a burst of --commands structured memories (slot values and facts with entities);
+  - latency: p50/p95/p99 from produce to applied, for --paced commands sent at --rate per second
+    (below capacity, so that the figure is the path's latency and not a queue's).
+The worker runs in this process (the same FastStream subscriber as `lore worker`), so that the
+moment each command is applied can be read off the handler. Needs Neo4j and Kafka at
+LORE_NEO4J_URI and LORE_KAFKA_BOOTSTRAP (`lore infra up`). It wipes that Neo4j's graph.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kafka import KafkaProducer
+from rich.console import Console
+from rich.table import Table
+
+from bench.core import CachedEmbedder
+from bench.history import history
+from lore.domain.commands import Command, RecordMemory
+from lore.infra.embedding.local import LocalMiniLM
+from lore.infra.settings import Settings
+from lore.services.bootstrap import Lore, bootstrap
+from lore.services.commands import Outcome
+from lore.services.wire import to_message
+from lore.services.worker import command_broker, prepare_topics
+
+console = Console(width=150)
+
+
+@dataclass
+class Row:
+    embedder: str
+    commands: int
+    seconds: float
+    latencies: list[float]
+    rate: float
+
+
+def structured(n: int, users: int, seed: int) -> list[Command]:
+    """n RecordMemory commands: slot values (some late) and facts about entities."""
+    found = [c for c in history(users, int(n * 1.8) + 100, seed=seed) if isinstance(c, RecordMemory)]
+    assert len(found) >= n
+    return found[:n]
+
+
+class Timed:
+    """Stands between the worker and the handler, noting when each command reached the graph."""
+
+    def __init__(self, lore: Lore) -> None:
+        self.inner = lore.commands.handle
+        self.applied_at: dict[str, float] = {}
+        lore.commands.handle = self  # type: ignore[method-assign]
+
+    def __call__(self, commands: Sequence[Command], accepted_at: Any = None) -> list[Outcome]:
+        outcomes = self.inner(commands, accepted_at)
+        now = time.time()
+        for outcome in outcomes:
+            self.applied_at[outcome.command_id] = now
+        return outcomes
+
+
+def send(settings: Settings, commands: Sequence[Command], rate: float | None) -> dict[str, float]:
+    """Produce the commands (at `rate` per second, or as fast as possible); when each was sent."""
+    producer = KafkaProducer(bootstrap_servers=settings.kafka_bootstrap, acks="all", linger_ms=2,
+                             enable_idempotence=True)
+    sent: dict[str, float] = {}
+    started = time.time()
+    for i, command in enumerate(commands):
+        if rate:
+            delay = started + i / rate - time.time()
+            if delay > 0:
+                time.sleep(delay)
+        now = time.time()
+        sent[command.command_id] = now
+        producer.send(settings.commands_topic, key=command.user_id.encode(), value=to_message(command),
+                      timestamp_ms=int(now * 1000))
+    producer.flush()
+    producer.close()
+    return sent
+
+
+async def until_applied(timed: Timed, ids: Sequence[str], timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not all(i in timed.applied_at for i in ids):
+        if time.monotonic() > deadline:
+            missing = sum(i not in timed.applied_at for i in ids)
+            raise SystemExit(f"{missing} commands were not applied within {timeout_s:.0f}s")
+        await asyncio.sleep(0.01)
+
+
+async def measure(label: str, embedder: Any, args: argparse.Namespace, burst: list[Command],
+                  paced: list[Command], workdir: Path) -> Row:
+    run = uuid.uuid4().hex[:8]
+    settings = Settings(
+        home=workdir / run, event_log="kafka", commands_topic=f"bench-{run}.commands",
+        events_topic=f"bench-{run}.events", dead_letter_topic=f"bench-{run}.dlq",
+        worker_group=f"bench-{run}", worker_batch=args.batch,
+    )
+    if not settings.kafka_bootstrap:
+        raise SystemExit("set LORE_KAFKA_BOOTSTRAP (lore infra up starts Kafka on 127.0.0.1:9092)")
+    lore = bootstrap(settings, embedder=embedder)
+    lore.projector.wipe()
+    prepare_topics(settings)
+    timed = Timed(lore)
+    broker = command_broker(settings, lore.commands)
+    await broker.start()
+    try:
+        warm = structured(50, 50, seed=99)
+        await asyncio.to_thread(send, settings, warm, None)
+        await until_applied(timed, [c.command_id for c in warm], 120)
+
+        console.log(f"{label}: burst of {len(burst):,} commands")
+        sent = await asyncio.to_thread(send, settings, burst, None)
+        await until_applied(timed, [c.command_id for c in burst], 1800)
+        seconds = max(timed.applied_at[c.command_id] for c in burst) - min(sent.values())
+
+        console.log(f"{label}: {len(paced):,} commands at {args.rate:,.0f}/s for latency")
+        sent = await asyncio.to_thread(send, settings, paced, args.rate)
+        await until_applied(timed, [c.command_id for c in paced], 600)
+        latencies = [timed.applied_at[c] - t for c, t in sent.items()]
+    finally:
+        await broker.stop()
+        lore.close()
+    return Row(label, len(burst), seconds, latencies, args.rate)
+
+
+def pct(values: list[float], p: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1] if len(values) > 1 else values[0]
+
+
+async def main_async(args: argparse.Namespace) -> list[Row]:
+    workdir = Path(tempfile.mkdtemp(prefix="lore-ingest-"))
+    burst = structured(args.commands, args.users, seed=1)
+    paced = structured(args.paced, args.users, seed=2)
+    rows = [await measure("none (no vectors)", None, args, burst, paced, workdir)]
+    model = LocalMiniLM()
+    cached = CachedEmbedder(model)
+    console.log("precomputing vectors for every text")
+    cached.embed(list({c.content for c in burst + paced if isinstance(c, RecordMemory)}))
+    rows.append(await measure(f"{model.model}, precomputed", cached, args, burst, paced, workdir))
+    few = args.embed_commands
+    rows.append(await measure(f"{model.model}, computed", model, args,
+                              structured(few, args.users, seed=3), structured(max(few // 4, 20), args.users, seed=4),
+                              workdir))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--commands", type=int, default=100_000, help="burst size for throughput")
+    parser.add_argument("--users", type=int, default=1000)
+    parser.add_argument("--paced", type=int, default=5000, help="commands sent at --rate for latency")
+    parser.add_argument("--rate", type=float, default=500.0, help="commands per second for latency")
+    parser.add_argument("--embed-commands", type=int, default=2000,
+                        help="burst size of the run that computes embeddings (~170 texts/s on 2 cores)")
+    parser.add_argument("--batch", type=int, default=2000, help="most commands a worker handles at once")
+    args = parser.parse_args()
+    rows = asyncio.run(main_async(args))
+    table = Table(title=f"Kafka -> Lore -> Neo4j, {args.users:,} users, {datetime.now():%Y-%m-%d %H:%M}")
+    for column in ("embedder", "burst", "seconds", "commands/s", "paced at", "p50 ms", "p95 ms", "p99 ms"):
+        table.add_column(column, justify="left" if column == "embedder" else "right")
+    for row in rows:
+        table.add_row(row.embedder, f"{row.commands:,}", f"{row.seconds:.1f}", f"{row.commands / row.seconds:,.0f}",
+                      f"{row.rate:,.0f}/s", *(f"{pct(row.latencies, p) * 1000:,.0f}" for p in (50, 95, 99)))
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
