@@ -53,7 +53,7 @@ bench-smoke: setup
 	bench/smoke.sh
 
 lint: setup
-	$(BIN)/ruff check lore tests bench
+	$(BIN)/ruff check lore tests bench examples
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 

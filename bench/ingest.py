@@ -142,7 +142,9 @@ async def measure(label: str, embedder: Any, args: argparse.Namespace, burst: li
 
 
 def pct(values: list[float], p: float) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1] if len(values) > 1 else values[0]
+    if len(values) < 2:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
 
 
 async def main_async(args: argparse.Namespace) -> list[Row]:
@@ -156,14 +158,16 @@ async def main_async(args: argparse.Namespace) -> list[Row]:
     cached.embed(list({c.content for c in burst + paced if isinstance(c, RecordMemory)}))
     rows.append(await measure(f"{model.model}, precomputed", cached, args, burst, paced, workdir))
     few = args.embed_commands
-    rows.append(await measure(f"{model.model}, computed", model, args,
-                              structured(few, args.users, seed=3), structured(max(few // 4, 20), args.users, seed=4),
+    computed_burst = structured(few, args.users, seed=3)
+    computed_paced = structured(max(few // 4, 20), args.users, seed=4)
+    rows.append(await measure(f"{model.model}, computed", model, args, computed_burst, computed_paced,
                               workdir))
     return rows
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--commands", type=int, default=100_000, help="burst size for throughput")
     parser.add_argument("--users", type=int, default=1000)
     parser.add_argument("--paced", type=int, default=5000, help="commands sent at --rate for latency")
@@ -177,8 +181,9 @@ def main() -> None:
     for column in ("embedder", "burst", "seconds", "commands/s", "paced at", "p50 ms", "p95 ms", "p99 ms"):
         table.add_column(column, justify="left" if column == "embedder" else "right")
     for row in rows:
-        table.add_row(row.embedder, f"{row.commands:,}", f"{row.seconds:.1f}", f"{row.commands / row.seconds:,.0f}",
-                      f"{row.rate:,.0f}/s", *(f"{pct(row.latencies, p) * 1000:,.0f}" for p in (50, 95, 99)))
+        table.add_row(row.embedder, f"{row.commands:,}", f"{row.seconds:.1f}",
+                      f"{row.commands / row.seconds:,.0f}", f"{row.rate:,.0f}/s",
+                      *(f"{pct(row.latencies, p) * 1000:,.0f}" for p in (50, 95, 99)))
     console.print(table)
 
 
