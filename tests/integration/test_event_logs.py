@@ -18,6 +18,8 @@ from lore.infra.eventlog.kafka import KafkaEventLog
 from lore.infra.eventlog.sqlite import SqliteEventLog
 from lore.infra.settings import Settings
 from lore.projections.graph import ensure_schema
+from lore.projections.graph.fingerprint import fingerprint
+from lore.projections.graph.projector import ProjectionMismatch
 from lore.services.bootstrap import bootstrap
 from tests.support.servers import ServerEndpoints
 
@@ -109,3 +111,42 @@ def test_two_workers_creating_the_schema_at_once_both_succeed(neo4j: Driver) -> 
     ensure_schema(neo4j, 384)  # and again, when everything exists
     names = {r["name"] for r in neo4j.execute_query("SHOW INDEXES YIELD name").records}
     assert {"memory_embedding", "memory_content", "entity_name", "memory_user"} <= names
+
+
+def test_a_command_the_kafka_log_holds_twice_is_applied_once_live_and_on_replay(
+    neo4j: Driver, servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str]
+) -> None:
+    settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", event_log="kafka",
+                        kafka_bootstrap=servers.kafka_bootstrap, events_topic=kafka_topic("events"))
+    lore = bootstrap(settings)
+    try:
+        lore.commands.ensure_schema()
+        twice = decided("ada", 1)
+        # A worker that lost its partitions mid-batch can append what the new owner appends too.
+        lore.projector.apply(lore.event_log.append([twice, decided("ada", 2)]))
+        lore.projector.apply(lore.event_log.append([twice]))
+        lore.projector.catch_up(lore.event_log)
+        assert lore.event_log.count() == 3
+        live = fingerprint(neo4j)
+        lore.projector.wipe()
+        assert lore.projector.catch_up(lore.event_log) == 2
+        assert fingerprint(neo4j) == live
+        records, _, _ = neo4j.execute_query("MATCH (m:Memory) RETURN m.content AS c ORDER BY c")
+        assert [r["c"] for r in records] == ["ada fact 1", "ada fact 2"]
+    finally:
+        lore.close()
+
+
+def test_a_graph_projected_from_one_log_refuses_to_follow_another(
+    neo4j: Driver, servers: ServerEndpoints, tmp_path: Path
+) -> None:
+    first = bootstrap(Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path / "a", embedder="none"))
+    command = RecordMemory(command_id="c", user_id="ada", occurred_at=AT, content="likes tea")
+    assert [o.status for o in first.commands.handle([command])] == ["applied"]
+    first.close()
+    other = bootstrap(Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path / "b", embedder="none"))
+    try:
+        with pytest.raises(ProjectionMismatch, match="another event log.*lore rebuild"):
+            other.commands.handle([command.model_copy(update={"command_id": "d"})])
+    finally:
+        other.close()
