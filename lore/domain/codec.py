@@ -19,7 +19,14 @@ _adapter: TypeAdapter[Event] = TypeAdapter(Event)
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 # (event type, stored schema_version) -> function returning the payload one version up.
-UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+def _episode_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """v1 episodes were recorded before messages had vectors: they have none."""
+    return {**payload, "schema_version": 2, "embeddings": []}
+
+
+UPCASTERS: dict[tuple[str, int], Upcaster] = {
+    ("EpisodeRecorded", 1): _episode_v1_to_v2,
+}
 
 
 class UnreadableEvent(ValueError):

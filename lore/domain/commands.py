@@ -50,6 +50,11 @@ class Message(BaseModel):
     timestamp: UtcDatetime | None = None
 
 
+def message_text(message: Message) -> str:
+    """What a message says, as it is embedded and indexed."""
+    return message.content
+
+
 class RecordEpisode(_Command):
     type: Literal["RecordEpisode"] = "RecordEpisode"
     session_id: Identifier

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from datetime import datetime
 from functools import singledispatch
 from typing import Any
@@ -38,10 +39,12 @@ from lore.domain.state import MemoryState, UserState, slot_key
 
 
 def decide(
-    state: UserState, command: Any, now: datetime, embedding: Embedding | None = None
+    state: UserState, command: Any, now: datetime, embeddings: Sequence[Embedding] = ()
 ) -> list[Event]:
-    """The events that `command` causes in `state`; raises a DomainError to refuse it."""
-    return _decide(command, state, _Envelope(command, now), embedding)
+    """The events that `command` causes in `state`; raises a DomainError to refuse it.
+
+    `embeddings`: the vector of a memory's content, or one per message of an episode."""
+    return _decide(command, state, _Envelope(command, now), tuple(embeddings))
 
 
 def rejected(command: Any, error: DomainError, now: datetime) -> CommandRejected:
@@ -71,13 +74,14 @@ class _Envelope:
 
 
 @singledispatch
-def _decide(command: Any, state: UserState, envelope: _Envelope, embedding: Embedding | None) -> list[Event]:
+def _decide(command: Any, state: UserState, envelope: _Envelope,
+            embeddings: Sequence[Embedding]) -> list[Event]:
     raise TypeError(f"no decider for {type(command).__name__}")
 
 
 @_decide.register
 def _(command: RecordMemory, state: UserState, envelope: _Envelope,
-      embedding: Embedding | None) -> list[Event]:
+      embeddings: Sequence[Embedding]) -> list[Event]:
     valid_from = command.valid_from or command.occurred_at
     if command.valid_until is not None and command.valid_until < valid_from:
         raise InvalidValidityWindow(valid_from, command.valid_until)
@@ -88,7 +92,7 @@ def _(command: RecordMemory, state: UserState, envelope: _Envelope,
         same = _same_statement(state, command)
         if same is not None:
             return [_reinforce(same, command, envelope)]
-        return [_recorded(command, envelope, memory_id, valid_from, command.valid_until, embedding)]
+        return [_recorded(command, envelope, memory_id, valid_from, command.valid_until, embeddings)]
 
     timeline = state.timeline(slot)
     at = bisect_right([m.valid_from for m in timeline], valid_from)
@@ -102,7 +106,8 @@ def _(command: RecordMemory, state: UserState, envelope: _Envelope,
     valid_until = command.valid_until
     if after is not None and (valid_until is None or valid_until > after.valid_from):
         valid_until = after.valid_from
-    events: list[Event] = [_recorded(command, envelope, memory_id, valid_from, valid_until, embedding)]
+    events: list[Event] = [_recorded(command, envelope, memory_id, valid_from, valid_until,
+                                      embeddings)]
     if before is not None and (before.valid_until is None or before.valid_until > valid_from):
         events.append(MemorySuperseded(**envelope(), memory_id=before.memory_id,
                                        by_memory_id=memory_id, valid_until=valid_from))
@@ -132,29 +137,30 @@ def _reinforce(memory: MemoryState, command: RecordMemory, envelope: _Envelope) 
 
 
 def _recorded(command: RecordMemory, envelope: _Envelope, memory_id: str, valid_from: datetime,
-              valid_until: datetime | None, embedding: Embedding | None) -> MemoryRecorded:
+              valid_until: datetime | None, embeddings: Sequence[Embedding]) -> MemoryRecorded:
     return MemoryRecorded(
         **envelope(), memory_id=memory_id, kind=command.kind, content=command.content,
         attribute=command.attribute, value=command.value, valid_from=valid_from,
         valid_until=valid_until, importance=command.importance, confidence=command.confidence,
         source=command.source, entities=command.entities, episode_id=command.episode_id,
-        embedding=embedding,
+        embedding=embeddings[0] if embeddings else None,
     )
 
 
 @_decide.register
 def _(command: RecordEpisode, state: UserState, envelope: _Envelope,
-      embedding: Embedding | None) -> list[Event]:
+      embeddings: Sequence[Embedding]) -> list[Event]:
     episode_id = command.episode_id or derived_id("episode", command.user_id, command.command_id)
     if episode_id in state.episodes:
         return []
+    vectors = tuple(embeddings) if len(embeddings) == len(command.messages) else ()
     return [EpisodeRecorded(**envelope(), episode_id=episode_id, session_id=command.session_id,
-                            messages=command.messages)]
+                            messages=command.messages, embeddings=vectors)]
 
 
 @_decide.register
 def _(command: ForgetMemory, state: UserState, envelope: _Envelope,
-      embedding: Embedding | None) -> list[Event]:
+      embeddings: Sequence[Embedding]) -> list[Event]:
     memory = _existing(state, command.memory_id)
     if memory.forgotten:
         raise MemoryAlreadyForgotten(command.memory_id)
@@ -163,7 +169,7 @@ def _(command: ForgetMemory, state: UserState, envelope: _Envelope,
 
 @_decide.register
 def _(command: RestoreMemory, state: UserState, envelope: _Envelope,
-      embedding: Embedding | None) -> list[Event]:
+      embeddings: Sequence[Embedding]) -> list[Event]:
     memory = _existing(state, command.memory_id)
     if not memory.forgotten:
         raise MemoryNotForgotten(command.memory_id)
@@ -172,7 +178,7 @@ def _(command: RestoreMemory, state: UserState, envelope: _Envelope,
 
 @_decide.register
 def _(command: EraseUser, state: UserState, envelope: _Envelope,
-      embedding: Embedding | None) -> list[Event]:
+      embeddings: Sequence[Embedding]) -> list[Event]:
     return [UserErased(**envelope())]
 
 

@@ -81,10 +81,16 @@ class MemoryReinforced(_Event):
 
 
 class EpisodeRecorded(_Event):
+    """v2: `embeddings`, one per message (or none), so that each turn is searchable on its own."""
+
     type: Literal["EpisodeRecorded"] = "EpisodeRecorded"
+    schema_version: int = 2
     episode_id: str
     session_id: str
     messages: tuple[Message, ...]
+    embeddings: tuple[Embedding, ...] = ()
+
+    current_version: ClassVar[int] = 2
 
 
 class MemoryForgotten(_Event):

@@ -25,26 +25,32 @@ def _fields(valid_until: str) -> str:
     )
 
 
-# $known_at null = as Lore knows it now (the stored window); otherwise the window in force then.
-_AS_OF = f"""
-MATCH (m:Memory {{user_id: $user_id}})
-WHERE ($kind IS NULL OR m.kind = $kind)
-  AND ($slot IS NULL OR m.slot = $slot)
-  AND ($known_at IS NULL OR m.recorded_at <= $known_at)
+# Keeps the memories `m` true at $valid_at (null: at any time) as Lore knew them at $known_at
+# (null: now, the stored window), and names their window as known then `until`. Shared with search.
+AS_OF_FILTER = """
+WHERE ($known_at IS NULL OR m.recorded_at <= $known_at)
   AND CASE WHEN $known_at IS NULL THEN m.status <> 'forgotten'
            ELSE m.retired_at IS NULL OR m.retired_at > $known_at END
-  AND ($status IS NULL OR m.status = $status)
   AND ($valid_at IS NULL OR m.valid_from <= $valid_at)
-CALL (m) {{
+CALL (m) {
   OPTIONAL MATCH (:Memory)-[s:SUPERSEDES]->(m)
   WHERE $known_at IS NOT NULL AND s.at <= $known_at
     AND (s.replaced_at IS NULL OR s.replaced_at > $known_at)
   RETURN s.valid_until AS edge_until, s IS NOT NULL AS closed
   ORDER BY s.at DESC LIMIT 1
-}}
-WITH m, CASE WHEN $known_at IS NULL THEN m.valid_until
+}
+WITH *, CASE WHEN $known_at IS NULL THEN m.valid_until
              WHEN closed THEN edge_until ELSE m.stated_valid_until END AS until
 WHERE $valid_at IS NULL OR until IS NULL OR $valid_at < until
+"""
+
+_AS_OF = f"""
+MATCH (m:Memory {{user_id: $user_id}})
+WHERE ($kind IS NULL OR m.kind = $kind)
+  AND ($slot IS NULL OR m.slot = $slot)
+  AND ($status IS NULL OR m.status = $status)
+WITH m
+{AS_OF_FILTER}
 RETURN {_fields('until')} AS memory
 ORDER BY m.valid_from DESC, m.memory_id
 SKIP $skip LIMIT $limit

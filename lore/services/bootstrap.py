@@ -12,7 +12,9 @@ from lore.infra.embedding import Embedder, open_embedder
 from lore.infra.eventlog import EventLog, open_event_log
 from lore.infra.settings import Settings
 from lore.projections.graph import GraphProjector, ensure_schema
+from lore.projections.search import CandidateQueries
 from lore.services.commands import CommandHandler
+from lore.services.search import SearchService
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +27,7 @@ class Lore:
     embedder: Embedder | None
     projector: GraphProjector
     commands: CommandHandler
+    search: SearchService
     _closed: bool = field(default=False, init=False)
 
     def close(self) -> None:
@@ -60,4 +63,5 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
 
     handler = CommandHandler(driver, event_log, projector, embedder, ensure_schema=schema,
                              database=settings.neo4j_database)
-    return Lore(settings, driver, event_log, embedder, projector, handler)
+    search = SearchService(CandidateQueries(driver, settings.neo4j_database), embedder)
+    return Lore(settings, driver, event_log, embedder, projector, handler, search)

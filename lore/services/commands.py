@@ -16,7 +16,7 @@ from typing import Literal
 
 from neo4j import Driver
 
-from lore.domain.commands import Command, RecordMemory
+from lore.domain.commands import Command, RecordEpisode, RecordMemory, message_text
 from lore.domain.decide import decide, rejected
 from lore.domain.errors import DomainError
 from lore.domain.events import CommandRejected, Embedding, Event
@@ -106,7 +106,7 @@ class CommandHandler:
             state = self._states.setdefault(command.user_id, UserState(command.user_id))
             try:
                 events: list[Event] = decide(state, command, accepted or now,
-                                             embeddings.get(command.command_id))
+                                             embeddings.get(command.command_id, ()))
             except DomainError as error:
                 events = [rejected(command, error, accepted or now)]
                 outcomes.append(Outcome(command.command_id, "rejected", 1, error=error))
@@ -119,15 +119,23 @@ class CommandHandler:
             self.projector.apply(self.event_log.append(decided))
         return outcomes
 
-    def _embed(self, commands: Sequence[Command]) -> dict[str, Embedding]:
+    def _embed(self, commands: Sequence[Command]) -> dict[str, tuple[Embedding, ...]]:
+        """The vectors each command records: a memory's content, or each message of an episode.
+        One call to the model for the whole batch."""
         if self.embedder is None:
             return {}
-        wanted = [c for c in commands if isinstance(c, RecordMemory)]
-        if not wanted:
+        texts: dict[str, list[str]] = {}
+        for command in commands:
+            if isinstance(command, RecordMemory):
+                texts[command.command_id] = [command.content]
+            elif isinstance(command, RecordEpisode):
+                texts[command.command_id] = [message_text(m) for m in command.messages]
+        flat = [text for group in texts.values() for text in group]
+        if not flat:
             return {}
-        vectors = self.embedder.embed([c.content for c in wanted])
-        return {c.command_id: Embedding.of(self.embedder.model, v)
-                for c, v in zip(wanted, vectors, strict=True)}
+        vectors = iter(self.embedder.embed(flat))
+        model = self.embedder.model
+        return {cid: tuple(Embedding.of(model, next(vectors)) for _ in group) for cid, group in texts.items()}
 
 
 def _memory_of(events: Sequence[Event]) -> str | None:

@@ -110,7 +110,8 @@ def test_two_workers_creating_the_schema_at_once_both_succeed(neo4j: Driver) -> 
     assert errors == []
     ensure_schema(neo4j, 384)  # and again, when everything exists
     names = {r["name"] for r in neo4j.execute_query("SHOW INDEXES YIELD name").records}
-    assert {"memory_embedding", "memory_content", "entity_name", "memory_user"} <= names
+    assert {"memory_embedding", "message_embedding", "memory_text", "memory_text_cjk", "message_text",
+            "entity_name_by_user", "memory_user"} <= names
 
 
 def test_a_command_the_kafka_log_holds_twice_is_applied_once_live_and_on_replay(

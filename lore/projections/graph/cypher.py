@@ -13,7 +13,7 @@ MERGE (u:User {user_id: user_id})
 ENTITIES = """
 UNWIND $keys AS e
 MERGE (en:Entity {entity_id: e.entity_id})
-  ON CREATE SET en.user_id = e.user_id, en.name = e.name, en.type = 'thing'
+  ON CREATE SET en.user_id = e.user_id, en.name = e.name, en.type = 'thing', en.user_key = e.user_key
 """
 
 EPISODES = """
@@ -107,6 +107,21 @@ MATCH (u:User {user_id: r.user_id})
 MERGE (ep:Episode {episode_id: r.episode_id})
 SET ep += r.props, ep.occurred_at = datetime(r.occurred_at), ep.recorded_at = datetime(r.recorded_at)
 MERGE (u)-[:HAD]->(ep)
+WITH ep, r
+CALL (ep, r) {
+  UNWIND r.messages AS msg
+  MERGE (x:Message {message_id: msg.message_id})
+  SET x += msg.props, x.occurred_at = datetime(msg.occurred_at), x.recorded_at = datetime(r.recorded_at)
+  MERGE (ep)-[:HAS_MESSAGE]->(x)
+  WITH x, msg WHERE msg.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(x, 'embedding', msg.embedding)
+}
+CALL (ep, r) {
+  UNWIND range(1, size(r.messages) - 1) AS i
+  MATCH (a:Message {message_id: r.messages[i - 1].message_id})
+  MATCH (b:Message {message_id: r.messages[i].message_id})
+  MERGE (a)-[:NEXT]->(b)
+}
 """
 
 # Erasure is the one write that deletes. The ids of applied commands stay (they hold no
@@ -116,6 +131,7 @@ UNWIND $rows AS r
 CALL (r) { MATCH (m:Memory {user_id: r.user_id}) DETACH DELETE m }
 CALL (r) { MATCH (e:Entity {user_id: r.user_id}) DETACH DELETE e }
 CALL (r) { MATCH (e:Episode {user_id: r.user_id}) DETACH DELETE e }
+CALL (r) { MATCH (x:Message {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (u:User {user_id: r.user_id}) DETACH DELETE u }
 """
 

@@ -15,7 +15,7 @@ from typing import Any
 from neo4j import Driver
 from neo4j.time import DateTime
 
-_ID_KEYS = ["memory_id", "entity_id", "episode_id", "command_id", "user_id"]
+_ID_KEYS = ["message_id", "memory_id", "entity_id", "episode_id", "command_id", "user_id"]
 
 _NODES = """
 MATCH (n) WHERE NOT n:Checkpoint AND ($user_id IS NULL OR n.user_id = $user_id)
@@ -48,6 +48,10 @@ def _digest(item: Any) -> bytes:
     return hashlib.sha256(json.dumps(_plain(item), sort_keys=True).encode()).digest()
 
 
+# Usage statistics of search: not events (a read decides nothing), so a replay starts them afresh.
+_USAGE = frozenset({"access_count", "last_accessed_at"})
+
+
 def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo4j",
                 ignore: frozenset[str] = frozenset()) -> str:
     """Hex sha256 over the sorted digests of every node and relationship.
@@ -57,7 +61,7 @@ def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo
     digests: list[bytes] = []
     with driver.session(database=database) as session:
         for record in session.run(_NODES, user_id=user_id):
-            props = {k: v for k, v in record["props"].items() if k not in ignore}
+            props = {k: v for k, v in record["props"].items() if k not in ignore | _USAGE}
             digests.append(_digest({"labels": sorted(record["labels"]), "props": props}))
         for record in session.run(_RELATIONSHIPS, user_id=user_id, id_keys=_ID_KEYS):
             digests.append(_digest(dict(record)))

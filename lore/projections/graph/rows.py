@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from lore.domain.commands import message_text
 from lore.domain.events import (
     CommandRejected,
     EpisodeRecorded,
@@ -19,6 +20,7 @@ from lore.domain.events import (
 from lore.domain.model import derived_id, normalized
 from lore.domain.state import slot_key
 from lore.projections.graph import cypher
+from lore.projections.keys import has_cjk, user_key
 
 _CAPTION = 60
 
@@ -57,6 +59,7 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             "access_count": 0,
             "log_position": position,
             "embedding_model": event.embedding.model if event.embedding else None,
+            **text_props(event.content, event.user_id),
         },
         "entity_ids": [e["entity_id"] for e in entities(event)],
         "episodes": [event.episode_id] if event.episode_id else [],
@@ -67,7 +70,7 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
 def entities(event: MemoryRecorded) -> list[dict[str, str]]:
     return [
         {"entity_id": derived_id("entity", event.user_id, normalized(name)), "name": name,
-         "user_id": event.user_id}
+         "user_id": event.user_id, "user_key": user_key(event.user_id)}
         for name in dict.fromkeys(event.entities)
     ]
 
@@ -124,12 +127,40 @@ def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id}
 
 
+def text_props(text: str, user_id: str) -> dict[str, Any]:
+    """The properties the fulltext indexes read: CJK text also goes to the CJK-bigram index."""
+    cjk = has_cjk(text)
+    return {"user_key": user_key(user_id), "content_cjk": text if cjk else None,
+            "user_key_cjk": user_key(user_id) if cjk else None}
+
+
+def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
+    """Each message of an episode as a node of its own: searchable turn by turn."""
+    vectors = [e.vector() for e in event.embeddings] or [None] * len(event.messages)
+    return [
+        {
+            "message_id": derived_id("message", event.episode_id, str(i)),
+            "occurred_at": iso(message.timestamp or event.occurred_at),
+            "embedding": vector,
+            "props": {
+                "user_id": event.user_id, "episode_id": event.episode_id, "session_id": event.session_id,
+                "position": i, "role": message.role, "content": message_text(message),
+                "name": message.content[:_CAPTION],
+                "embedding_model": event.embeddings[i].model if event.embeddings else None,
+                **text_props(message_text(message), event.user_id),
+            },
+        }
+        for i, (message, vector) in enumerate(zip(event.messages, vectors, strict=True))
+    ]
+
+
 def episode_recorded(event: EpisodeRecorded, position: int) -> dict[str, Any]:
     text = "\n".join(f"{m.role}: {m.content}" for m in event.messages)
     return {
         **_base(event),
         "episode_id": event.episode_id,
         "occurred_at": iso(event.occurred_at),
+        "messages": messages(event),
         "props": {
             "user_id": event.user_id,
             "session_id": event.session_id,

@@ -10,8 +10,21 @@ from neo4j.exceptions import ClientError
 log = logging.getLogger(__name__)
 
 VECTOR_INDEX = "memory_embedding"
-MEMORY_FULLTEXT = "memory_content"
-ENTITY_FULLTEXT = "entity_name"
+MESSAGE_VECTOR_INDEX = "message_embedding"
+# Each fulltext index holds `user_key` beside the text, so that a query stays inside one person.
+MEMORY_FULLTEXT = "memory_text"
+MEMORY_FULLTEXT_CJK = "memory_text_cjk"
+MESSAGE_FULLTEXT = "message_text"
+MESSAGE_FULLTEXT_CJK = "message_text_cjk"
+ENTITY_FULLTEXT = "entity_name_by_user"
+# Indexes of earlier versions, replaced by the ones above.
+_RETIRED = ["memory_content", "entity_name"]
+
+
+def _fulltext(name: str, label: str, properties: str, analyzer: str) -> str:
+    return (f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR (n:{label}) ON EACH [{properties}] "
+            f"OPTIONS {{indexConfig: {{`fulltext.analyzer`: '{analyzer}'}}}}")
+
 
 _STATEMENTS = [
     "CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.user_id IS UNIQUE",
@@ -20,6 +33,8 @@ _STATEMENTS = [
     "CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (e:Episode) REQUIRE e.episode_id IS UNIQUE",
     "CREATE CONSTRAINT applied_command IF NOT EXISTS FOR (c:AppliedCommand) REQUIRE c.command_id IS UNIQUE",
     "CREATE CONSTRAINT checkpoint_key IF NOT EXISTS FOR (c:Checkpoint) REQUIRE c.key IS UNIQUE",
+    "CREATE CONSTRAINT message_id IF NOT EXISTS FOR (x:Message) REQUIRE x.message_id IS UNIQUE",
+    "CREATE INDEX message_user IF NOT EXISTS FOR (x:Message) ON (x.user_id)",
     "CREATE INDEX memory_user IF NOT EXISTS FOR (m:Memory) ON (m.user_id)",
     "CREATE INDEX memory_slot IF NOT EXISTS FOR (m:Memory) ON (m.user_id, m.slot)",
     "CREATE INDEX memory_valid_from IF NOT EXISTS FOR (m:Memory) ON (m.valid_from)",
@@ -27,21 +42,27 @@ _STATEMENTS = [
     "CREATE INDEX entity_user IF NOT EXISTS FOR (e:Entity) ON (e.user_id)",
     "CREATE INDEX episode_user IF NOT EXISTS FOR (e:Episode) ON (e.user_id)",
     "CREATE INDEX applied_command_user IF NOT EXISTS FOR (c:AppliedCommand) ON (c.user_id)",
-    f"CREATE FULLTEXT INDEX {MEMORY_FULLTEXT} IF NOT EXISTS FOR (m:Memory) ON EACH [m.content]",
-    f"CREATE FULLTEXT INDEX {ENTITY_FULLTEXT} IF NOT EXISTS FOR (e:Entity) ON EACH [e.name]",
+    # English (stemming) for most text; CJK bigrams for text with Chinese, Japanese or Korean in it.
+    _fulltext(MEMORY_FULLTEXT, "Memory", "n.content, n.user_key", "english"),
+    _fulltext(MEMORY_FULLTEXT_CJK, "Memory", "n.content_cjk, n.user_key_cjk", "cjk"),
+    _fulltext(MESSAGE_FULLTEXT, "Message", "n.content, n.user_key", "english"),
+    _fulltext(MESSAGE_FULLTEXT_CJK, "Message", "n.content_cjk, n.user_key_cjk", "cjk"),
+    _fulltext(ENTITY_FULLTEXT, "Entity", "n.name, n.user_key", "standard-no-stop-words"),
 ]
 
-_VECTOR = (
-    f"CREATE VECTOR INDEX {VECTOR_INDEX} IF NOT EXISTS FOR (m:Memory) ON m.embedding "
+_VECTORS = [
+    f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}}"
-)
+    for name, label in ((VECTOR_INDEX, "Memory"), (MESSAGE_VECTOR_INDEX, "Message"))
+]
 
 
 def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j") -> None:
     """Create what is missing. `dimensions` = the embedder's; None leaves the vector index out."""
-    statements: list[tuple[str, dict[str, int]]] = [(s, {}) for s in _STATEMENTS]
+    statements: list[tuple[str, dict[str, int]]] = [(f"DROP INDEX {name} IF EXISTS", {}) for name in _RETIRED]
+    statements += [(s, {}) for s in _STATEMENTS]
     if dimensions:
-        statements.append((_VECTOR, {"dimensions": dimensions}))
+        statements += [(s, {"dimensions": dimensions}) for s in _VECTORS]
     for statement, params in statements:
         try:
             driver.execute_query(statement, params, database_=database)

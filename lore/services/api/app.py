@@ -15,7 +15,7 @@ from fastapi import FastAPI
 
 from lore import __version__
 from lore.projections.outcomes import command_outcome
-from lore.services.api.routers import health, memories
+from lore.services.api.routers import health, memories, search
 from lore.services.bootstrap import Lore, bootstrap
 from lore.services.intake import DirectIntake, Intake, KafkaIntake
 from lore.services.worker import command_broker, prepare_topics
@@ -75,4 +75,5 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
     app.include_router(health.router, prefix="/v1")
     app.include_router(memories.router, prefix="/v1")
     app.include_router(memories.users, prefix="/v1")
+    app.include_router(search.router, prefix="/v1")
     return app

@@ -87,3 +87,74 @@ class Stats(BaseModel):
     by_kind: dict[str, int]
     by_status: dict[str, int]
     by_kind_and_status: dict[str, dict[str, int]]
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"query": "which editor theme do I like?", "limit": 5},
+        {"query": "where did I live?", "valid_at": "2025-06-01T00:00:00Z", "include_history": False},
+    ]})
+
+    query: str = Field(min_length=1, max_length=2_000)
+    limit: int = Field(default=10, ge=1, le=100)
+    valid_at: datetime | None = Field(default=None, description="True at this time (default: now).")
+    known_at: datetime | None = Field(default=None, description="As Lore knew it then (default: now).")
+    kinds: list[MemoryKind] = Field(default_factory=list, description="Only these kinds of memory.")
+    include_history: bool = Field(default=False, description="Also memories no longer true (superseded).")
+    include_messages: bool = Field(default=True, description="Also turns of recorded conversations.")
+
+
+class HitSource(BaseModel):
+    episode_id: str | None = None
+    session_id: str | None = None
+    role: str | None = None
+    occurred_at: datetime | None = None
+    position: int | None = None
+
+
+class SearchHit(BaseModel):
+    type: Literal["memory", "message"]
+    id: str
+    content: str
+    score: float = Field(description="Final score: fused rank, reranked by recency, importance, use.")
+    scores: dict[str, float] = Field(description="Per source: vector (cosine), text (BM25), graph, rrf.")
+    ranks: dict[str, int] = Field(description="Rank in each source that found it, from 1.")
+    kind: str | None = None
+    attribute: str | None = None
+    value: str | None = None
+    status: str | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    superseded_by: str | None = None
+    recorded_at: datetime | None = None
+    importance: float | None = None
+    source: HitSource | None = None
+
+
+class SearchResponse(BaseModel):
+    query: str
+    hits: list[SearchHit]
+    took_ms: float
+
+
+class ContextMessage(BaseModel):
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str = Field(min_length=1, max_length=50_000)
+
+
+class ContextRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "message": "Can you suggest a setup for my new laptop?",
+        "recent_messages": [{"role": "user", "content": "I just got a new laptop"}],
+        "token_budget": 800,
+    }]})
+
+    message: str = Field(min_length=1, max_length=20_000, description="What the person just said.")
+    recent_messages: list[ContextMessage] = Field(default_factory=list, max_length=50)
+    token_budget: int = Field(default=1000, ge=50, le=32_000)
+
+
+class ContextResponse(BaseModel):
+    text: str = Field(description="Paste into the system prompt.")
+    tokens: int = Field(description="Estimated tokens of `text` (≈ 4 characters a token).")
+    memories: list[SearchHit] = Field(description="What the block holds, in its order.")

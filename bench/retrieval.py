@@ -1,0 +1,223 @@
+"""Retrieval quality on public data, through Lore's public write path (HTTP) and its search.
+
+    python -m bench.retrieval                      # LoCoMo + FactConsolidation, all sizes
+    python -m bench.retrieval --conversations 2 --fc-sizes 6k   # smoke (CI)
+
+LoCoMo (shared/benchmarks/locomo): every session is recorded as an episode with its date; each
+question (category 5, adversarial, left out) is searched over the turns. Reported per category:
+recall_any@5, recall_any@10, recall_all@10 and NDCG@10 of the evidence turns, for each source
+alone, fused, and two baselines measured in the same run on the same turns: BM25 (bm25s) and a
+brute-force cosine scan with the same embedder.
+
+FactConsolidation (MemoryAgentBench, FC-SH): numbered facts, a later one overriding an earlier
+conflicting one, recorded in order as memories one day apart; per file, how often the top hit
+is the latest fact (it holds a gold answer) and recall@5 of it.
+Needs Neo4j at LORE_NEO4J_URI (`lore infra up`). It wipes that database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import math
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import bm25s
+import numpy as np
+from fastapi.testclient import TestClient
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
+
+from lore.infra.embedding.local import LocalMiniLM
+from lore.infra.settings import Settings
+from lore.projections.search import Window
+from lore.services.api import create_app
+from lore.services.bootstrap import Lore, bootstrap
+
+console = Console(width=160)
+DATA = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+K = 10
+Ranker = Callable[[str, str], list[str]]  # (user, question) -> dia_ids, best first
+
+
+def session_time(text: str) -> datetime:
+    return datetime.strptime(text, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+
+
+def turn_text(turn: dict) -> str:
+    text = f"{turn['speaker']}: {turn['text']}"
+    if turn.get("blip_caption"):
+        text += f" [shares {turn['blip_caption']}]"
+    return text
+
+
+def load_locomo(limit: int) -> list[dict]:
+    return json.loads((DATA / "locomo" / "locomo10.json").read_text())[:limit]
+
+
+def ingest_locomo(client: TestClient, conversations: list[dict]) -> dict[str, list[tuple[str, str]]]:
+    """Every session as an episode through the HTTP API; per user, the (dia_id, text) of each turn."""
+    turns: dict[str, list[tuple[str, str]]] = {}
+    for conv in track(conversations, description="recording LoCoMo sessions", console=console):
+        user = f"locomo-{conv['sample_id']}"
+        c = conv["conversation"]
+        turns[user] = []
+        n = 1
+        while f"session_{n}" in c:
+            when = session_time(c[f"session_{n}_date_time"])
+            messages = [{"role": "user" if t["speaker"] == c["speaker_a"] else "assistant",
+                         "content": turn_text(t), "timestamp": (when + timedelta(seconds=i)).isoformat()}
+                        for i, t in enumerate(c[f"session_{n}"])]
+            response = client.post(f"/v1/users/{user}/episodes", params={"wait": "true"}, json={
+                "session_id": f"session-{n}", "episode_id": f"{user}-s{n}", "messages": messages,
+                "command_id": f"{user}-s{n}"})
+            assert response.status_code == 202, response.text
+            turns[user] += [(t["dia_id"], turn_text(t)) for t in c[f"session_{n}"]]
+            n += 1
+    return turns
+
+
+def lore_ranker(lore: Lore, sources: tuple[str, ...], dia: dict[tuple[str, int], str]) -> Ranker:
+    def rank(user: str, question: str) -> list[str]:
+        hits = lore.search.search(user, question, Window(valid_at=None, known_at=None), limit=K,
+                                  sources=sources, types=("message",))
+        return [dia[(h.fields["episode_id"], h.fields["position"])] for h in hits]
+    return rank
+
+
+def bm25_ranker(turns: dict[str, list[tuple[str, str]]]) -> Ranker:
+    indexes = {}
+    for user, items in turns.items():
+        retriever = bm25s.BM25()
+        retriever.index(bm25s.tokenize([t for _, t in items], stopwords="en", show_progress=False),
+                        show_progress=False)
+        indexes[user] = retriever
+
+    def rank(user: str, question: str) -> list[str]:
+        ids, _ = indexes[user].retrieve(bm25s.tokenize([question], stopwords="en", show_progress=False),
+                                        k=min(K, len(turns[user])), show_progress=False)
+        return [turns[user][i][0] for i in ids[0]]
+    return rank
+
+
+def cosine_ranker(turns: dict[str, list[tuple[str, str]]], model: LocalMiniLM) -> Ranker:
+    matrices = {user: np.array(model.embed([t for _, t in items]), dtype=np.float32)
+                for user, items in turns.items()}
+
+    def rank(user: str, question: str) -> list[str]:
+        q = np.array(model.embed([question])[0], dtype=np.float32)
+        order = np.argsort(-(matrices[user] @ q))[:K]
+        return [turns[user][i][0] for i in order]
+    return rank
+
+
+def scores(ranked: Sequence[str], evidence: set[str]) -> dict[str, float]:
+    top5, top10 = set(ranked[:5]), set(ranked[:K])
+    dcg = sum(1 / math.log2(i + 2) for i, d in enumerate(ranked[:K]) if d in evidence)
+    ideal = sum(1 / math.log2(i + 2) for i in range(min(len(evidence), K)))
+    return {"any@5": float(bool(top5 & evidence)), "any@10": float(bool(top10 & evidence)),
+            "all@10": float(evidence <= top10), "ndcg@10": dcg / ideal if ideal else 0.0}
+
+
+def run_locomo(lore: Lore, client: TestClient, model: LocalMiniLM, conversations: int) -> None:
+    data = load_locomo(conversations)
+    turns = ingest_locomo(client, data)
+    dia = {}
+    for user, items in turns.items():
+        for dia_id, _ in items:
+            session, turn = dia_id[1:].split(":")
+            dia[(f"{user}-s{session}", int(turn) - 1)] = dia_id
+    rankers: dict[str, Ranker] = {
+        "lore: vector": lore_ranker(lore, ("vector",), dia),
+        "lore: BM25": lore_ranker(lore, ("text",), dia),
+        "lore: fused": lore_ranker(lore, ("vector", "text", "graph"), dia),
+        "baseline: BM25 (bm25s)": bm25_ranker(turns),
+        "baseline: cosine scan": cosine_ranker(turns, model),
+    }
+    questions = [(f"locomo-{conv['sample_id']}", q) for conv in data for q in conv["qa"]
+                 if q["category"] in CATEGORIES and q.get("evidence")]
+    totals: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    counts: dict[str, int] = defaultdict(int)
+    for user, qa in track(questions, description="asking LoCoMo questions", console=console):
+        evidence = {e.strip() for e in qa["evidence"]}
+        category = CATEGORIES[qa["category"]]
+        counts[category] += 1
+        counts["overall"] += 1
+        for name, ranker in rankers.items():
+            for metric, value in scores(ranker(user, qa["question"]), evidence).items():
+                totals[(name, category)][metric] += value
+                totals[(name, "overall")][metric] += value
+    for metric in ("any@5", "any@10", "all@10", "ndcg@10"):
+        table = Table(title=f"LoCoMo evidence retrieval, {metric} ({counts['overall']:,} questions, "
+                            f"{len(data)} conversations)")
+        table.add_column("ranker")
+        groups = ["overall", *CATEGORIES.values()]
+        for group in groups:
+            table.add_column(f"{group} ({counts[group]})", justify="right")
+        for name in rankers:
+            cells = [f"{100 * totals[(name, g)][metric] / max(counts[g], 1):.1f}" for g in groups]
+            table.add_row(name, *cells)
+        console.print(table)
+
+
+def run_factconsolidation(lore: Lore, client: TestClient, sizes: list[str]) -> None:
+    table = Table(title="FactConsolidation (FC-SH): is the top hit the latest fact?")
+    for column in ("file", "facts", "questions", "top-1 latest", "recall@5 latest"):
+        table.add_column(column, justify="right")
+    start = datetime(2020, 1, 1, tzinfo=UTC)
+    for size in sizes:
+        row = json.loads((DATA / "memoryagentbench_factconsolidation_sh" /
+                          f"factconsolidation_sh_{size}.json").read_text())[0]
+        facts = [line.split(". ", 1)[1] for line in row["context"].splitlines()[1:] if ". " in line]
+        questions = _as_list(row["questions"])
+        answers = _as_list(row["answers"])
+        user = f"fc-{size}"
+        for i in track(range(0, len(facts), 200), description=f"recording FC {size}", console=console):
+            for j, fact in enumerate(facts[i:i + 200], start=i):
+                response = client.post(f"/v1/users/{user}/memories", json={
+                    "content": fact, "kind": "fact", "command_id": f"{user}-{j}",
+                    "valid_from": (start + timedelta(days=j)).isoformat()})
+                assert response.status_code == 202, response.text
+        top1 = recall5 = 0
+        for question, gold in zip(questions, answers, strict=True):
+            hits = lore.search.search(user, question, Window(valid_at=None, known_at=None), limit=5,
+                                      types=("memory",))
+            texts = [h.fields["content"].lower() for h in hits]
+            golds = [g.lower() for g in gold]
+            top1 += bool(texts) and any(g in texts[0] for g in golds)
+            recall5 += any(g in t for t in texts for g in golds)
+        table.add_row(size, f"{len(facts):,}", str(len(questions)), f"{100 * top1 / len(questions):.1f} %",
+                      f"{100 * recall5 / len(questions):.1f} %")
+    console.print(table)
+
+
+def _as_list(value: object) -> list:
+    return value if isinstance(value, list) else ast.literal_eval(str(value))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--conversations", type=int, default=10, help="LoCoMo conversations (of 10)")
+    parser.add_argument("--fc-sizes", default="6k,32k,64k,262k", help="FactConsolidation files")
+    args = parser.parse_args()
+    settings = Settings(home=Path(tempfile.mkdtemp(prefix="lore-retrieval-")), kafka_bootstrap=None)
+    model = LocalMiniLM()
+    lore = bootstrap(settings, embedder=model)
+    lore.projector.wipe()
+    with TestClient(create_app(lambda: lore)) as client:
+        if args.conversations:
+            run_locomo(lore, client, model, args.conversations)
+        if args.fc_sizes:
+            run_factconsolidation(lore, client, [s for s in args.fc_sizes.split(",") if s])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+"""How the projection and the read queries name a person inside shared indexes.
+
+A fulltext index spans everyone's nodes; `user_key` is a single Lucene token per person (no
+character an analyzer would split on), so that a query can be held to one person inside the
+index itself rather than by filtering a global top-k afterwards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+# Han, Hiragana, Katakana, Hangul: text an English analyzer would cut into single characters.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def user_key(user_id: str) -> str:
+    return "u" + hashlib.sha256(user_id.encode()).hexdigest()[:24]
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK.search(text) is not None

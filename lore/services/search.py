@@ -1,0 +1,149 @@
+"""Hybrid search: candidates from every source, fused by reciprocal rank, then reranked by
+recency, importance and use. The sources run side by side; the query is embedded once."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from lore.infra.embedding import Embedder
+from lore.projections.search import Candidate, CandidateQueries, ItemType, Window
+
+RRF_K = 10
+# How much a rank in each source counts. BM25 and the vector index find different things and
+# both matter; the graph only adds what lies next to the others' hits, so it counts for less.
+SOURCE_WEIGHTS = {"vector": 1.0, "text": 1.0, "graph": 0.7}
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How fused hits are reordered: final = rrf × recency × use × importance, each damped."""
+
+    recency_weight: float = 0.1       # share of the score that fades with age
+    recency_per_day: float = 0.01     # exp(-0.01 · days)
+    access_weight: float = 0.1        # (1 + 0.1 · ln(1 + accesses))
+    importance_weight: float = 0.5    # (1 - w/2 + w · importance)
+
+
+@dataclass
+class Hit:
+    type: ItemType
+    id: str
+    score: float
+    scores: dict[str, float]
+    ranks: dict[str, int]
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+SOURCES = ("vector", "text", "graph")
+
+
+class SearchService:
+    def __init__(self, queries: CandidateQueries, embedder: Embedder | None,
+                 ranking: Ranking = Ranking(),
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.queries = queries
+        self.embedder = embedder
+        self.ranking = ranking
+        self.clock = clock
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search")
+
+    def search(self, user_id: str, query: str, window: Window, limit: int = 10,
+               sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
+               ) -> list[Hit]:
+        """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone)."""
+        depth = max(limit * 3, 30)
+        vector = self.embedder.embed([query])[0] if self.embedder and "vector" in sources else None
+        counts = self.queries.counts(user_id)
+        owned = {kind: counts.owned(kind) for kind in types}
+        jobs = {}
+        for kind in types:
+            if vector is not None and owned[kind]:
+                jobs[("vector", kind)] = self._pool.submit(
+                    self.queries.vector, kind, user_id, vector, window, depth, owned[kind],
+                    counts.total(kind))
+            if "text" in sources and owned[kind]:
+                jobs[("text", kind)] = self._pool.submit(self.queries.text, kind, user_id, query, window,
+                                                         depth)
+        lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
+        if "graph" in sources:
+            for kind in types:
+                if owned[kind]:
+                    seeds = _seeds(lists, kind)
+                    lists[("graph", kind)] = self.queries.graph(kind, user_id, query, seeds, window, depth)
+        return self._rerank(_fuse(lists), window)[:limit]
+
+    def _rerank(self, hits: list[Hit], window: Window) -> list[Hit]:
+        """Recency applies to memories (beliefs go stale; a turn of a conversation is a record), and
+        is measured from the newest candidate: among two statements of the same thing, the later
+        wins, even when both are years old."""
+        starts = [h.fields["valid_from"] for h in hits
+                  if h.type == "memory" and isinstance(h.fields.get("valid_from"), datetime)]
+        at = min([window.valid_at or self.clock(), *([max(starts)] if starts else [])])
+        r = self.ranking
+        for hit in hits:
+            since = hit.fields.get("valid_from") if hit.type == "memory" else None
+            days = max((at - since).total_seconds() / 86400, 0.0) if isinstance(since, datetime) else 0.0
+            recency = 1 - r.recency_weight + r.recency_weight * math.exp(-r.recency_per_day * days)
+            use = 1 + r.access_weight * math.log1p(hit.fields.get("access_count") or 0)
+            importance = hit.fields.get("importance")
+            weight = 1.0 if importance is None else (
+                1 - r.importance_weight / 2 + r.importance_weight * importance)
+            hit.score = hit.scores["rrf"] * recency * use * weight
+        _later_statement_wins(hits)
+        return sorted(hits, key=lambda h: (-h.score, h.id))
+
+
+_WORDS = re.compile(r"\w+")
+RESTATEMENT = 0.6  # share of the shorter statement that two must open with alike to say one thing
+
+
+def _restates(a: list[str], b: list[str]) -> bool:
+    """The same subject and predicate with another value: a long common opening, a different end."""
+    shorter = min(len(a), len(b))
+    same = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), shorter)
+    return shorter > 0 and same < max(len(a), len(b)) and same / shorter >= RESTATEMENT
+
+
+def _later_statement_wins(hits: list[Hit], top: int = 20) -> None:
+    """Two memories that differ only at the end ("X is a citizen of France", later "X is a citizen
+    of Malaysia") are an update that came without a slot: the earlier one ranks just below the
+    later, as a slot's superseded value would."""
+    memories = sorted((h for h in hits
+                       if h.type == "memory" and isinstance(h.fields.get("valid_from"), datetime)),
+                      key=lambda h: -h.score)[:top]
+    words = {h.id: _WORDS.findall(str(h.fields.get("content", "")).lower()) for h in memories}
+    for older in memories:
+        for newer in memories:
+            if newer.fields["valid_from"] <= older.fields["valid_from"]:
+                continue
+            if _restates(words[older.id], words[newer.id]) and older.score >= newer.score:
+                older.score = newer.score * 0.99
+                older.scores["restated_later"] = 1.0
+
+
+def _seeds(lists: dict[tuple[str, ItemType], list[Candidate]], kind: ItemType, top: int = 3) -> list[str]:
+    """The best few hits of the vector and text sources: where the graph looks around."""
+    found: dict[str, None] = {}
+    for source in ("vector", "text"):
+        for candidate in lists.get((source, kind), [])[:top]:
+            found[candidate.id] = None
+    return list(found)
+
+
+def _fuse(lists: dict[tuple[str, ItemType], list[Candidate]]) -> list[Hit]:
+    """Reciprocal-rank fusion: Σ 1/(60 + rank) over the lists an item is in."""
+    hits: dict[tuple[ItemType, str], Hit] = {}
+    for (source, kind), candidates in lists.items():
+        for rank, candidate in enumerate(candidates, start=1):
+            hit = hits.setdefault((kind, candidate.id), Hit(kind, candidate.id, 0.0, {"rrf": 0.0}, {}))
+            hit.scores[source] = candidate.score
+            hit.ranks[source] = rank
+            hit.scores["rrf"] += SOURCE_WEIGHTS.get(source, 1.0) / (RRF_K + rank)
+            hit.fields.update(candidate.fields)
+    return list(hits.values())
