@@ -1,0 +1,156 @@
+"""Search over the real Neo4j: as of a time, never forgotten memories, never another person's,
+whatever characters a query holds; conversation turns found on their own; the context block."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from neo4j import Driver
+
+from lore.infra.settings import Settings
+from lore.services.api import create_app
+from lore.services.bootstrap import bootstrap
+from tests.support.servers import ServerEndpoints
+
+
+@pytest.fixture()
+def client(neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path)  # the local embedding model
+    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
+        yield test_client
+
+
+def remember(client: TestClient, user: str, content: str, **fields: object) -> str:
+    response = client.post(f"/v1/users/{user}/memories", params={"wait": "true"},
+                           json={"content": content, **fields})
+    assert response.status_code == 202, response.text
+    return str(response.json()["memory_id"])
+
+
+def search(client: TestClient, user: str, query: str, **fields: object) -> list[dict]:
+    response = client.post(f"/v1/users/{user}/search", json={"query": query, **fields})
+    assert response.status_code == 200, response.text
+    return list(response.json()["hits"])
+
+
+def colours(client: TestClient) -> None:
+    for value, month in (("blue", 1), ("green", 3), ("red", 2)):  # red arrives late, for February
+        remember(client, "ada", f"Ada's favourite colour is {value}", kind="preference",
+                 attribute="favorite_color", value=value, valid_from=f"2026-{month:02d}-01T00:00:00Z")
+
+
+def test_as_of_search_answers_the_value_valid_then_and_not_the_current_one(client: TestClient) -> None:
+    colours(client)
+    remember(client, "ada", "Ada drinks green tea every morning", kind="fact")
+    asked = "what is my favourite colour?"
+    now = [h["value"] for h in search(client, "ada", asked) if h.get("attribute")]
+    assert now == ["green"]
+    for month, value in ((1, "blue"), (2, "red"), (3, "green")):
+        then = search(client, "ada", asked, valid_at=f"2026-{month:02d}-15T00:00:00Z")
+        assert [h["value"] for h in then if h.get("attribute")] == [value]
+    history = search(client, "ada", asked, include_history=True)
+    assert sorted(h["value"] for h in history if h.get("attribute")) == ["blue", "green", "red"]
+    red = next(h for h in history if h.get("value") == "red")
+    assert red["status"] == "superseded" and red["superseded_by"] and red["valid_until"]
+
+
+def test_known_at_answers_what_lore_believed_then(client: TestClient) -> None:
+    colours(client)  # recorded now: before now, Lore knew nothing
+    assert search(client, "ada", "favourite colour", known_at="2020-01-01T00:00:00Z") == []
+
+
+def test_forgotten_memories_never_appear_and_come_back_when_restored(client: TestClient) -> None:
+    secret = remember(client, "ada", "Ada's bank PIN hint is the cat's birthday")
+    remember(client, "ada", "Ada's cat is called Turing")
+    assert secret in [h["id"] for h in search(client, "ada", "bank PIN hint")]
+    assert client.delete(f"/v1/users/ada/memories/{secret}", params={"wait": "true"}).status_code == 202
+    for query in ("bank PIN hint", "cat birthday", "Ada"):
+        assert secret not in [h["id"] for h in search(client, "ada", query, include_history=True)]
+    client.post(f"/v1/users/ada/memories/{secret}/restore", params={"wait": "true"})
+    assert secret in [h["id"] for h in search(client, "ada", "bank PIN hint")]
+
+
+def test_one_persons_search_never_returns_anothers_memory(client: TestClient) -> None:
+    theirs = {remember(client, "bob", f"Bob's favourite colour is {c}", entities=["colour"])
+              for c in ("yellow", "orange")}
+    mine = remember(client, "ada", "Ada's favourite colour is teal", entities=["colour"])
+    client.post("/v1/users/bob/episodes", params={"wait": "true"}, json={
+        "session_id": "s", "messages": [{"role": "user", "content": "my favourite colour is yellow"}]})
+    for query in ("favourite colour", "yellow", "Bob", "colour"):
+        found = {h["id"] for h in search(client, "ada", query, include_history=True)}
+        assert not found & theirs
+        assert all(h["type"] == "memory" for h in search(client, "ada", query))
+    assert mine in {h["id"] for h in search(client, "ada", "favourite colour")}
+
+
+@pytest.mark.parametrize("query", [
+    'AND OR NOT', '"', ':', '(', ')~', '*?', 'content:x AND user_key:*', '\\', '[a TO z]', '{!}', '-+&&||',
+    'colour" OR user_key:* OR "', "%s %d ' ; DROP", "   ",
+])
+def test_a_query_of_lucene_syntax_returns_a_normal_answer(client: TestClient, query: str) -> None:
+    remember(client, "ada", "Ada likes colour theory")
+    remember(client, "bob", "Bob hides his colour theory notes")
+    response = client.post("/v1/users/ada/search", json={"query": query})
+    if not query.strip():
+        assert response.status_code in (200, 422)
+        return
+    assert response.status_code == 200, response.text
+    assert {h["content"] for h in response.json()["hits"]} <= {"Ada likes colour theory"}
+
+
+def test_chinese_text_is_found_by_its_words(client: TestClient) -> None:
+    tea = remember(client, "ada", "我每天早上喝绿茶", kind="preference")
+    remember(client, "ada", "我在柏林工作", kind="fact")
+    hits = search(client, "ada", "绿茶")
+    assert hits[0]["id"] == tea and "text" in hits[0]["scores"]
+
+
+def test_each_turn_of_a_conversation_is_found_with_its_session_and_time(client: TestClient) -> None:
+    response = client.post("/v1/users/ada/episodes", params={"wait": "true"}, json={
+        "session_id": "spring-chat", "messages": [
+            {"role": "user", "content": "Last weekend we hiked up to the glacier near Chamonix",
+             "timestamp": "2026-04-12T09:00:00Z"},
+            {"role": "assistant", "content": "That sounds wonderful. Was it cold?", "timestamp": "2026-04-12T09:00:20Z"},
+            {"role": "user", "content": "Freezing, but the view was worth it", "timestamp": "2026-04-12T09:01:00Z"},
+        ]})
+    assert response.status_code == 202
+    hits = search(client, "ada", "hiking trip to the glacier")
+    top = hits[0]
+    assert top["type"] == "message" and "glacier" in top["content"]
+    assert top["source"]["session_id"] == "spring-chat" and top["source"]["role"] == "user"
+    assert top["valid_from"] == "2026-04-12T09:00:00Z"
+    assert {"vector", "text"} <= set(top["scores"])
+    assert search(client, "ada", "glacier", valid_at="2026-03-01T00:00:00Z") == []  # not yet said
+    neighbour = next(h for h in hits if "worth it" in h["content"] or "cold" in h["content"])
+    assert "graph" in neighbour["scores"]
+
+
+def test_entities_named_in_a_query_bring_their_memories(client: TestClient) -> None:
+    lead = remember(client, "ada", "Her team lead is Grace", entities=["Globex", "Grace"])
+    remember(client, "ada", "Ada waters the plants on Sundays", entities=["plants"])
+    hits = search(client, "ada", "Globex")
+    assert hits[0]["id"] == lead and "graph" in hits[0]["scores"]
+
+
+def test_searching_counts_accesses_after_answering(client: TestClient) -> None:
+    memory = remember(client, "ada", "Ada collects vintage fountain pens")
+    for _ in range(3):
+        search(client, "ada", "fountain pens")
+    assert client.get(f"/v1/users/ada/memories/{memory}").json()["access_count"] == 3
+
+
+def test_the_context_block_puts_preferences_first_within_the_budget(client: TestClient) -> None:
+    remember(client, "ada", "Prefers short answers with code examples", kind="preference", importance=0.9)
+    remember(client, "ada", "Explaining with analogies works well for Ada", kind="lesson")
+    remember(client, "ada", "Ada is migrating the billing service from Python 2 to Python 3", kind="fact")
+    for n in range(30):
+        remember(client, "ada", f"Ada read chapter {n} of a cookbook about sourdough baking", kind="event")
+    body = client.post("/v1/users/ada/context", json={
+        "message": "How should I handle unicode in the billing migration?", "token_budget": 120}).json()
+    text = body["text"]
+    assert text.index("short answers") < text.index("analogies") < text.index("billing service")
+    assert body["tokens"] <= 120 and len(text) <= 120 * 4
+    assert "sourdough" not in text.split("billing service")[0]
