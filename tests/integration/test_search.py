@@ -113,8 +113,10 @@ def test_each_turn_of_a_conversation_is_found_with_its_session_and_time(client: 
         "session_id": "spring-chat", "messages": [
             {"role": "user", "content": "Last weekend we hiked up to the glacier near Chamonix",
              "timestamp": "2026-04-12T09:00:00Z"},
-            {"role": "assistant", "content": "That sounds wonderful. Was it cold?", "timestamp": "2026-04-12T09:00:20Z"},
-            {"role": "user", "content": "Freezing, but the view was worth it", "timestamp": "2026-04-12T09:01:00Z"},
+            {"role": "assistant", "content": "That sounds wonderful. Was it cold?",
+             "timestamp": "2026-04-12T09:00:20Z"},
+            {"role": "user", "content": "Freezing, but the view was worth it",
+             "timestamp": "2026-04-12T09:01:00Z"},
         ]})
     assert response.status_code == 202
     hits = search(client, "ada", "hiking trip to the glacier")
