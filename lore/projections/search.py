@@ -205,7 +205,7 @@ class CandidateQueries:
     """Runs the candidate queries; each answers (id, score, fields) best first."""
 
     def __init__(self, driver: Driver, database: str = "neo4j", exact_below: int = 5000,
-                 overfetch: int = 20, counts_ttl_s: float = 5.0) -> None:
+                 overfetch: int = 4, counts_ttl_s: float = 5.0) -> None:
         self.driver = driver
         self.database = database
         self.exact_below = exact_below
@@ -244,8 +244,10 @@ class CandidateQueries:
             return []
         if owned <= self.exact_below:
             return self._run(kind, exact, fetch=limit * self.overfetch, **params)
+        # Neighbours are the person's in about their share of the index: fetch a few times what
+        # that share needs, and widen if the person's part of the answer still fell short.
         share = owned / max(total, owned)
-        fetch = min(int(limit * self.overfetch / share), 10_000)
+        fetch = min(max(int(limit * self.overfetch / share), limit * self.overfetch), 10_000)
         while True:
             found = self._run(kind, index, fetch=fetch, **params)
             if len(found) >= limit or fetch >= 10_000:
