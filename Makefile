@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-smoke lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-smoke lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
 run: setup infra-up serve
@@ -47,6 +47,14 @@ bench: setup infra-up
 ## bench-ingest: Kafka -> worker -> Neo4j throughput and latency (wipes the local Neo4j's graph)
 bench-ingest: setup infra-up
 	LORE_KAFKA_BOOTSTRAP=$${LORE_KAFKA_BOOTSTRAP:-127.0.0.1:9092} $(BIN)/python -m bench.ingest
+
+## bench-retrieval: LoCoMo and FactConsolidation retrieval quality (wipes the local Neo4j's graph)
+bench-retrieval: setup infra-up
+	$(BIN)/python -m bench.retrieval
+
+## bench-latency: search latency at 1,100,000 memories (wipes the local Neo4j's graph; ~1 h)
+bench-latency: setup infra-up
+	$(BIN)/python -m bench.latency
 
 ## bench-smoke: the same at a tiny size, on servers of its own (what CI runs)
 bench-smoke: setup
