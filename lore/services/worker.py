@@ -128,9 +128,11 @@ def prepare_topics(settings: Settings) -> None:
         )
 
 
-def command_broker(settings: Settings, handler: CommandHandler | None) -> KafkaBroker:
+def command_broker(settings: Settings, handler: CommandHandler | None, *,
+                   describe_only: bool = False) -> KafkaBroker:
     """The Kafka side of Lore: publishers of commands and dead letters, and, given a handler, the
-    worker's subscriber. FastStream documents all of it (`lore asyncapi`)."""
+    worker's subscriber. FastStream documents all of it (`lore asyncapi`, with `describe_only`:
+    the subscriber is declared for the document and never started)."""
     broker = KafkaBroker(settings.kafka_bootstrap or "127.0.0.1:9092", client_id="lore",
                          log_level=logging.DEBUG, enable_idempotence=True,
                          max_request_size=max(settings.max_command_bytes * 2, 1_048_576))
@@ -145,22 +147,24 @@ def command_broker(settings: Settings, handler: CommandHandler | None) -> KafkaB
         f"bytes and key, with headers {REASON_HEADER} and lore.dlq.source.topic/partition/offset.",
         schema=bytes,
     )
-    if handler is None:
+    if handler is None and not describe_only:
         return broker
-    worker = CommandWorker(handler, settings)
+    worker = CommandWorker(handler, settings) if handler else None
 
     @broker.subscriber(
         settings.commands_topic, batch=True, group_id=settings.worker_group,
         max_records=settings.worker_batch, batch_timeout_ms=50, auto_offset_reset="earliest",
         session_timeout_ms=settings.worker_session_timeout_ms,
         heartbeat_interval_ms=settings.worker_session_timeout_ms // 4,
-        ack_policy=AckPolicy.MANUAL, listener=_Rebalance(handler), decoder=_raw_bodies,
+        ack_policy=AckPolicy.MANUAL, listener=_Rebalance(handler) if handler else None,
+        decoder=_raw_bodies,
         max_partition_fetch_bytes=max(settings.max_command_bytes * 2, 1_048_576),
         title="lore.commands:worker",
         description="Validates each command, applies the valid ones in order per user, and sends "
         "the others to lore.commands.dlq.",
     )
     async def apply_commands(body: list[bytes], message: KafkaMessage) -> None:
+        assert worker is not None, "a broker built to be described is never started"
         records = message.raw_message if isinstance(message.raw_message, tuple) else (message.raw_message,)
         valid, dead = worker.sort(records)
         dead += await worker.handle(valid)

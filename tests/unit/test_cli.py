@@ -1,3 +1,5 @@
+import json
+
 from typer.testing import CliRunner
 
 from lore.services.cli import app
@@ -6,7 +8,7 @@ from lore.services.cli import app
 def test_help_lists_the_commands() -> None:
     result = CliRunner().invoke(app, ["--help"])
     assert result.exit_code == 0
-    for command in ("infra", "serve"):
+    for command in ("infra", "serve", "worker", "produce", "asyncapi", "rebuild", "fingerprint"):
         assert command in result.output
 
 
@@ -15,3 +17,12 @@ def test_infra_help_explains_up_down_status() -> None:
     assert result.exit_code == 0
     for command in ("up", "down", "status", "wipe"):
         assert command in result.output
+
+
+def test_asyncapi_documents_the_command_topics_and_their_schema() -> None:
+    result = CliRunner().invoke(app, ["asyncapi"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert {"lore.commands", "lore.commands.dlq"} <= {c["address"] for c in document["channels"].values()}
+    schemas = json.dumps(document["components"]["schemas"])
+    assert "RecordMemory" in schemas and "command_id" in schemas and "payload" in schemas
