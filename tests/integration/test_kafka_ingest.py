@@ -25,6 +25,7 @@ from tests.support.kafka_flow import (
     produce,
     read_topic,
     start_worker,
+    stop,
     wait_until,
 )
 from tests.support.servers import ServerEndpoints
@@ -102,8 +103,7 @@ def test_poison_goes_to_the_dead_letter_topic_and_every_valid_command_applies_on
     try:
         wait_until(lambda: applied(neo4j) >= len(valid), 300, "every valid command", [worker])
     finally:
-        worker.send_signal(signal.SIGTERM)
-        worker.wait(30)
+        stop(worker)
 
     assert applied(neo4j) == len(valid)
     assert fingerprint(neo4j, ignore=SAME_EFFECT) == expected
@@ -136,8 +136,7 @@ def test_a_worker_killed_mid_stream_loses_nothing_and_applies_nothing_twice(
     try:
         wait_until(lambda: applied(neo4j) >= len(messages), 300, "the rest of the stream", [restarted])
     finally:
-        restarted.send_signal(signal.SIGTERM)
-        restarted.wait(30)
+        stop(restarted)
     assert applied(neo4j) == len(messages)
     assert fingerprint(neo4j, ignore=SAME_EFFECT) == expected
 
@@ -165,10 +164,7 @@ def test_two_workers_share_the_stream_and_one_killed_loses_nothing(
         produce(settings.kafka_bootstrap, settings.commands_topic, messages[3000:])
         wait_until(lambda: applied(neo4j) >= len(messages), 300, "the survivor to finish", [second])
     finally:
-        for worker in (first, second):
-            if worker.poll() is None:
-                worker.send_signal(signal.SIGTERM)
-                worker.wait(30)
+        stop(first, second)
     assert applied(neo4j) == len(messages)
     assert fingerprint(neo4j, ignore=SAME_EFFECT) == expected
     log = (tmp_path / "worker-b.log").read_text()

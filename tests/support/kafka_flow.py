@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -76,6 +77,14 @@ def start_worker(settings: Settings, log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen([sys.executable, "-m", "lore.services.cli", "worker"],
                                 env=env_for(settings), stdout=out, stderr=subprocess.STDOUT)
+
+
+def stop(*workers: subprocess.Popen[bytes]) -> None:
+    """A clean stop (SIGTERM) of the workers still running."""
+    for worker in workers:
+        if worker.poll() is None:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(30)
 
 
 def applied(driver: Driver) -> int:
