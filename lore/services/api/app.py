@@ -11,9 +11,11 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
 from lore import __version__
+from lore.projections.graph.projector import ProjectionMismatch
 from lore.projections.outcomes import command_outcome
 from lore.services.api.routers import health, memories, search
 from lore.services.bootstrap import Lore, bootstrap
@@ -72,6 +74,10 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
         "Writes answer 202 with the command_id; `?wait=true` answers once the graph has it.",
         lifespan=lifespan,
     )
+    @app.exception_handler(ProjectionMismatch)
+    async def _graph_of_another_log(request: Request, exc: ProjectionMismatch) -> JSONResponse:
+        return JSONResponse(status_code=503, content={"detail": str(exc), "code": "projection_mismatch"})
+
     app.include_router(health.router, prefix="/v1")
     app.include_router(memories.router, prefix="/v1")
     app.include_router(memories.users, prefix="/v1")

@@ -35,6 +35,10 @@ def _check(probe: object, what: str) -> ComponentHealth:
 @router.get("/health", response_model=Health)
 async def health(lore: LoreDep, response: Response) -> Health:
     neo4j = await run_in_threadpool(_check, lore.driver.verify_connectivity, "bolt handshake")
+    if neo4j.ready:
+        # The graph must be the projection of this log; if not, every write would be refused.
+        neo4j = await run_in_threadpool(_check, lore.projector.checkpoints,
+                                        "bolt handshake; the graph follows this event log")
     event_log = await run_in_threadpool(_check, lore.event_log.ping, f"{lore.event_log.name} log")
     ok = neo4j.ready and event_log.ready
     if not ok:
