@@ -26,7 +26,7 @@ def rebuild(
         total = lore.event_log.count()
         started = time.monotonic()
         with Progress(TextColumn("replaying"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("{task.fields[rate]} events/s"), TimeRemainingColumn(),
+                      TextColumn("{task.fields[rate]} log entries/s"), TimeRemainingColumn(),
                       console=console) as progress:
             task = progress.add_task("replay", total=total, rate="-")
 
