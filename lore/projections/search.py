@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from neo4j import Driver
 
+from lore.projections.bm25 import rescore
 from lore.projections.graph.schema import (
     ENTITY_FULLTEXT,
     MEMORY_FULLTEXT,
@@ -127,17 +128,26 @@ RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
 ORDER BY score DESC LIMIT $limit
 """
 
+# Two steps: the pool of the person's nodes that hold a query word (id and text only), then, for
+# the best of them by the person's own BM25, the window filter and the fields.
+TEXT_POOL = """
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
+RETURN coalesce(node.memory_id, node.message_id) AS id, node.content AS content, score
+"""
+
 MEMORY_TEXT = f"""
-CALL db.index.fulltext.queryNodes($index, $lucene, {{limit: $fetch}}) YIELD node AS m, score
-WITH m, score WHERE m.user_id = $user_id
+UNWIND $ids AS id
+MATCH (m:Memory {{memory_id: id}})
+WITH m, $scores[id] AS score WHERE m.user_id = $user_id
 {_MEMORY_KIND_FILTER}{AS_OF_FILTER}
 RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
 ORDER BY score DESC LIMIT $limit
 """
 
 MESSAGE_TEXT = f"""
-CALL db.index.fulltext.queryNodes($index, $lucene, {{limit: $fetch}}) YIELD node AS x, score
-WITH x, score WHERE x.user_id = $user_id
+UNWIND $ids AS id
+MATCH (x:Message {{message_id: id}})
+WITH x, $scores[id] AS score WHERE x.user_id = $user_id
 WITH x, score
 {_MESSAGE_FILTER}
 RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
@@ -205,12 +215,13 @@ class CandidateQueries:
     """Runs the candidate queries; each answers (id, score, fields) best first."""
 
     def __init__(self, driver: Driver, database: str = "neo4j", exact_below: int = 5000,
-                 overfetch: int = 4, counts_ttl_s: float = 5.0) -> None:
+                 overfetch: int = 4, counts_ttl_s: float = 5.0, text_pool: int = 300) -> None:
         self.driver = driver
         self.database = database
         self.exact_below = exact_below
         self.overfetch = overfetch
         self.counts_ttl_s = counts_ttl_s
+        self.text_pool = text_pool
         self._counts: dict[str, tuple[float, Counts]] = {}
 
     def _run(self, kind: ItemType, query: str, **params: Any) -> list[Candidate]:
@@ -254,7 +265,11 @@ class CandidateQueries:
                 return found
             fetch = min(fetch * 4, 10_000)
 
-    def text(self, kind: ItemType, user_id: str, query: str, window: Window, limit: int) -> list[Candidate]:
+    def text(self, kind: ItemType, user_id: str, query: str, window: Window, limit: int,
+             owned: int | None = None) -> list[Candidate]:
+        """Lucene finds the person's nodes that hold a query word (up to `text_pool`); they are
+        ranked by BM25 with the person's own word statistics (see bm25.py). CJK queries keep
+        Lucene's bigram scores."""
         terms = lucene_terms(query)
         if terms is None:
             return []
@@ -264,8 +279,18 @@ class CandidateQueries:
         else:
             index, statement = (MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT), MESSAGE_TEXT
         lucene = _scoped("user_key_cjk" if cjk else "user_key", user_id, terms)
-        return self._run(kind, statement, index=index, lucene=lucene, user_id=user_id,
-                         fetch=limit * self.overfetch, limit=limit, **window.params())
+        records, _, _ = self.driver.execute_query(
+            TEXT_POOL, index=index, lucene=lucene, fetch=max(self.text_pool, limit),
+            database_=self.database, routing_="r")
+        if cjk:
+            scores = [float(r["score"]) for r in records]
+        else:
+            scores = rescore(query, [r["content"] or "" for r in records],
+                             owned if owned is not None else len(records))
+        best = sorted(((s, r["id"]) for s, r in zip(scores, records, strict=True) if s > 0), reverse=True)
+        best = best[:limit * 2]  # room for what the window filter leaves out
+        return self._run(kind, statement, ids=[i for _, i in best], scores={i: s for s, i in best},
+                         user_id=user_id, limit=limit, **window.params())
 
     def graph(self, kind: ItemType, user_id: str, query: str, seeds: list[str], window: Window,
               limit: int) -> list[Candidate]:

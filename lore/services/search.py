@@ -69,7 +69,7 @@ class SearchService:
                     counts.total(kind))
             if "text" in sources and owned[kind]:
                 jobs[("text", kind)] = self._pool.submit(self.queries.text, kind, user_id, query, window,
-                                                         depth)
+                                                         depth, owned[kind])
         lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
         if "graph" in sources:
             for kind in types:
