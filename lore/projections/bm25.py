@@ -16,7 +16,11 @@ from collections.abc import Sequence
 
 _WORD = re.compile(r"\w+(?:'\w+)?", re.UNICODE)
 # Lucene's English stop words, so that rescoring weighs the words Lucene matched on.
-_STOP = frozenset(["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"])
+_STOP = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
+    "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
+    "they", "this", "to", "was", "will", "with",
+})
 K1, B = 1.2, 0.75
 
 
