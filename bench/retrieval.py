@@ -21,6 +21,7 @@ import argparse
 import ast
 import json
 import math
+import os
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -41,7 +42,21 @@ from lore.services.api import create_app
 from lore.services.bootstrap import Lore, bootstrap
 
 console = Console(width=160)
-DATA = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def data_folder() -> Path:
+    """The public benchmark data: LORE_BENCHMARK_DATA, or the team's shared/benchmarks beside
+    (or inside) this checkout."""
+    named = os.environ.get("LORE_BENCHMARK_DATA")
+    candidates = [Path(named)] if named else [REPO.parent / "shared" / "benchmarks",
+                                              REPO / "shared" / "benchmarks"]
+    for folder in candidates:
+        if (folder / "locomo" / "locomo10.json").exists():
+            return folder
+    raise SystemExit(f"benchmark data not found in {', '.join(map(str, candidates))}: "
+                     "set LORE_BENCHMARK_DATA to the folder holding locomo/ and "
+                     "memoryagentbench_factconsolidation_sh/")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 K = 10
 Ranker = Callable[[str, str], list[str]]  # (user, question) -> dia_ids, best first
@@ -59,7 +74,7 @@ def turn_text(turn: dict) -> str:
 
 
 def load_locomo(limit: int) -> list[dict]:
-    return json.loads((DATA / "locomo" / "locomo10.json").read_text())[:limit]
+    return json.loads((data_folder() / "locomo" / "locomo10.json").read_text())[:limit]
 
 
 def ingest_locomo(client: TestClient, conversations: list[dict]) -> dict[str, list[tuple[str, str]]]:
@@ -173,7 +188,7 @@ def run_factconsolidation(lore: Lore, client: TestClient, sizes: list[str]) -> N
         table.add_column(column, justify="right")
     start = datetime(2020, 1, 1, tzinfo=UTC)
     for size in sizes:
-        row = json.loads((DATA / "memoryagentbench_factconsolidation_sh" /
+        row = json.loads((data_folder() / "memoryagentbench_factconsolidation_sh" /
                           f"factconsolidation_sh_{size}.json").read_text())[0]
         facts = [line.split(". ", 1)[1] for line in row["context"].splitlines()[1:] if ". " in line]
         questions = _as_list(row["questions"])
