@@ -52,7 +52,7 @@ bench-ingest: setup infra-up
 bench-retrieval: setup infra-up
 	$(BIN)/python -m bench.retrieval
 
-## bench-latency: search latency at 1,100,000 memories (wipes the local Neo4j's graph; ~1 h)
+## bench-latency: search latency at 1,100,000 memories (wipes the local Neo4j's graph; ~25 min)
 bench-latency: setup infra-up
 	$(BIN)/python -m bench.latency
 
