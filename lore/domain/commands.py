@@ -10,7 +10,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 from lore.domain.model import MemoryKind, utc
 
 UtcDatetime = Annotated[datetime, AfterValidator(utc)]
-Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:@\-]+$")]
+IDENTIFIER_PATTERN = r"^[A-Za-z0-9_.:@\-]+$"
+Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
 
 
 class _Command(BaseModel):

@@ -4,14 +4,17 @@ within a token budget."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from lore.projections.search import Window
 from lore.projections.temporal import TemporalQueries
 from lore.projections.views import MemoryView
 from lore.services.search import Hit, SearchService
 
+T = TypeVar("T")
 ALWAYS_LOADED = ("preference", "lesson")
 CHARS_PER_TOKEN = 4
 
@@ -52,24 +55,26 @@ def build_context(queries: TemporalQueries, search: SearchService, user_id: str,
     relevant = [h for h in hits if h.id not in loaded]
 
     header = f"What you know about this person (as of {now:%Y-%m-%d}):"
-    sections: list[tuple[str, list[str], list[object]]] = [
-        ("Always keep in mind:", [_line(m.content, m.valid_from) for m in always], list(always)),
-        ("Relevant to this message:", [_hit_line(h) for h in relevant], list(relevant)),
-    ]
     lines, used = [header], tokens(header)
-    kept_always: list[MemoryView] = []
-    kept_hits: list[Hit] = []
-    for title, texts, items in sections:
-        added_title = False
-        for text, item in zip(texts, items, strict=True):
-            cost = tokens(text) + (0 if added_title else tokens(title))
-            if used + cost > budget:
-                break
-            if not added_title:
-                lines.append(title)
-                added_title = True
-            lines.append(text)
-            used += cost
-            (kept_always if isinstance(item, MemoryView) else kept_hits).append(item)  # type: ignore[arg-type]
+    kept_always, used = _pack("Always keep in mind:", always, lambda m: _line(m.content, m.valid_from),
+                              lines, used, budget)
+    kept_hits, used = _pack("Relevant to this message:", relevant, _hit_line, lines, used, budget)
     text = "\n".join(lines)
     return ContextBlock(text, tokens(text), kept_always, kept_hits)
+
+
+def _pack(title: str, items: list[T], render: Callable[[T], str], lines: list[str], used: int,
+          budget: int) -> tuple[list[T], int]:
+    """Append a section's lines while they fit the budget; the items that made it, and the tokens used."""
+    kept: list[T] = []
+    for item in items:
+        text = render(item)
+        cost = tokens(text) + (0 if kept else tokens(title))
+        if used + cost > budget:
+            break
+        if not kept:
+            lines.append(title)
+        lines.append(text)
+        used += cost
+        kept.append(item)
+    return kept, used

@@ -6,11 +6,10 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Query, Request
 
+from lore.domain.commands import IDENTIFIER_PATTERN
 from lore.projections.temporal import TemporalQueries
 from lore.services.bootstrap import Lore
 from lore.services.intake import Intake
-
-_ID_PATTERN = r"^[A-Za-z0-9_.:@\-]+$"
 
 
 def _lore(request: Request) -> Lore:
@@ -30,8 +29,8 @@ def _queries(lore: LoreDep) -> TemporalQueries:
 LoreDep = Annotated[Lore, Depends(_lore)]
 IntakeDep = Annotated[Intake, Depends(_intake)]
 QueriesDep = Annotated[TemporalQueries, Depends(_queries)]
-UserId = Annotated[str, Path(min_length=1, max_length=200, pattern=_ID_PATTERN,
+UserId = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN,
                              description="The person whose memory it is.")]
-MemoryId = Annotated[str, Path(min_length=1, max_length=200, pattern=_ID_PATTERN)]
+MemoryId = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
 Wait = Annotated[bool, Query(description="Answer once the command is applied to the graph "
                                          "(read-your-writes).")]

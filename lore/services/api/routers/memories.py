@@ -67,12 +67,16 @@ def list_memories(
                       next_offset=offset + limit if more else None)
 
 
+def _no_such_memory(user_id: str, memory_id: str) -> HTTPException:
+    return HTTPException(status.HTTP_404_NOT_FOUND, f"memory {memory_id!r} does not exist for {user_id!r}")
+
+
 @router.get("/memories/{memory_id}", response_model=MemoryView, summary="One memory",
             responses={404: {"description": "No such memory for this user."}})
 def get_memory(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> MemoryView:
     found = queries.memory(user_id, memory_id)
     if found is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"memory {memory_id!r} does not exist for {user_id!r}")
+        raise _no_such_memory(user_id, memory_id)
     return found
 
 
@@ -81,7 +85,7 @@ def get_memory(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> Mem
 def memory_history(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> list[MemoryView]:
     chain = queries.history(user_id, memory_id)
     if not chain:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"memory {memory_id!r} does not exist for {user_id!r}")
+        raise _no_such_memory(user_id, memory_id)
     return chain
 
 
