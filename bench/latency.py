@@ -160,6 +160,11 @@ def serve(settings: Settings) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("lore serve did not come up")
 
 
+def graph_alone(queries: CandidateQueries, user: str, query: str, window: Window) -> object:
+    """The entities the query names, then the memories about them (no seeds from other sources)."""
+    return queries.graph("memory", user, queries.named_entities(user, query), [], window, 30)
+
+
 def sources_alone(queries: CandidateQueries, model: LocalMiniLM, asked: list[str], users: list[str],
                   per_user: int, big: int) -> list[tuple[str, list[float]]]:
     """Each candidate query by itself, as the search service runs it (30 candidates a source)."""
@@ -178,7 +183,7 @@ def sources_alone(queries: CandidateQueries, model: LocalMiniLM, asked: list[str
         rows.append((f"BM25 alone, {label}", timed([
             partial(queries.text, "memory", u, q, window, 30) for u, q, _ in asks])))
         rows.append((f"graph alone, {label}", timed([
-            partial(queries.graph, "memory", u, q, [], window, 30) for u, q, _ in asks])))
+            partial(graph_alone, queries, u, q, window) for u, q, _ in asks])))
     rows.append(("query embedding (local model)", timed([partial(model.embed, [q]) for q in asked])))
     return rows
 
@@ -193,7 +198,10 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=1000, help="timed queries per row")
     parser.add_argument("--skip-load", action="store_true", help="reuse the graph already there")
     args = parser.parse_args()
-    settings = Settings(home=Path(tempfile.mkdtemp(prefix="lore-latency-")), kafka_bootstrap=None)
+    # One home for every run, so that --skip-load serves the graph with the event log it follows.
+    home = Path(tempfile.gettempdir()) / "lore-bench-latency"
+    home.mkdir(exist_ok=True)
+    settings = Settings(home=home, kafka_bootstrap=None)
     model = LocalMiniLM()
     if not args.skip_load:
         load(settings, args, model)

@@ -31,7 +31,7 @@ from lore.projections.graph.schema import (
     VECTOR_INDEX,
 )
 from lore.projections.keys import has_cjk, user_key
-from lore.projections.temporal import AS_OF_FILTER
+from lore.projections.temporal import AS_OF, as_of, pick
 
 ItemType = Literal["memory", "message"]
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -91,42 +91,44 @@ WHERE ($valid_at IS NULL OR x.occurred_at <= $valid_at)
 
 _MEMORY_KIND_FILTER = "  AND ($kinds IS NULL OR m.kind IN $kinds)\nWITH m, score\n"
 
-MEMORY_VECTOR_EXACT = f"""
-MATCH (m:Memory {{user_id: $user_id}})
-WHERE m.embedding IS NOT NULL AND ($kinds IS NULL OR m.kind IN $kinds)
-WITH m, vector.similarity.cosine(m.embedding, $vector) AS score
-ORDER BY score DESC LIMIT $fetch
-WITH m, score
-{AS_OF_FILTER}
+# The window filter runs before the cut; the fields are read for the kept few only.
+_MEMORY_BEST = f"""
+WITH m, score, until ORDER BY score DESC LIMIT $limit
 RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
-ORDER BY score DESC LIMIT $limit
+ORDER BY score DESC
 """
 
-MEMORY_VECTOR_INDEX = f"""
+_MESSAGE_BEST = f"""
+WITH x, score ORDER BY score DESC LIMIT $limit
+RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
+ORDER BY score DESC
+"""
+
+MEMORY_VECTOR_EXACT = as_of(f"""
+MATCH (m:Memory {{user_id: $user_id}})
+WHERE $kinds IS NULL OR m.kind IN $kinds
+WITH m, vector.similarity.cosine(m.embedding, $vector) AS score WHERE score IS NOT NULL
+ORDER BY score DESC LIMIT $fetch
+WITH m, score
+{AS_OF}{_MEMORY_BEST}""")
+
+MEMORY_VECTOR_INDEX = as_of(f"""
 CALL db.index.vector.queryNodes('{VECTOR_INDEX}', $fetch, $vector) YIELD node AS m, score
 WITH m, score WHERE m.user_id = $user_id
-{_MEMORY_KIND_FILTER}{AS_OF_FILTER}
-RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
-ORDER BY score DESC LIMIT $limit
-"""
+{_MEMORY_KIND_FILTER}{AS_OF}{_MEMORY_BEST}""")
 
 MESSAGE_VECTOR_EXACT = f"""
 MATCH (x:Message {{user_id: $user_id}})
-WHERE x.embedding IS NOT NULL
 WITH x, vector.similarity.cosine(x.embedding, $vector) AS score
-{_MESSAGE_FILTER}
-RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
-ORDER BY score DESC LIMIT $limit
-"""
+{_MESSAGE_FILTER}  AND score IS NOT NULL
+{_MESSAGE_BEST}"""
 
 MESSAGE_VECTOR_INDEX = f"""
 CALL db.index.vector.queryNodes('{MESSAGE_VECTOR_INDEX}', $fetch, $vector) YIELD node AS x, score
 WITH x, score WHERE x.user_id = $user_id
 WITH x, score
 {_MESSAGE_FILTER}
-RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
-ORDER BY score DESC LIMIT $limit
-"""
+{_MESSAGE_BEST}"""
 
 # Two steps: the pool of the person's nodes that hold a query word (id and text only), then, for
 # the best of them by the person's own BM25, the window filter and the fields.
@@ -135,14 +137,11 @@ CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, 
 RETURN coalesce(node.memory_id, node.message_id) AS id, node.content AS content, score
 """
 
-MEMORY_TEXT = f"""
+MEMORY_TEXT = as_of(f"""
 UNWIND $ids AS id
 MATCH (m:Memory {{memory_id: id}})
 WITH m, $scores[id] AS score WHERE m.user_id = $user_id
-{_MEMORY_KIND_FILTER}{AS_OF_FILTER}
-RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
-ORDER BY score DESC LIMIT $limit
-"""
+{_MEMORY_KIND_FILTER}{AS_OF}{_MEMORY_BEST}""")
 
 MESSAGE_TEXT = f"""
 UNWIND $ids AS id
@@ -150,12 +149,10 @@ MATCH (x:Message {{message_id: id}})
 WITH x, $scores[id] AS score WHERE x.user_id = $user_id
 WITH x, score
 {_MESSAGE_FILTER}
-RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
-ORDER BY score DESC LIMIT $limit
-"""
+{_MESSAGE_BEST}"""
 
 # Memories about the entities the query names (1 hop), and about the entities of the best hits (2 hops).
-MEMORY_GRAPH = f"""
+MEMORY_GRAPH = as_of(f"""
 CALL () {{
   UNWIND $named AS n
   MATCH (e:Entity {{entity_id: n.id}})
@@ -167,10 +164,11 @@ CALL () {{
 WITH e, max(score) AS entity_score
 MATCH (m:Memory)-[:ABOUT]->(e)
 WITH m, sum(entity_score) AS score WHERE m.user_id = $user_id
-{_MEMORY_KIND_FILTER}{AS_OF_FILTER}
+{_MEMORY_KIND_FILTER}{AS_OF}
+WITH m, score, until ORDER BY score DESC, m.importance DESC, m.valid_from DESC LIMIT $limit
 RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
-ORDER BY score DESC, m.importance DESC, m.valid_from DESC LIMIT $limit
-"""
+ORDER BY score DESC, m.importance DESC, m.valid_from DESC
+""")
 
 ENTITIES_NAMED = f"""
 CALL db.index.fulltext.queryNodes('{ENTITY_FULLTEXT}', $lucene, {{limit: 10}}) YIELD node, score
@@ -184,9 +182,8 @@ MATCH (hit:Message) WHERE hit.message_id IN $seeds
 MATCH (hit)-[:NEXT]-(x:Message)
 WITH x, count(*) AS score
 {_MESSAGE_FILTER}
-RETURN x.message_id AS id, toFloat(score) AS score, {_MESSAGE_FIELDS}
-ORDER BY score DESC LIMIT $limit
-"""
+WITH x, toFloat(score) AS score
+{_MESSAGE_BEST}"""
 
 COUNTS = """
 OPTIONAL MATCH (m:Memory {user_id: $user_id}) WITH count(m) AS memories
@@ -248,8 +245,11 @@ class CandidateQueries:
                owned: int, total: int) -> list[Candidate]:
         """Exact over the person's own nodes when they are few; else the HNSW index, fetching
         enough neighbours that the person's share of them covers `limit`, more if it did not."""
-        exact, index = ((MEMORY_VECTOR_EXACT, MEMORY_VECTOR_INDEX) if kind == "memory"
-                        else (MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX))
+        if kind == "memory":
+            exact = pick(MEMORY_VECTOR_EXACT, window.known_at)
+            index = pick(MEMORY_VECTOR_INDEX, window.known_at)
+        else:
+            exact, index = MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX
         params = {"user_id": user_id, "vector": vector, "limit": limit, **window.params()}
         if owned == 0:
             return []
@@ -275,7 +275,8 @@ class CandidateQueries:
             return []
         cjk = has_cjk(query)
         if kind == "memory":
-            index, statement = (MEMORY_FULLTEXT_CJK if cjk else MEMORY_FULLTEXT), MEMORY_TEXT
+            index = MEMORY_FULLTEXT_CJK if cjk else MEMORY_FULLTEXT
+            statement = pick(MEMORY_TEXT, window.known_at)
         else:
             index, statement = (MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT), MESSAGE_TEXT
         lucene = _scoped("user_key_cjk" if cjk else "user_key", user_id, terms)
@@ -292,38 +293,29 @@ class CandidateQueries:
         return self._run(kind, statement, ids=[i for _, i in best], scores={i: s for s, i in best},
                          user_id=user_id, limit=limit, **window.params())
 
-    def graph(self, kind: ItemType, user_id: str, query: str, seeds: list[str], window: Window,
-              limit: int) -> list[Candidate]:
+    def named_entities(self, user_id: str, query: str) -> list[dict[str, Any]]:
+        """The person's entities whose names the query holds, with how well they match."""
+        terms = lucene_terms(query)
+        if not terms:
+            return []
+        records, _, _ = self.driver.execute_query(
+            ENTITIES_NAMED, lucene=_scoped("user_key", user_id, terms), user_id=user_id,
+            database_=self.database, routing_="r")
+        return [{"id": r["id"], "score": float(r["score"])} for r in records]
+
+    def graph(self, kind: ItemType, user_id: str, named: list[dict[str, Any]], seeds: list[str],
+              window: Window, limit: int) -> list[Candidate]:
+        """Memories about the `named` entities and the seeds' entities; turns next to seed turns."""
         if kind == "message":
             if not seeds:
                 return []
             return self._run(kind, MESSAGE_GRAPH, seeds=seeds, limit=limit, **window.params())
-        terms = lucene_terms(query)
-        named: list[dict[str, Any]] = []
-        if terms:
-            records, _, _ = self.driver.execute_query(
-                ENTITIES_NAMED, lucene=_scoped("user_key", user_id, terms), user_id=user_id,
-                database_=self.database, routing_="r")
-            named = [{"id": r["id"], "score": float(r["score"])} for r in records]
         if not named and not seeds:
             return []
-        return self._run(kind, MEMORY_GRAPH, user_id=user_id, named=named, seeds=seeds,
-                         limit=limit, **window.params())
+        return self._run(kind, pick(MEMORY_GRAPH, window.known_at), user_id=user_id, named=named,
+                         seeds=seeds, limit=limit, **window.params())
 
 
 def _native(fields: dict[str, Any]) -> dict[str, Any]:
     return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in fields.items()}
 
-
-RECORD_ACCESS = """
-UNWIND $ids AS id
-MATCH (m:Memory {memory_id: id})
-SET m.access_count = coalesce(m.access_count, 0) + 1, m.last_accessed_at = datetime($at)
-"""
-
-
-def record_access(driver: Driver, memory_ids: list[str], at: datetime, database: str = "neo4j") -> None:
-    """Usage statistics for the rerank: counted after the answer is sent. They are not events
-    (a read decides nothing), so a rebuild starts them from zero."""
-    if memory_ids:
-        driver.execute_query(RECORD_ACCESS, ids=memory_ids, at=at.isoformat(), database_=database)

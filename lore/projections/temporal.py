@@ -25,36 +25,53 @@ def _fields(valid_until: str) -> str:
     )
 
 
-# Keeps the memories `m` true at $valid_at (null: at any time) as Lore knew them at $known_at
-# (null: now, the stored window), and names their window as known then `until`. Shared with search.
-AS_OF_FILTER = """
-WHERE ($known_at IS NULL OR m.recorded_at <= $known_at)
-  AND CASE WHEN $known_at IS NULL THEN m.status <> 'forgotten'
-           ELSE m.retired_at IS NULL OR m.retired_at > $known_at END
+# Keeps the memories `m` true at $valid_at (null: at any time) as Lore knew them at $known_at,
+# and names their window as known then `until`. Shared with search.
+KNOWN_AT_FILTER = """
+WHERE m.recorded_at <= $known_at
+  AND (m.retired_at IS NULL OR m.retired_at > $known_at)
   AND ($valid_at IS NULL OR m.valid_from <= $valid_at)
 CALL (m) {
   OPTIONAL MATCH (:Memory)-[s:SUPERSEDES]->(m)
-  WHERE $known_at IS NOT NULL AND s.at <= $known_at
-    AND (s.replaced_at IS NULL OR s.replaced_at > $known_at)
+  WHERE s.at <= $known_at AND (s.replaced_at IS NULL OR s.replaced_at > $known_at)
   RETURN s.valid_until AS edge_until, s IS NOT NULL AS closed
   ORDER BY s.at DESC LIMIT 1
 }
-WITH *, CASE WHEN $known_at IS NULL THEN m.valid_until
-             WHEN closed THEN edge_until ELSE m.stated_valid_until END AS until
+WITH *, CASE WHEN closed THEN edge_until ELSE m.stated_valid_until END AS until
 WHERE $valid_at IS NULL OR until IS NULL OR $valid_at < until
 """
 
-_AS_OF = f"""
+# The same as believed now: the stored window is the one in force, no edge needs reading.
+KNOWN_NOW_FILTER = """
+WHERE m.status <> 'forgotten'
+  AND ($valid_at IS NULL OR (m.valid_from <= $valid_at
+                             AND (m.valid_until IS NULL OR $valid_at < m.valid_until)))
+WITH *, m.valid_until AS until
+"""
+
+AS_OF = "/*as-of*/"
+
+
+def as_of(query: str) -> tuple[str, str]:
+    """`query` with its AS_OF marker replaced: (as believed now, as believed at $known_at)."""
+    return query.replace(AS_OF, KNOWN_NOW_FILTER), query.replace(AS_OF, KNOWN_AT_FILTER)
+
+
+def pick(queries: tuple[str, str], known_at: datetime | None) -> str:
+    return queries[known_at is not None]
+
+
+_AS_OF = as_of(f"""
 MATCH (m:Memory {{user_id: $user_id}})
 WHERE ($kind IS NULL OR m.kind = $kind)
   AND ($slot IS NULL OR m.slot = $slot)
   AND ($status IS NULL OR m.status = $status)
 WITH m
-{AS_OF_FILTER}
+{AS_OF}
 RETURN {_fields('until')} AS memory
 ORDER BY m.valid_from DESC, m.memory_id
 SKIP $skip LIMIT $limit
-"""
+""")
 
 _ONE = f"""
 MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_id}})
@@ -101,7 +118,7 @@ class TemporalQueries:
                  attribute: str | None = None, status: str | None = None,
                  skip: int = 0, limit: int = 100) -> list[MemoryView]:
         """Memories true at `valid_at` (None: at any time) as known at `known_at` (None: now)."""
-        return _views(self.driver, _AS_OF, self.database, user_id=user_id, valid_at=valid_at,
+        return _views(self.driver, pick(_AS_OF, known_at), self.database, user_id=user_id, valid_at=valid_at,
                       known_at=known_at, kind=kind, slot=slot_key(attribute), status=status,
                       skip=skip, limit=limit)
 

@@ -11,6 +11,7 @@ from neo4j import Driver, GraphDatabase
 from lore.infra.embedding import Embedder, open_embedder
 from lore.infra.eventlog import EventLog, open_event_log
 from lore.infra.settings import Settings
+from lore.projections.access import AccessRecorder
 from lore.projections.graph import GraphProjector, ensure_schema
 from lore.projections.search import CandidateQueries
 from lore.services.commands import CommandHandler
@@ -28,10 +29,12 @@ class Lore:
     projector: GraphProjector
     commands: CommandHandler
     search: SearchService
+    access: AccessRecorder
     _closed: bool = field(default=False, init=False)
 
     def close(self) -> None:
         if not self._closed:
+            self.access.close()
             self.event_log.close()
             self.driver.close()
             self._closed = True
@@ -64,4 +67,5 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     handler = CommandHandler(driver, event_log, projector, embedder, ensure_schema=schema,
                              database=settings.neo4j_database)
     search = SearchService(CandidateQueries(driver, settings.neo4j_database), embedder)
-    return Lore(settings, driver, event_log, embedder, projector, handler, search)
+    access = AccessRecorder(driver, settings.neo4j_database)
+    return Lore(settings, driver, event_log, embedder, projector, handler, search, access)

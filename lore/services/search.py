@@ -56,10 +56,17 @@ class SearchService:
     def search(self, user_id: str, query: str, window: Window, limit: int = 10,
                sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
                ) -> list[Hit]:
-        """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone)."""
+        """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone).
+
+        What needs no query vector (the person's counts, the entities the query names) is asked
+        while the query is embedded; vector and text candidates are asked side by side; the graph
+        last, as it looks around their best hits."""
         depth = max(limit * 3, 30)
+        counts_job = self._pool.submit(self.queries.counts, user_id)
+        named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
+            "graph" in sources and "memory" in types) else None
         vector = self.embedder.embed([query])[0] if self.embedder and "vector" in sources else None
-        counts = self.queries.counts(user_id)
+        counts = counts_job.result()
         owned = {kind: counts.owned(kind) for kind in types}
         jobs = {}
         for kind in types:
@@ -71,11 +78,12 @@ class SearchService:
                 jobs[("text", kind)] = self._pool.submit(self.queries.text, kind, user_id, query, window,
                                                          depth, owned[kind])
         lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
+        named = named_job.result() if named_job else []
         if "graph" in sources:
             for kind in types:
                 if owned[kind]:
-                    seeds = _seeds(lists, kind)
-                    lists[("graph", kind)] = self.queries.graph(kind, user_id, query, seeds, window, depth)
+                    lists[("graph", kind)] = self.queries.graph(
+                        kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
         return self._rerank(_fuse(lists), window)[:limit]
 
     def _rerank(self, hits: list[Hit], window: Window) -> list[Hit]:
@@ -100,30 +108,36 @@ class SearchService:
 
 
 _WORDS = re.compile(r"\w+")
-RESTATEMENT = 0.6  # share of the shorter statement that two must open with alike to say one thing
+RESTATEMENT = 0.5  # share of the shorter statement that two must open with alike to say one thing
 
 
 def _restates(a: list[str], b: list[str]) -> bool:
-    """The same subject and predicate with another value: a long common opening, a different end."""
+    """The same subject and predicate with another value: a long common opening, then two endings
+    that do not meet again. ("The head of the Italy government is Conte" and "... of the Japan
+    government is Abe" differ in the middle and go on alike, "government is": two subjects. Two
+    values may share a last word: "point guard", "shooting guard".)"""
     shorter = min(len(a), len(b))
     same = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), shorter)
-    return shorter > 0 and same < max(len(a), len(b)) and same / shorter >= RESTATEMENT
+    if shorter == 0 or same == max(len(a), len(b)) or same / shorter < RESTATEMENT:
+        return False
+    return not set(a[same:-1]) & set(b[same:-1])
 
 
 def _later_statement_wins(hits: list[Hit], top: int = 20) -> None:
     """Two memories that differ only at the end ("X is a citizen of France", later "X is a citizen
-    of Malaysia") are an update that came without a slot: the earlier one ranks just below the
-    later, as a slot's superseded value would."""
+    of Malaysia") are an update that came without a slot: the later one takes the better rank of
+    the two and the earlier ranks just below it, as a slot's superseded value would."""
     memories = sorted((h for h in hits
                        if h.type == "memory" and isinstance(h.fields.get("valid_from"), datetime)),
                       key=lambda h: -h.score)[:top]
+    memories.sort(key=lambda h: h.fields["valid_from"])
     words = {h.id: _WORDS.findall(str(h.fields.get("content", "")).lower()) for h in memories}
-    for older in memories:
-        for newer in memories:
+    for i, older in enumerate(memories):
+        for newer in memories[i + 1:]:
             if newer.fields["valid_from"] <= older.fields["valid_from"]:
                 continue
-            if _restates(words[older.id], words[newer.id]) and older.score >= newer.score:
-                older.score = newer.score * 0.99
+            if older.score >= newer.score and _restates(words[older.id], words[newer.id]):
+                newer.score, older.score = older.score, older.score * 0.99
                 older.scores["restated_later"] = 1.0
 
 

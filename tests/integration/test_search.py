@@ -3,6 +3,7 @@ whatever characters a query holds; conversation turns found on their own; the co
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from neo4j import Driver
 from lore.infra.settings import Settings
 from lore.services.api import create_app
 from lore.services.bootstrap import bootstrap
+from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
 
 
@@ -55,6 +57,24 @@ def test_as_of_search_answers_the_value_valid_then_and_not_the_current_one(clien
     assert sorted(h["value"] for h in history if h.get("attribute")) == ["blue", "green", "red"]
     red = next(h for h in history if h.get("value") == "red")
     assert red["status"] == "superseded" and red["superseded_by"] and red["valid_until"]
+
+
+def test_a_later_statement_of_the_same_thing_takes_the_earlier_ones_rank(client: TestClient) -> None:
+    older = remember(client, "ada", "Ada's team lead is Grace Hopper", valid_from="2025-01-01T00:00:00Z")
+    newer = remember(client, "ada", "Ada's team lead is Linus", valid_from="2026-01-01T00:00:00Z")
+    remember(client, "ada", "Ada's cat is called Turing", valid_from="2026-02-01T00:00:00Z")
+    hits = search(client, "ada", "Grace Hopper, team lead")  # the words of the earlier value
+    assert [h["id"] for h in hits[:2]] == [newer, older]
+    assert "restated_later" in hits[1]["scores"]
+
+
+def test_two_subjects_said_alike_are_not_one_statement_restated(client: TestClient) -> None:
+    italy = remember(client, "ada", "The name of the current head of the Italy government is Giuseppe Conte",
+                     valid_from="2025-01-01T00:00:00Z")
+    remember(client, "ada", "The name of the current head of the Tucson government is Jonathan Rothschild",
+             valid_from="2025-01-02T00:00:00Z")
+    hits = search(client, "ada", "Who heads the Italy government?")
+    assert hits[0]["id"] == italy and "restated_later" not in hits[0]["scores"]
 
 
 def test_known_at_answers_what_lore_believed_then(client: TestClient) -> None:
@@ -141,6 +161,10 @@ def test_searching_counts_accesses_after_answering(client: TestClient) -> None:
     memory = remember(client, "ada", "Ada collects vintage fountain pens")
     for _ in range(3):
         search(client, "ada", "fountain pens")
+    # Written in the background (one transaction a second for every search in it), never twice.
+    wait_until(lambda: client.get(f"/v1/users/ada/memories/{memory}").json()["access_count"] >= 3,
+               timeout_s=10, what="three accesses recorded")
+    time.sleep(1.5)
     assert client.get(f"/v1/users/ada/memories/{memory}").json()["access_count"] == 3
 
 

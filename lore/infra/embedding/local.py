@@ -48,6 +48,9 @@ class LocalMiniLM:
         options = ort.SessionOptions()
         if threads:
             options.intra_op_num_threads = threads
+        # Idle ONNX threads spin for a while after each run, taking a core from Neo4j, which
+        # shares the machine with it: they sleep at once instead.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))

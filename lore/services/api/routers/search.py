@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from fastapi import APIRouter, BackgroundTasks
+from fastapi import APIRouter
 
 from lore.domain.model import utc
-from lore.projections.search import Window, record_access
+from lore.projections.search import Window
 from lore.services.api.deps import LoreDep, QueriesDep, UserId
 from lore.services.api.schemas import (
     ContextRequest,
@@ -40,8 +40,7 @@ def public(hit: Hit) -> SearchHit:
 
 
 @router.post("/search", response_model=SearchResponse, summary="Hybrid search, as of a time")
-def search(user_id: UserId, body: SearchRequest, lore: LoreDep,
-           background: BackgroundTasks) -> SearchResponse:
+def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchResponse:
     """Vector (HNSW), BM25 and graph candidates, scoped to the person and to what was true at
     `valid_at` as known at `known_at`, fused by reciprocal rank and reranked by recency,
     importance and use. Each hit says what each source scored it."""
@@ -52,8 +51,7 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep,
                     include_history=body.include_history, kinds=tuple(k.value for k in body.kinds))
     types = ("memory", "message") if body.include_messages and not body.kinds else ("memory",)
     hits = lore.search.search(user_id, body.query, window, body.limit, types=types)
-    background.add_task(record_access, lore.driver, [h.id for h in hits if h.type == "memory"], now,
-                        lore.settings.neo4j_database)
+    lore.access.note([h.id for h in hits if h.type == "memory"], now)
     return SearchResponse(query=body.query, hits=[public(h) for h in hits],
                           took_ms=round((time.perf_counter() - started) * 1000, 2))
 
