@@ -73,15 +73,21 @@ def _scoped(key_field: str, user_id: str, terms: str) -> str:
     return f"{key_field}:{user_key(user_id)} AND ({terms})"
 
 
+# Instants travel as ISO text: the driver's own datetime objects cost more Python time to build
+# than the rest of a search together (see _native).
 _MEMORY_FIELDS = """
-m {.memory_id, .kind, .content, .attribute, .value, .status, .valid_from, .recorded_at, .superseded_by,
-   .importance, .confidence, .source, .access_count, .last_accessed_at, valid_until: until,
+m {.memory_id, .kind, .content, .attribute, .value, .status, .superseded_by, .importance, .confidence,
+   .source, .access_count, valid_from: toString(m.valid_from), recorded_at: toString(m.recorded_at),
+   last_accessed_at: toString(m.last_accessed_at), valid_until: toString(until),
    episode_id: [(m)-[:EXTRACTED_FROM]->(ep) | ep.episode_id][0]} AS fields
 """
 
 _MESSAGE_FIELDS = """
-x {.message_id, .episode_id, .session_id, .role, .content, .position, .occurred_at, .recorded_at} AS fields
+x {.message_id, .episode_id, .session_id, .role, .content, .position,
+   occurred_at: toString(x.occurred_at), recorded_at: toString(x.recorded_at)} AS fields
 """
+_INSTANTS = frozenset({"valid_from", "recorded_at", "last_accessed_at", "valid_until", "occurred_at"})
+_FRACTION = re.compile(r"(\.\d{6})\d+")
 
 # Messages are moments: one is visible when it had happened by $valid_at and Lore had it by $known_at.
 _MESSAGE_FILTER = """
@@ -212,7 +218,7 @@ class CandidateQueries:
     """Runs the candidate queries; each answers (id, score, fields) best first."""
 
     def __init__(self, driver: Driver, database: str = "neo4j", exact_below: int = 5000,
-                 overfetch: int = 4, counts_ttl_s: float = 5.0, text_pool: int = 300) -> None:
+                 overfetch: int = 2, counts_ttl_s: float = 5.0, text_pool: int = 300) -> None:
         self.driver = driver
         self.database = database
         self.exact_below = exact_below
@@ -317,5 +323,8 @@ class CandidateQueries:
 
 
 def _native(fields: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in fields.items()}
+    for key in _INSTANTS & fields.keys():
+        if isinstance(fields[key], str):
+            fields[key] = datetime.fromisoformat(_FRACTION.sub(r"\1", fields[key]))
+    return fields
 
