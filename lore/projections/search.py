@@ -191,6 +191,16 @@ WITH x, count(*) AS score
 WITH x, toFloat(score) AS score
 {_MESSAGE_BEST}"""
 
+VECTORS = """
+UNWIND $memories AS id
+MATCH (m:Memory {memory_id: id})
+RETURN 'memory' AS type, id, m.embedding AS vector
+UNION ALL
+UNWIND $messages AS id
+MATCH (x:Message {message_id: id})
+RETURN 'message' AS type, id, x.embedding AS vector
+"""
+
 COUNTS = """
 OPTIONAL MATCH (m:Memory {user_id: $user_id}) WITH count(m) AS memories
 OPTIONAL MATCH (x:Message {user_id: $user_id}) WITH memories, count(x) AS messages
@@ -298,6 +308,13 @@ class CandidateQueries:
         best = best[:limit * 2]  # room for what the window filter leaves out
         return self._run(kind, statement, ids=[i for _, i in best], scores={i: s for s, i in best},
                          user_id=user_id, limit=limit, **window.params())
+
+    def vectors(self, items: list[tuple[ItemType, str]]) -> dict[tuple[ItemType, str], list[float] | None]:
+        """The stored vectors of these memories and turns (None where there is none)."""
+        records, _, _ = self.driver.execute_query(
+            VECTORS, memories=[i for t, i in items if t == "memory"],
+            messages=[i for t, i in items if t == "message"], database_=self.database, routing_="r")
+        return {(r["type"], r["id"]): r["vector"] for r in records}
 
     def named_entities(self, user_id: str, query: str) -> list[dict[str, Any]]:
         """The person's entities whose names the query holds, with how well they match."""

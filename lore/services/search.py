@@ -13,6 +13,7 @@ from typing import Any
 
 from lore.infra.embedding import Embedder
 from lore.projections.search import Candidate, CandidateQueries, ItemType, Window
+from lore.services.mmr import mmr_order
 
 RRF_K = 10
 # How much a rank in each source counts. BM25 and the vector index find different things and
@@ -55,7 +56,7 @@ class SearchService:
 
     def search(self, user_id: str, query: str, window: Window, limit: int = 10,
                sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
-               ) -> list[Hit]:
+               mmr_lambda: float | None = None) -> list[Hit]:
         """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone).
 
         What needs no query vector (the person's counts, the entities the query names) is asked
@@ -84,7 +85,19 @@ class SearchService:
                 if owned[kind]:
                     lists[("graph", kind)] = self.queries.graph(
                         kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
-        return self._rerank(_fuse(lists), window)[:limit]
+        ranked = self._rerank(_fuse(lists), window)
+        if mmr_lambda is None:
+            return ranked[:limit]
+        return self._diversify(ranked[:depth], mmr_lambda, limit)
+
+    def _diversify(self, hits: list[Hit], lambda_: float, limit: int) -> list[Hit]:
+        """The hits in MMR order, likeness measured on their stored vectors."""
+        vectors = self.queries.vectors([(h.type, h.id) for h in hits])
+        order = mmr_order([h.score for h in hits], [vectors.get((h.type, h.id)) for h in hits],
+                          lambda_, limit)
+        for position, index in enumerate(order, start=1):
+            hits[index].ranks["mmr"] = position
+        return [hits[i] for i in order]
 
     def _rerank(self, hits: list[Hit], window: Window) -> list[Hit]:
         """Recency applies to memories (beliefs go stale; a turn of a conversation is a record), and

@@ -157,6 +157,19 @@ def test_entities_named_in_a_query_bring_their_memories(client: TestClient) -> N
     assert hits[0]["id"] == lead and "graph" in hits[0]["scores"]
 
 
+def test_mmr_keeps_near_duplicates_apart(client: TestClient) -> None:
+    teas = {remember(client, "ada", text) for text in (
+        "Ada drinks green tea in the morning", "Ada drinks green tea in the mornings",
+        "Every morning Ada drinks green tea")}
+    coffee = remember(client, "ada", "Ada drinks black coffee before her morning run")
+    asked = "what does Ada drink in the morning?"
+    plain = search(client, "ada", asked, limit=2)
+    assert {h["id"] for h in plain} <= teas
+    spread = search(client, "ada", asked, limit=2, mmr_lambda=0.5)
+    assert spread[0]["id"] == plain[0]["id"] and spread[1]["id"] == coffee
+    assert [h["ranks"]["mmr"] for h in spread] == [1, 2]
+
+
 def test_searching_counts_accesses_after_answering(client: TestClient) -> None:
     memory = remember(client, "ada", "Ada collects vintage fountain pens")
     for _ in range(3):

@@ -102,6 +102,10 @@ class SearchRequest(BaseModel):
     kinds: list[MemoryKind] = Field(default_factory=list, description="Only these kinds of memory.")
     include_history: bool = Field(default=False, description="Also memories no longer true (superseded).")
     include_messages: bool = Field(default=True, description="Also turns of recorded conversations.")
+    mmr_lambda: float | None = Field(
+        default=None, ge=0, le=1,
+        description="Diversify by maximal marginal relevance: 1 = plain relevance, 0.5-0.7 keeps "
+        "near-duplicates apart. Default: off.")
 
 
 class HitSource(BaseModel):

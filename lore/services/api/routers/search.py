@@ -50,7 +50,8 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
                     known_at=utc(body.known_at) if body.known_at else None,
                     include_history=body.include_history, kinds=tuple(k.value for k in body.kinds))
     types = ("memory", "message") if body.include_messages and not body.kinds else ("memory",)
-    hits = lore.search.search(user_id, body.query, window, body.limit, types=types)
+    hits = lore.search.search(user_id, body.query, window, body.limit, types=types,
+                              mmr_lambda=body.mmr_lambda)
     lore.access.note([h.id for h in hits if h.type == "memory"], now)
     return SearchResponse(query=body.query, hits=[public(h) for h in hits],
                           took_ms=round((time.perf_counter() - started) * 1000, 2))
