@@ -78,6 +78,18 @@ class Settings(BaseSettings):
     embedding_model: str = "text-embedding-3-small"
     embedding_dimensions: int = 1536
 
+    rewriter: Literal["none", "openai"] = Field(
+        default="none",
+        description="Query rewriting for search: openai = an OpenAI-compatible chat endpoint "
+        "(LORE_REWRITER_BASE_URL, LORE_REWRITER_MODEL) asked for LORE_REWRITER_COUNT other "
+        "wordings, each searched too and fused by rank; none = the query as asked.",
+    )
+    rewriter_base_url: str | None = None
+    rewriter_api_key: str = "unused"
+    rewriter_model: str = "gpt-4o-mini"
+    rewriter_count: int = Field(default=2, ge=1, le=5)
+    rewriter_timeout_s: float = Field(default=3.0, gt=0)
+
     api_host: str = "127.0.0.1"
     api_port: int = 8000
 

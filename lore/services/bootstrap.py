@@ -10,6 +10,7 @@ from neo4j import Driver, GraphDatabase
 
 from lore.infra.embedding import Embedder, open_embedder
 from lore.infra.eventlog import EventLog, open_event_log
+from lore.infra.rewriting import open_rewriter
 from lore.infra.settings import Settings
 from lore.projections.access import AccessRecorder
 from lore.projections.graph import GraphProjector, ensure_schema
@@ -66,6 +67,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
 
     handler = CommandHandler(driver, event_log, projector, embedder, ensure_schema=schema,
                              database=settings.neo4j_database)
-    search = SearchService(CandidateQueries(driver, settings.neo4j_database), embedder)
+    search = SearchService(CandidateQueries(driver, settings.neo4j_database), embedder,
+                           rewriter=open_rewriter(settings))
     access = AccessRecorder(driver, settings.neo4j_database)
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access)

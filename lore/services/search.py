@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from lore.infra.embedding import Embedder
+from lore.infra.rewriting import QueryRewriter
 from lore.projections.search import Candidate, CandidateQueries, ItemType, Window
 from lore.services.mmr import mmr_order
 
@@ -19,6 +20,8 @@ RRF_K = 10
 # How much a rank in each source counts. BM25 and the vector index find different things and
 # both matter; the graph only adds what lies next to the others' hits, so it counts for less.
 SOURCE_WEIGHTS = {"vector": 1.0, "text": 1.0, "graph": 0.7}
+# A rewording is a guess at what was meant: its lists count, less than the query as asked.
+REWORDING_WEIGHT = 0.7
 
 
 @dataclass(frozen=True)
@@ -47,9 +50,11 @@ SOURCES = ("vector", "text", "graph")
 class SearchService:
     def __init__(self, queries: CandidateQueries, embedder: Embedder | None,
                  ranking: Ranking = Ranking(),
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 rewriter: QueryRewriter | None = None) -> None:
         self.queries = queries
         self.embedder = embedder
+        self.rewriter = rewriter
         self.ranking = ranking
         self.clock = clock
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search")
@@ -60,24 +65,28 @@ class SearchService:
         """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone).
 
         What needs no query vector (the person's counts, the entities the query names) is asked
-        while the query is embedded; vector and text candidates are asked side by side; the graph
-        last, as it looks around their best hits."""
+        while the query is embedded; vector and text candidates are asked side by side, for the
+        query and for each rewording a configured rewriter gives (as sources `vector~1`,
+        `text~1`, ...); the graph last, as it looks around their best hits."""
         depth = max(limit * 3, 30)
         counts_job = self._pool.submit(self.queries.counts, user_id)
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
-        vector = self.embedder.embed([query])[0] if self.embedder and "vector" in sources else None
+        asked = [query, *(self.rewriter.rewrite(query) if self.rewriter else [])]
+        vectors = self.embedder.embed(asked) if self.embedder and "vector" in sources else []
         counts = counts_job.result()
         owned = {kind: counts.owned(kind) for kind in types}
         jobs = {}
-        for kind in types:
-            if vector is not None and owned[kind]:
-                jobs[("vector", kind)] = self._pool.submit(
-                    self.queries.vector, kind, user_id, vector, window, depth, owned[kind],
-                    counts.total(kind))
-            if "text" in sources and owned[kind]:
-                jobs[("text", kind)] = self._pool.submit(self.queries.text, kind, user_id, query, window,
-                                                         depth, owned[kind])
+        for n, wording in enumerate(asked):
+            suffix = f"~{n}" if n else ""
+            for kind in types:
+                if vectors and owned[kind]:
+                    jobs[(f"vector{suffix}", kind)] = self._pool.submit(
+                        self.queries.vector, kind, user_id, vectors[n], window, depth, owned[kind],
+                        counts.total(kind))
+                if "text" in sources and owned[kind]:
+                    jobs[(f"text{suffix}", kind)] = self._pool.submit(
+                        self.queries.text, kind, user_id, wording, window, depth, owned[kind])
         lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
         named = named_job.result() if named_job else []
         if "graph" in sources:
@@ -163,14 +172,20 @@ def _seeds(lists: dict[tuple[str, ItemType], list[Candidate]], kind: ItemType, t
     return list(found)
 
 
+def _weight(source: str) -> float:
+    """A source's weight in the fusion; under a rewording (`text~1`) it counts for less."""
+    base, _, rewording = source.partition("~")
+    return SOURCE_WEIGHTS.get(base, 1.0) * (REWORDING_WEIGHT if rewording else 1.0)
+
+
 def _fuse(lists: dict[tuple[str, ItemType], list[Candidate]]) -> list[Hit]:
-    """Reciprocal-rank fusion: Σ 1/(60 + rank) over the lists an item is in."""
+    """Weighted reciprocal-rank fusion: Σ weight / (RRF_K + rank) over the lists an item is in."""
     hits: dict[tuple[ItemType, str], Hit] = {}
     for (source, kind), candidates in lists.items():
         for rank, candidate in enumerate(candidates, start=1):
             hit = hits.setdefault((kind, candidate.id), Hit(kind, candidate.id, 0.0, {"rrf": 0.0}, {}))
             hit.scores[source] = candidate.score
             hit.ranks[source] = rank
-            hit.scores["rrf"] += SOURCE_WEIGHTS.get(source, 1.0) / (RRF_K + rank)
+            hit.scores["rrf"] += _weight(source) / (RRF_K + rank)
             hit.fields.update(candidate.fields)
     return list(hits.values())

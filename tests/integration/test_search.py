@@ -14,6 +14,7 @@ from neo4j import Driver
 from lore.infra.settings import Settings
 from lore.services.api import create_app
 from lore.services.bootstrap import bootstrap
+from tests.support.chat_stub import chat_stub
 from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
 
@@ -168,6 +169,34 @@ def test_mmr_keeps_near_duplicates_apart(client: TestClient) -> None:
     spread = search(client, "ada", asked, limit=2, mmr_lambda=0.5)
     assert spread[0]["id"] == plain[0]["id"] and spread[1]["id"] == coffee
     assert [h["ranks"]["mmr"] for h in spread] == [1, 2]
+
+
+def test_a_configured_rewriter_searches_its_rewordings_too(servers: ServerEndpoints, neo4j: Driver,
+                                                          tmp_path: Path) -> None:
+    asked = "where does the feline rest?"
+    with chat_stub("1. Turing sleeping basket\n2. where does the feline rest?") as stub:
+        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, rewriter="openai",
+                            rewriter_base_url=stub.url)
+        with TestClient(create_app(lambda: bootstrap(settings))) as client:
+            basket = remember(client, "ada", "Turing naps in the wicker basket by the window")
+            remember(client, "ada", "Ada drinks green tea in the morning")
+            top = search(client, "ada", asked)[0]
+    assert stub.asked == [asked]
+    assert top["id"] == basket
+    assert "text~1" in top["scores"] and "text" not in top["scores"]  # only the rewording has its words
+    assert not any(key.endswith("~2") for key in top["scores"])  # the query itself is not asked twice
+
+
+def test_search_answers_when_the_rewriter_fails(servers: ServerEndpoints, neo4j: Driver,
+                                                tmp_path: Path) -> None:
+    with chat_stub("", status=500) as stub:
+        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, rewriter="openai",
+                            rewriter_base_url=stub.url)
+        with TestClient(create_app(lambda: bootstrap(settings))) as client:
+            pens = remember(client, "ada", "Ada collects vintage fountain pens")
+            hits = search(client, "ada", "fountain pens")
+    assert len(stub.asked) == 1
+    assert hits[0]["id"] == pens and not any("~" in key for key in hits[0]["scores"])
 
 
 def test_searching_counts_accesses_after_answering(client: TestClient) -> None:

@@ -1,0 +1,51 @@
+"""A stand-in for an OpenAI-compatible chat endpoint (the real ones are out of reach in tests):
+answers every chat completion with the given text, or with an HTTP error, and notes the asks."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class ChatStub:
+    url: str
+    answer: str
+    status: int = 200
+    asked: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def chat_stub(answer: str, status: int = 200) -> Iterator[ChatStub]:
+    stub = ChatStub(url="", answer=answer, status=status)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            stub.asked.append(body["messages"][-1]["content"])
+            reply = {"id": "stub", "object": "chat.completion", "created": 0, "model": body["model"],
+                     "choices": [{"index": 0, "finish_reason": "stop",
+                                  "message": {"role": "assistant", "content": stub.answer}}]}
+            data = json.dumps(reply if stub.status == 200 else {"error": {"message": "down"}}).encode()
+            self.send_response(stub.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    stub.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield stub
+    finally:
+        server.shutdown()
+        server.server_close()
