@@ -21,10 +21,10 @@ def mmr_order(relevance: Sequence[float], vectors: Sequence[Sequence[float] | No
         return []
     best = max(relevance) or 1.0
     rel = np.array(relevance, dtype=np.float64) / best
-    dims = next((len(v) for v in vectors if v is not None), 0)
+    dims = next((len(v) for v in vectors if v is not None), 1)
     matrix = np.array([v if v is not None else [0.0] * dims for v in vectors], dtype=np.float64)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True) if dims else np.ones((len(rel), 1))
-    matrix = matrix / np.where(norms == 0, 1.0, norms) if dims else matrix
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix /= np.where(norms == 0, 1.0, norms)  # a missing vector stays zero: like nothing
     likeness = np.zeros(len(rel))  # max cosine to anything chosen so far
     chosen: list[int] = []
     left = set(range(len(rel)))
@@ -32,6 +32,5 @@ def mmr_order(relevance: Sequence[float], vectors: Sequence[Sequence[float] | No
         pick = max(left, key=lambda i: (lambda_ * rel[i] - (1 - lambda_) * likeness[i], -i))
         chosen.append(pick)
         left.discard(pick)
-        if dims:
-            likeness = np.maximum(likeness, matrix @ matrix[pick])
+        likeness = np.maximum(likeness, matrix @ matrix[pick])
     return chosen
