@@ -1,7 +1,10 @@
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
-COPY lore ./lore
+COPY domain ./domain
+COPY services ./services
+COPY projections ./projections
+COPY infra ./infra
 RUN pip install --no-cache-dir .
 ENV LORE_API_HOST=0.0.0.0 LORE_HOME=/data
 EXPOSE 8000

@@ -61,7 +61,7 @@ bench-smoke: setup
 	bench/smoke.sh
 
 lint: setup
-	$(BIN)/ruff check lore tests bench examples
+	$(BIN)/ruff check domain services projections infra tests bench examples
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 

@@ -27,11 +27,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from bench.history import history
-from lore.infra.embedding.local import LocalMiniLM
-from lore.infra.settings import Settings
-from lore.projections.graph.fingerprint import fingerprint
-from lore.services.bootstrap import Lore, bootstrap
-from lore.services.rebuild import rebuild
+from infra.embedding.local import LocalMiniLM
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
+from services.bootstrap import Lore, bootstrap
+from services.rebuild import rebuild
 
 console = Console(width=170)
 EVENTS_PER_COMMAND = 1.15  # measured on bench.history: slot changes emit 2-3 events, refusals 0

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-from lore.domain.commands import (
+from domain.commands import (
     Command,
     EraseUser,
     ForgetMemory,
@@ -16,7 +16,7 @@ from lore.domain.commands import (
     RecordMemory,
     RestoreMemory,
 )
-from lore.domain.decide import memory_id_for
+from domain.decide import memory_id_for
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 SLOTS = {

@@ -33,13 +33,13 @@ from rich.table import Table
 
 from bench.core import CachedEmbedder
 from bench.history import history
-from lore.domain.commands import Command, RecordMemory
-from lore.infra.embedding.local import LocalMiniLM
-from lore.infra.settings import Settings
-from lore.services.bootstrap import Lore, bootstrap
-from lore.services.commands import Outcome
-from lore.services.wire import to_message
-from lore.services.worker import command_broker, prepare_topics
+from domain.commands import Command, RecordMemory
+from infra.embedding.local import LocalMiniLM
+from infra.settings import Settings
+from services.bootstrap import Lore, bootstrap
+from services.commands import Outcome
+from services.wire import to_message
+from services.worker import command_broker, prepare_topics
 
 console = Console(width=150)
 

@@ -33,15 +33,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lore.domain.events import Embedding, MemoryRecorded
-from lore.domain.model import MemoryKind, derived_id
-from lore.domain.stored import StoredEvent
-from lore.infra.embedding.local import LocalMiniLM
-from lore.infra.local.process import free_port
-from lore.infra.settings import Settings
-from lore.projections.graph import ensure_schema
-from lore.projections.search import CandidateQueries, Window
-from lore.services.bootstrap import bootstrap
+from domain.events import Embedding, MemoryRecorded
+from domain.model import MemoryKind, derived_id
+from domain.stored import StoredEvent
+from infra.embedding.local import LocalMiniLM
+from infra.local.process import free_port
+from infra.settings import Settings
+from projections.graph import ensure_schema
+from projections.search import CandidateQueries, Window
+from services.bootstrap import bootstrap
 
 console = Console(width=150)
 START = datetime(2024, 1, 1, tzinfo=UTC)
@@ -146,7 +146,7 @@ def serve(settings: Settings) -> tuple[subprocess.Popen[bytes], str]:
     env = {**os.environ, "LORE_NEO4J_URI": settings.neo4j_uri, "LORE_HOME": str(settings.home),
            "LORE_EVENT_LOG": "sqlite"}
     env.pop("LORE_KAFKA_BOOTSTRAP", None)
-    server = subprocess.Popen([sys.executable, "-m", "lore.services.cli", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):

@@ -35,11 +35,11 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from lore.infra.embedding.local import LocalMiniLM
-from lore.infra.settings import Settings
-from lore.projections.search import Window
-from lore.services.api import create_app
-from lore.services.bootstrap import Lore, bootstrap
+from infra.embedding.local import LocalMiniLM
+from infra.settings import Settings
+from projections.search import Window
+from services.api import create_app
+from services.bootstrap import Lore, bootstrap
 
 console = Console(width=160)
 REPO = Path(__file__).resolve().parents[1]

@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from kafka import KafkaConsumer, TopicPartition
 from neo4j import Driver
 
-from lore.domain.commands import RecordMemory
-from lore.infra.settings import Settings
-from lore.services.api import create_app
-from lore.services.bootstrap import bootstrap
+from domain.commands import RecordMemory
+from infra.settings import Settings
+from services.api import create_app
+from services.bootstrap import bootstrap
 from tests.support.kafka_flow import as_messages, produce, wait_until
 from tests.support.servers import ServerEndpoints
 

@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from lore.domain.commands import RecordMemory
-from lore.domain.events import MemoryRecorded
-from lore.domain.stored import Decided
-from lore.infra.eventlog import EventLog
-from lore.infra.eventlog.kafka import KafkaEventLog
-from lore.infra.eventlog.sqlite import SqliteEventLog
-from lore.infra.settings import Settings
-from lore.projections.graph import ensure_schema
-from lore.projections.graph.fingerprint import fingerprint
-from lore.projections.graph.projector import ProjectionMismatch
-from lore.services.bootstrap import bootstrap
+from domain.commands import RecordMemory
+from domain.events import MemoryRecorded
+from domain.stored import Decided
+from infra.eventlog import EventLog
+from infra.eventlog.kafka import KafkaEventLog
+from infra.eventlog.sqlite import SqliteEventLog
+from infra.settings import Settings
+from projections.graph import ensure_schema
+from projections.graph.fingerprint import fingerprint
+from projections.graph.projector import ProjectionMismatch
+from services.bootstrap import bootstrap
 from tests.support.servers import ServerEndpoints
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)

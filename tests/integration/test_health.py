@@ -7,9 +7,9 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
-from lore.infra.settings import Settings
-from lore.services.api import create_app
-from lore.services.bootstrap import bootstrap
+from infra.settings import Settings
+from services.api import create_app
+from services.bootstrap import bootstrap
 from tests.support.servers import ServerEndpoints
 
 

@@ -13,10 +13,10 @@ import pytest
 from neo4j import Driver
 
 from bench.history import history
-from lore.infra.settings import Settings
-from lore.projections.graph.fingerprint import fingerprint
-from lore.services.bootstrap import bootstrap
-from lore.services.worker import REASON_HEADER
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
+from services.bootstrap import bootstrap
+from services.worker import REASON_HEADER
 from tests.support.kafka_flow import (
     Sent,
     accepted_at,
@@ -63,7 +63,7 @@ def settings(servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[...
 
 def reference(neo4j: Driver, tmp_path: Path, messages: list[Sent]) -> tuple[str, int]:
     """The graph the same commands give through the embedded path; and how many it refused."""
-    from lore.services.wire import parse_command
+    from services.wire import parse_command
 
     lore = bootstrap(Settings(neo4j_uri=neo4j_uri(neo4j), home=tmp_path / "reference", embedder="none"))
     commands = [parse_command(m.value, max_bytes=MAX_BYTES, received_at=accepted_at(m)) for m in messages]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from lore.infra.local import LocalStack, StartError
-from lore.infra.local.process import free_port
-from lore.infra.local.servers import KafkaServer, Neo4jServer
-from lore.infra.settings import Settings
+from infra.local import LocalStack, StartError
+from infra.local.process import free_port
+from infra.local.servers import KafkaServer, Neo4jServer
+from infra.settings import Settings
 
 
 def test_a_taken_port_fails_fast_and_names_the_port(tmp_path: Path) -> None:

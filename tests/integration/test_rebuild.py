@@ -15,10 +15,10 @@ from neo4j import Driver
 from typer.testing import CliRunner
 
 from bench.history import history
-from lore.infra.settings import Settings
-from lore.projections.graph.fingerprint import fingerprint
-from lore.services.bootstrap import Lore, bootstrap
-from lore.services.cli import app
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
+from services.bootstrap import Lore, bootstrap
+from services.cli import app
 from tests.support.servers import ServerEndpoints
 
 USERS, COMMANDS = 200, 20_000
@@ -103,7 +103,7 @@ def test_a_projector_killed_mid_batch_resumes_to_the_same_graph(
         records, _, _ = neo4j.execute_query("MATCH (c:Checkpoint) RETURN max(c.position) AS p")
         return records[0]["p"] or -1
 
-    cli = [sys.executable, "-m", "lore.services.cli", "catch-up", "--batch-size", "2000"]
+    cli = [sys.executable, "-m", "services.cli", "catch-up", "--batch-size", "2000"]
     worker = subprocess.Popen(cli, env=env_for(settings), stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120

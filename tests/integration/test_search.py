@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
-from lore.infra.settings import Settings
-from lore.services.api import create_app
-from lore.services.bootstrap import bootstrap
+from infra.settings import Settings
+from services.api import create_app
+from services.bootstrap import bootstrap
 from tests.support.chat_stub import chat_stub
 from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints

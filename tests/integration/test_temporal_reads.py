@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from lore.domain.commands import ForgetMemory, RecordMemory
-from lore.infra.settings import Settings
-from lore.projections.temporal import TemporalQueries
-from lore.services.bootstrap import bootstrap
+from domain.commands import ForgetMemory, RecordMemory
+from infra.settings import Settings
+from projections.temporal import TemporalQueries
+from services.bootstrap import bootstrap
 from tests.support.servers import ServerEndpoints
 
 

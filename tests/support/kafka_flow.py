@@ -15,9 +15,9 @@ from pathlib import Path
 from kafka import KafkaConsumer, KafkaProducer
 from neo4j import Driver
 
-from lore.domain.commands import Command
-from lore.infra.settings import Settings
-from lore.services.wire import to_message
+from domain.commands import Command
+from infra.settings import Settings
+from services.wire import to_message
 
 T0 = datetime(2026, 5, 1, tzinfo=UTC)
 
@@ -75,7 +75,7 @@ def env_for(settings: Settings) -> dict[str, str]:
 def start_worker(settings: Settings, log: Path) -> subprocess.Popen[bytes]:
     """A real `lore worker` process."""
     with log.open("ab") as out:
-        return subprocess.Popen([sys.executable, "-m", "lore.services.cli", "worker"],
+        return subprocess.Popen([sys.executable, "-m", "services.cli", "worker"],
                                 env=env_for(settings), stdout=out, stderr=subprocess.STDOUT)
 
 

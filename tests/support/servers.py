@@ -15,10 +15,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from lore.infra.local import LocalStack
-from lore.infra.local.process import free_port
-from lore.infra.local.servers import KafkaServer, Neo4jServer
-from lore.infra.settings import Settings
+from infra.local import LocalStack
+from infra.local.process import free_port
+from infra.local.servers import KafkaServer, Neo4jServer
+from infra.settings import Settings
 
 NEO4J_IMAGE = "neo4j:5.26-community"
 KAFKA_IMAGE = "apache/kafka:3.9.1"

@@ -3,7 +3,7 @@ rest of the index holds."""
 
 from __future__ import annotations
 
-from lore.projections.bm25 import rescore, terms
+from projections.bm25 import rescore, terms
 
 
 def test_words_are_lowered_without_stop_words_and_with_plurals_folded() -> None:

@@ -2,7 +2,7 @@ import json
 
 from typer.testing import CliRunner
 
-from lore.services.cli import app
+from services.cli import app
 
 
 def test_help_lists_the_commands() -> None:

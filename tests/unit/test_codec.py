@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from lore.domain import codec
-from lore.domain.events import Embedding, EpisodeRecorded, MemoryRecorded, UserErased
+from domain import codec
+from domain.events import Embedding, EpisodeRecorded, MemoryRecorded, UserErased
 
 AT = datetime(2026, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
 ENVELOPE = {"event_id": "e1", "user_id": "u", "command_id": "c1", "occurred_at": AT, "recorded_at": AT}

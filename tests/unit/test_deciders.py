@@ -6,17 +6,17 @@ from datetime import UTC, datetime
 
 import pytest
 
-from lore.domain.commands import EraseUser, ForgetMemory, RecordEpisode, RecordMemory, RestoreMemory
-from lore.domain.decide import decide
-from lore.domain.errors import (
+from domain.commands import EraseUser, ForgetMemory, RecordEpisode, RecordMemory, RestoreMemory
+from domain.decide import decide
+from domain.errors import (
     InvalidValidityWindow,
     MemoryAlreadyForgotten,
     MemoryNotForgotten,
     MemoryNotFound,
 )
-from lore.domain.events import MemoryRecorded, MemoryReinforced, MemorySuperseded
-from lore.domain.model import MemoryStatus
-from lore.domain.state import UserState, evolve
+from domain.events import MemoryRecorded, MemoryReinforced, MemorySuperseded
+from domain.model import MemoryStatus
+from domain.state import UserState, evolve
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lore.infra.embedding.local import LocalMiniLM, ModelFileMismatch, _verified
+from infra.embedding.local import LocalMiniLM, ModelFileMismatch, _verified
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-from lore.services.mmr import mmr_order
+from services.mmr import mmr_order
 
 TEA = [1.0, 0.0, 0.0]
 TEA_AGAIN = [0.99, 0.14, 0.0]

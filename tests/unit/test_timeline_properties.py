@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lore.domain.commands import ForgetMemory, RecordMemory, RestoreMemory
-from lore.domain.decide import decide
-from lore.domain.errors import DomainError
-from lore.domain.state import UserState, evolve
+from domain.commands import ForgetMemory, RecordMemory, RestoreMemory
+from domain.decide import decide
+from domain.errors import DomainError
+from domain.state import UserState, evolve
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from lore.domain.events import MemoryForgotten, MemoryRecorded, MemoryRestored, MemorySuperseded, UserErased
-from lore.domain.stored import StoredEvent
-from lore.projections.graph.waves import waves
+from domain.events import MemoryForgotten, MemoryRecorded, MemoryRestored, MemorySuperseded, UserErased
+from domain.stored import StoredEvent
+from projections.graph.waves import waves
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 

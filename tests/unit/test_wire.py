@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from lore.domain.commands import EraseUser, ForgetMemory, RecordMemory
-from lore.services.wire import BadCommand, parse_command, to_message
+from domain.commands import EraseUser, ForgetMemory, RecordMemory
+from services.wire import BadCommand, parse_command, to_message
 
 NOW = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 

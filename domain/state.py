@@ -1,0 +1,143 @@
+"""A person's memory as the deciders see it, and how events change it (the fold)."""
+
+from __future__ import annotations
+
+from bisect import insort
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import singledispatch
+
+from domain.events import (
+    CommandRejected,
+    EpisodeRecorded,
+    Event,
+    MemoryForgotten,
+    MemoryRecorded,
+    MemoryReinforced,
+    MemoryRestored,
+    MemorySuperseded,
+    UserErased,
+)
+from domain.model import MemoryKind, MemoryStatus, normalized
+
+
+@dataclass
+class MemoryState:
+    memory_id: str
+    kind: MemoryKind
+    content_key: str
+    slot: str | None
+    value_key: str
+    valid_from: datetime
+    valid_until: datetime | None
+    confidence: float
+    sequence: int
+    superseded_by: str | None = None
+    forgotten: bool = False
+
+    @property
+    def status(self) -> MemoryStatus:
+        if self.forgotten:
+            return MemoryStatus.FORGOTTEN
+        return MemoryStatus.SUPERSEDED if self.superseded_by else MemoryStatus.ACTIVE
+
+    def holds_at(self, moment: datetime) -> bool:
+        return self.valid_from <= moment and (self.valid_until is None or moment < self.valid_until)
+
+
+@dataclass
+class UserState:
+    user_id: str
+    memories: dict[str, MemoryState] = field(default_factory=dict)
+    # slot -> [(valid_from, sequence, memory_id)], kept sorted: the slot's timeline.
+    slots: dict[str, list[tuple[datetime, int, str]]] = field(default_factory=dict)
+    # (kind, normalized content) -> memory_id, for memories without a slot.
+    by_content: dict[tuple[MemoryKind, str], str] = field(default_factory=dict)
+    episodes: set[str] = field(default_factory=set)
+    _sequence: int = 0
+
+    def timeline(self, slot: str) -> list[MemoryState]:
+        return [self.memories[mid] for _, _, mid in self.slots.get(slot, [])]
+
+    def remember(self, memory: MemoryState) -> None:
+        self.memories[memory.memory_id] = memory
+        if memory.slot is None:
+            self.by_content[(memory.kind, memory.content_key)] = memory.memory_id
+        else:
+            insort(self.slots.setdefault(memory.slot, []),
+                   (memory.valid_from, memory.sequence, memory.memory_id))
+
+    def next_sequence(self) -> int:
+        self._sequence += 1
+        return self._sequence
+
+
+def slot_key(attribute: str | None) -> str | None:
+    return normalized(attribute) if attribute else None
+
+
+def evolve(state: UserState, events: list[Event]) -> UserState:
+    for event in events:
+        _apply(event, state)
+    return state
+
+
+@singledispatch
+def _apply(event: Event, state: UserState) -> None:
+    raise TypeError(f"no fold for {type(event).__name__}")
+
+
+@_apply.register
+def _(event: MemoryRecorded, state: UserState) -> None:
+    memory = MemoryState(
+        memory_id=event.memory_id,
+        kind=event.kind,
+        content_key=normalized(event.content),
+        slot=slot_key(event.attribute),
+        value_key=normalized(event.value or event.content),
+        valid_from=event.valid_from,
+        valid_until=event.valid_until,
+        confidence=event.confidence,
+        sequence=state.next_sequence(),
+    )
+    state.remember(memory)
+
+
+@_apply.register
+def _(event: MemorySuperseded, state: UserState) -> None:
+    memory = state.memories[event.memory_id]
+    memory.valid_until = event.valid_until
+    memory.superseded_by = event.by_memory_id
+
+
+@_apply.register
+def _(event: MemoryReinforced, state: UserState) -> None:
+    state.memories[event.memory_id].confidence = event.confidence
+
+
+@_apply.register
+def _(event: MemoryForgotten, state: UserState) -> None:
+    state.memories[event.memory_id].forgotten = True
+
+
+@_apply.register
+def _(event: MemoryRestored, state: UserState) -> None:
+    state.memories[event.memory_id].forgotten = False
+
+
+@_apply.register
+def _(event: EpisodeRecorded, state: UserState) -> None:
+    state.episodes.add(event.episode_id)
+
+
+@_apply.register
+def _(event: UserErased, state: UserState) -> None:
+    state.memories.clear()
+    state.slots.clear()
+    state.by_content.clear()
+    state.episodes.clear()
+
+
+@_apply.register
+def _(event: CommandRejected, state: UserState) -> None:
+    """A refusal changes nothing a decision depends on."""

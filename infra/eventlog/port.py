@@ -1,0 +1,50 @@
+"""The event-log port: append-only, ordered per user, idempotent per command, readable from the start.
+
+An entry of the log holds the events of one command; its events share the entry's position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Sequence
+from typing import Protocol
+
+from domain.stored import Decided, StoredEvent
+from infra.settings import Settings
+
+
+class EventLog(Protocol):
+    name: str
+    log_id: str  # which log this is: a graph projected from one never follows another
+
+    def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
+        """Append each command's events as one entry, in order. The SQLite log refuses a command_id
+        it holds; the Kafka log cannot, and the projection applies a command once."""
+
+    def read(self, start: dict[int, int], batch_size: int = 10_000,
+             partitions: Collection[int] | None = None) -> Iterator[list[StoredEvent]]:
+        """Events after `start` (partition -> last position seen, -1 for none), up to today's end,
+        in batches of whole entries; only `partitions` when given."""
+
+    def end(self) -> dict[int, int]:
+        """The last position of every partition (-1 when empty)."""
+
+    def count(self) -> int:
+        """How many entries (commands) the log holds."""
+
+    def ping(self) -> None:
+        """Raise if the log cannot be reached."""
+
+    def close(self) -> None: ...
+
+
+def open_event_log(settings: Settings) -> EventLog:
+    if settings.uses_kafka_log:
+        from infra.eventlog.kafka import KafkaEventLog
+
+        if settings.kafka_bootstrap is None:
+            raise ValueError("LORE_EVENT_LOG=kafka needs LORE_KAFKA_BOOTSTRAP")
+        return KafkaEventLog(settings.kafka_bootstrap, topic=settings.events_topic,
+                             partitions=settings.kafka_partitions)
+    from infra.eventlog.sqlite import SqliteEventLog
+
+    return SqliteEventLog(settings.sqlite_log_path)

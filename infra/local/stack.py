@@ -1,0 +1,135 @@
+"""Neo4j and Kafka together: up, down, status and wipe, as `lore infra` offers them."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from infra.local.jars import ensure_jars
+from infra.local.process import JavaProcess, port_is_free, tail
+from infra.local.servers import KafkaServer, Neo4jServer
+from infra.settings import Settings
+
+log = logging.getLogger(__name__)
+
+Server = Neo4jServer | KafkaServer
+
+
+class StartError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    name: str
+    pid: int | None
+    answering: bool
+    address: str
+    home: Path
+
+
+class LocalStack:
+    def __init__(self, home: Path, jar_cache: Path, neo4j: Neo4jServer, kafka: KafkaServer,
+                 start_timeout_s: float = 120.0) -> None:
+        self.home = home
+        self.jar_cache = jar_cache
+        self.neo4j = neo4j
+        self.kafka = kafka
+        self.start_timeout_s = start_timeout_s
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> LocalStack:
+        home = settings.home.resolve()
+        return cls(
+            home=home,
+            jar_cache=settings.jar_cache,
+            neo4j=Neo4jServer(
+                home=home / "neo4j", bind=settings.local_bind,
+                bolt_port=settings.local_bolt_port, http_port=settings.local_http_port,
+                heap=settings.neo4j_heap, pagecache=settings.neo4j_pagecache,
+            ),
+            kafka=KafkaServer(
+                home=home / "kafka", bind=settings.local_bind, port=settings.local_kafka_port,
+                controller_port=settings.local_kafka_controller_port, heap=settings.kafka_heap,
+            ),
+            start_timeout_s=settings.local_start_timeout_s,
+        )
+
+    @property
+    def servers(self) -> list[Server]:
+        return [self.neo4j, self.kafka]
+
+    def _process(self, server: Server) -> JavaProcess:
+        return JavaProcess(server.name, self.home / "run", server.console_log)
+
+    def up(self, on_progress: Callable[[str], None] = lambda _: None) -> None:
+        """Start whatever is not running, and return once both servers answer."""
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            jars = dict(zip(
+                ("neo4j", "kafka"),
+                pool.map(lambda s: ensure_jars(s.name, self.jar_cache), self.servers),
+                strict=True,
+            ))
+        to_start = [s for s in self.servers if self._process(s).pid() is None]
+        for server in to_start:
+            taken = [p for p in server.ports if not port_is_free(server.bind, p)]
+            if taken:
+                raise StartError(
+                    f"{server.name}: port {', '.join(map(str, taken))} on {server.bind} "
+                    "is already in use by another program. Stop it, or choose other ports "
+                    "(LORE_LOCAL_BOLT_PORT, LORE_LOCAL_HTTP_PORT, LORE_LOCAL_KAFKA_PORT, "
+                    "LORE_LOCAL_KAFKA_CONTROLLER_PORT)."
+                )
+        for server in to_start:
+            on_progress(f"starting {server.name}")
+            server.prepare(jars[server.name])
+            self._process(server).start(server.argv(jars[server.name]), cwd=server.home)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(self._wait_until_answering, self.servers))
+        for server in self.servers:
+            on_progress(f"{server.name} is ready")
+
+    def _wait_until_answering(self, server: Server) -> None:
+        process = self._process(server)
+        deadline = time.monotonic() + self.start_timeout_s
+        while time.monotonic() < deadline:
+            if server.answers():
+                return
+            if process.pid() is None:
+                raise StartError(
+                    f"{server.name} exited during start. Last lines of {server.log_file}:\n"
+                    f"{tail(server.log_file)}\n--- console ---\n{tail(server.console_log, 15)}"
+                )
+            time.sleep(0.5)
+        raise StartError(
+            f"{server.name} did not answer within {self.start_timeout_s:.0f}s. "
+            f"Last lines of {server.log_file}:\n{tail(server.log_file)}"
+        )
+
+    def down(self) -> list[str]:
+        """Stop both servers; the names of those that were running."""
+        return [s.name for s in self.servers if self._process(s).stop()]
+
+    def status(self) -> list[ServerStatus]:
+        return [
+            ServerStatus(
+                name=s.name,
+                pid=(pid := self._process(s).pid()),
+                answering=pid is not None and s.answers(),
+                address=s.bolt_uri if isinstance(s, Neo4jServer) else s.bootstrap,
+                home=s.home,
+            )
+            for s in self.servers
+        ]
+
+    def wipe(self) -> None:
+        """Stop the servers and delete their data and logs (the jar cache stays)."""
+        self.down()
+        for server in self.servers:
+            shutil.rmtree(server.home, ignore_errors=True)
+

@@ -1,5 +1,0 @@
-"""Local Neo4j and Kafka servers, assembled from Maven Central, for machines without Docker."""
-
-from lore.infra.local.stack import LocalStack, ServerStatus, StartError
-
-__all__ = ["LocalStack", "ServerStatus", "StartError"]

@@ -1,3 +1,0 @@
-from lore.infra.rewriting.port import QueryRewriter, open_rewriter
-
-__all__ = ["QueryRewriter", "open_rewriter"]

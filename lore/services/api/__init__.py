@@ -1,5 +1,0 @@
-"""The HTTP API (FastAPI), v1."""
-
-from lore.services.api.app import create_app
-
-__all__ = ["create_app"]

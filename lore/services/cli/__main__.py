@@ -1,3 +1,0 @@
-from lore.services.cli import main
-
-main()

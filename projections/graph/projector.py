@@ -1,0 +1,184 @@
+"""Apply stored events to Neo4j, each batch in transactions that also record the log position.
+
+A batch is split by user into shards written by concurrent transactions: one Neo4j
+transaction runs on one core, and people share no nodes, so shards never conflict. Each
+shard keeps its own checkpoint, written in the same transaction as its changes, so a batch
+that is retried, replayed or cut short by a crash is applied exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol
+
+from neo4j import Driver, ManagedTransaction
+
+from domain.stored import StoredEvent
+from projections.graph import cypher
+from projections.graph.rows import WRITERS, applied_commands, prerequisites
+from projections.graph.waves import waves
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[int], None]
+
+# Changing the number of shards changes the checkpoint keys: rebuild after changing it.
+SHARDS = 3
+
+
+class EventSource(Protocol):
+    """The part of the event log a projection reads."""
+
+    def read(self, start: dict[int, int], batch_size: int = ...,
+             partitions: Collection[int] | None = ...) -> Iterator[list[StoredEvent]]: ...
+
+    def end(self) -> dict[int, int]: ...
+
+
+class ProjectionMismatch(RuntimeError):
+    """The graph was projected from another event log than the one it is asked to follow."""
+
+
+class ProjectionGap(RuntimeError):
+    """A batch does not start where the projection stopped; catch up from the log instead."""
+
+
+def shard_of(user_id: str) -> int:
+    return zlib.crc32(user_id.encode()) % SHARDS
+
+
+class GraphProjector:
+    name = "graph"
+
+    def __init__(self, driver: Driver, database: str = "neo4j", log_id: str | None = None) -> None:
+        self.driver = driver
+        self.database = database
+        # Which log the positions refer to: a position in one log means nothing in another.
+        self.log_id = log_id
+        self._writers = ThreadPoolExecutor(max_workers=SHARDS, thread_name_prefix="projector")
+
+    def _key(self, partition: int, shard: int) -> str:
+        return f"{self.name}:{partition}:{shard}"
+
+    def _positions(self) -> dict[tuple[int, int], int]:
+        records, _, _ = self.driver.execute_query(
+            cypher.ALL_CHECKPOINTS, projection=self.name, database_=self.database
+        )
+        others = {r["log"] for r in records} - {self.log_id}
+        if self.log_id is not None and others:
+            raise ProjectionMismatch(
+                f"the graph in Neo4j was projected from another event log ({', '.join(map(str, others))}), "
+                f"not from {self.log_id}. Run `lore rebuild` to project this log instead, or point "
+                "Lore at the log the graph came from."
+            )
+        return {(r["partition"], r["shard"]): r["position"] for r in records}
+
+    def checkpoints(self) -> dict[int, int]:
+        """Per partition, the position up to which every shard has applied the log."""
+        positions = self._positions()
+        partitions = {p for p, _ in positions}
+        return {p: min(positions.get((p, s), -1) for s in range(SHARDS)) for p in partitions}
+
+    def apply(self, batch: Sequence[StoredEvent]) -> int:
+        """Apply what the graph has not seen yet; returns how many events that was.
+
+        `batch` must continue the log where the projection stands (as `read` and a single
+        writer's appends do); otherwise ProjectionGap is raised and nothing is written.
+        """
+        if not batch:
+            return 0
+        done = self.checkpoints()
+        reach: dict[int, int] = {}
+        for stored in batch:
+            if stored.partition not in reach and stored.position > done.get(stored.partition, -1) + 1:
+                raise ProjectionGap(
+                    f"partition {stored.partition}: batch starts at {stored.position}, "
+                    f"projection is at {done.get(stored.partition, -1)}"
+                )
+            reach[stored.partition] = max(reach.get(stored.partition, -1), stored.position)
+        by_shard: dict[int, list[StoredEvent]] = {s: [] for s in range(SHARDS)}
+        for stored in batch:
+            by_shard[shard_of(stored.event.user_id)].append(stored)
+        results = self._writers.map(lambda s: self._write_shard(s, by_shard[s], reach), range(SHARDS))
+        return sum(results)
+
+    def _write_shard(self, shard: int, events: list[StoredEvent], reach: dict[int, int]) -> int:
+        with self.driver.session(database=self.database) as session:
+            return session.execute_write(self._apply, shard, events, reach)
+
+    def _apply(self, tx: ManagedTransaction, shard: int, batch: list[StoredEvent],
+               reach: dict[int, int]) -> int:
+        keys = {p: self._key(p, shard) for p in reach}
+        seen = {r["key"]: r["position"] for r in tx.run(cypher.READ_CHECKPOINTS, keys=list(keys.values()))}
+        done = {p: -1 if seen.get(k) is None else seen[k] for p, k in keys.items()}
+        fresh = self._once_per_command(tx, [s for s in batch if s.position > done[s.partition]])
+        for wave in waves(fresh):
+            for statement, prerequisite_keys in prerequisites([s.event for s in wave]):
+                tx.run(statement, keys=prerequisite_keys).consume()
+            by_type: dict[type, list[StoredEvent]] = defaultdict(list)
+            for stored in wave:
+                by_type[type(stored.event)].append(stored)
+            for event_type, (to_row, statement) in WRITERS.items():
+                if event_type in by_type:
+                    rows = [to_row(s.event, s.position) for s in by_type[event_type]]
+                    tx.run(statement, rows=rows).consume()
+        if fresh:
+            tx.run(cypher.APPLIED_COMMANDS, keys=applied_commands([s.event for s in fresh])).consume()
+        # The shard has now seen the whole batch, including the positions of other shards' users.
+        tx.run(cypher.WRITE_CHECKPOINTS, rows=[
+            {"key": keys[p], "projection": self.name, "partition": p, "shard": shard, "position": pos,
+             "log": self.log_id}
+            for p, pos in reach.items() if pos > done[p]
+        ]).consume()
+        return len(fresh)
+
+    @staticmethod
+    def _once_per_command(tx: ManagedTransaction, fresh: list[StoredEvent]) -> list[StoredEvent]:
+        """Drop the entries of commands that took effect before: a Kafka log can hold a command
+        twice (a worker that lost its partitions mid-batch), and the first entry wins, live and
+        on replay alike."""
+        if not fresh:
+            return fresh
+        applied = {r["command_id"] for r in tx.run(
+            cypher.ALREADY_APPLIED, command_ids=list({s.event.command_id for s in fresh}))}
+        first: dict[str, tuple[int, int]] = {}
+        return [
+            s for s in fresh
+            if s.event.command_id not in applied
+            and first.setdefault(s.event.command_id, (s.partition, s.position)) == (s.partition, s.position)
+        ]
+
+    def catch_up(self, event_log: EventSource, batch_size: int = 10_000,
+                 on_progress: Progress | None = None, partitions: Collection[int] | None = None) -> int:
+        """Apply everything the log holds beyond the checkpoints (of `partitions`, when given).
+
+        `on_progress` is told how many log entries each batch held."""
+        applied = 0
+        # Read and decode the next batch while Neo4j writes this one.
+        with ThreadPoolExecutor(max_workers=1) as reader:
+            batches = event_log.read(self.checkpoints(), batch_size=batch_size, partitions=partitions)
+            upcoming = reader.submit(next, batches, None)
+            while (batch := upcoming.result()) is not None:
+                upcoming = reader.submit(next, batches, None)
+                applied += self.apply(batch)
+                if on_progress:
+                    on_progress(len({(s.partition, s.position) for s in batch}))
+        return applied
+
+    def lag(self, event_log: EventSource) -> int:
+        """Log entries not applied yet."""
+        done = self.checkpoints()
+        return sum(max(0, end - done.get(p, -1)) for p, end in event_log.end().items())
+
+    def wipe(self) -> None:
+        """Delete the whole projection, checkpoints included (the schema stays)."""
+        with self.driver.session(database=self.database) as session:
+            session.run(
+                "MATCH (n) WHERE n:Memory OR n:User OR n:Entity OR n:Episode "
+                "OR n:AppliedCommand OR n:Checkpoint "
+                "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 20000 ROWS"
+            ).consume()

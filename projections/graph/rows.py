@@ -1,0 +1,187 @@
+"""Events -> the parameter rows of the projection's Cypher. Pure."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from domain.commands import message_text
+from domain.events import (
+    CommandRejected,
+    EpisodeRecorded,
+    Event,
+    MemoryForgotten,
+    MemoryRecorded,
+    MemoryReinforced,
+    MemoryRestored,
+    MemorySuperseded,
+    UserErased,
+)
+from domain.model import derived_id, normalized
+from domain.state import slot_key
+from projections.graph import cypher
+from projections.keys import has_cjk, user_key
+
+_CAPTION = 60
+
+
+def iso(moment: datetime | None) -> str | None:
+    """Times travel as ISO strings and become datetimes in Cypher: the driver's own temporal
+    packing costs ~100 µs a value, which would bound the projection at a few thousand rows/s."""
+    return moment.isoformat() if moment else None
+
+
+def _base(event: Event) -> dict[str, Any]:
+    return {"user_id": event.user_id, "command_id": event.command_id,
+            "recorded_at": iso(event.recorded_at)}
+
+
+def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
+    return {
+        **_base(event),
+        "memory_id": event.memory_id,
+        "label": event.kind.label,
+        "valid_from": iso(event.valid_from),
+        "valid_until": iso(event.valid_until),
+        "occurred_at": iso(event.occurred_at),
+        "props": {
+            "user_id": event.user_id,
+            "content": event.content,
+            "name": event.content[:_CAPTION],
+            "kind": event.kind.value,
+            "attribute": event.attribute,
+            "slot": slot_key(event.attribute),
+            "value": event.value,
+            "status": "active",
+            "importance": event.importance,
+            "confidence": event.confidence,
+            "source": event.source,
+            "access_count": 0,
+            "log_position": position,
+            "embedding_model": event.embedding.model if event.embedding else None,
+            **text_props(event.content, event.user_id),
+        },
+        "entity_ids": [e["entity_id"] for e in entities(event)],
+        "episodes": [event.episode_id] if event.episode_id else [],
+        "embedding": event.embedding.vector() if event.embedding else None,
+    }
+
+
+def entities(event: MemoryRecorded) -> list[dict[str, str]]:
+    return [
+        {"entity_id": derived_id("entity", event.user_id, normalized(name)), "name": name,
+         "user_id": event.user_id, "user_key": user_key(event.user_id)}
+        for name in dict.fromkeys(event.entities)
+    ]
+
+
+def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
+    """The shared nodes a wave's rows attach to, each merged once: (statement, distinct keys)."""
+    users: dict[str, None] = {}
+    found_entities: dict[str, dict[str, str]] = {}
+    episodes: dict[str, dict[str, str]] = {}
+    for event in wave:
+        if isinstance(event, MemoryRecorded | EpisodeRecorded):
+            users[event.user_id] = None
+        if isinstance(event, MemoryRecorded):
+            found_entities.update((e["entity_id"], e) for e in entities(event))
+            if event.episode_id:
+                episodes[event.episode_id] = {"episode_id": event.episode_id, "user_id": event.user_id}
+    return [(statement, keys) for statement, keys in (
+        (cypher.USERS, list(users)),
+        (cypher.ENTITIES, list(found_entities.values())),
+        (cypher.EPISODES, list(episodes.values())),
+    ) if keys]
+
+
+def applied_commands(events: list[Event]) -> list[dict[str, Any]]:
+    """One row per command: its outcome, and the memory it recorded or changed, if any."""
+    rows: dict[str, dict[str, Any]] = {}
+    for event in events:
+        row = rows.setdefault(event.command_id, {
+            "command_id": event.command_id, "user_id": event.user_id, "outcome": "applied",
+            "code": None, "reason": None, "memory_id": None,
+        })
+        if isinstance(event, CommandRejected):
+            row.update(outcome="rejected", code=event.code, reason=event.reason)
+        elif row["memory_id"] is None:
+            row["memory_id"] = getattr(event, "memory_id", None)
+    return list(rows.values())
+
+
+def memory_superseded(event: MemorySuperseded, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "by_memory_id": event.by_memory_id,
+            "valid_until": iso(event.valid_until)}
+
+
+def memory_reinforced(event: MemoryReinforced, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "confidence": event.confidence,
+            "source": event.source}
+
+
+def memory_forgotten(event: MemoryForgotten, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "reason": event.reason}
+
+
+def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id}
+
+
+def text_props(text: str, user_id: str) -> dict[str, Any]:
+    """The properties the fulltext indexes read: CJK text also goes to the CJK-bigram index."""
+    cjk = has_cjk(text)
+    return {"user_key": user_key(user_id), "content_cjk": text if cjk else None,
+            "user_key_cjk": user_key(user_id) if cjk else None}
+
+
+def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
+    """Each message of an episode as a node of its own: searchable turn by turn."""
+    vectors = [e.vector() for e in event.embeddings] or [None] * len(event.messages)
+    return [
+        {
+            "message_id": derived_id("message", event.episode_id, str(i)),
+            "occurred_at": iso(message.timestamp or event.occurred_at),
+            "embedding": vector,
+            "props": {
+                "user_id": event.user_id, "episode_id": event.episode_id, "session_id": event.session_id,
+                "position": i, "role": message.role, "content": message_text(message),
+                "name": message.content[:_CAPTION],
+                "embedding_model": event.embeddings[i].model if event.embeddings else None,
+                **text_props(message_text(message), event.user_id),
+            },
+        }
+        for i, (message, vector) in enumerate(zip(event.messages, vectors, strict=True))
+    ]
+
+
+def episode_recorded(event: EpisodeRecorded, position: int) -> dict[str, Any]:
+    text = "\n".join(f"{m.role}: {m.content}" for m in event.messages)
+    return {
+        **_base(event),
+        "episode_id": event.episode_id,
+        "occurred_at": iso(event.occurred_at),
+        "messages": messages(event),
+        "props": {
+            "user_id": event.user_id,
+            "session_id": event.session_id,
+            "text": text,
+            "name": f"{event.session_id} @ {event.occurred_at:%Y-%m-%d}",
+            "message_count": len(event.messages),
+        },
+    }
+
+
+def user_erased(event: UserErased, position: int) -> dict[str, Any]:
+    return _base(event)
+
+
+# event type -> (row builder, statement); the order in which one wave's groups run.
+WRITERS: dict[type, tuple[Any, str]] = {
+    EpisodeRecorded: (episode_recorded, cypher.EPISODE_RECORDED),
+    MemoryRecorded: (memory_recorded, cypher.MEMORY_RECORDED),
+    MemorySuperseded: (memory_superseded, cypher.MEMORY_SUPERSEDED),
+    MemoryReinforced: (memory_reinforced, cypher.MEMORY_REINFORCED),
+    MemoryForgotten: (memory_forgotten, cypher.MEMORY_FORGOTTEN),
+    MemoryRestored: (memory_restored, cypher.MEMORY_RESTORED),
+    UserErased: (user_erased, cypher.USER_ERASED),
+}

@@ -1,0 +1,53 @@
+"""Order a batch of events into waves that can each be written with one UNWIND per event type.
+
+Events that touch the same thing (a memory, an episode, a user being erased) keep their order
+across waves; events in one wave touch nothing in common, so their order inside it is free.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from domain.events import (
+    EpisodeRecorded,
+    Event,
+    MemoryRecorded,
+    MemorySuperseded,
+    UserErased,
+)
+from domain.stored import StoredEvent
+
+
+def _touches(event: Event) -> list[str]:
+    if isinstance(event, MemorySuperseded):
+        return [event.memory_id, event.by_memory_id]
+    if isinstance(event, EpisodeRecorded):
+        return [f"episode:{event.episode_id}"]
+    if isinstance(event, MemoryRecorded):
+        # Memories taken from one episode wait for it, so the link finds the episode's node.
+        return [event.memory_id] + ([f"episode:{event.episode_id}"] if event.episode_id else [])
+    memory_id = getattr(event, "memory_id", None)
+    return [memory_id] if memory_id else []
+
+
+def waves(batch: Sequence[StoredEvent]) -> list[list[StoredEvent]]:
+    wave_of: dict[str, int] = {}
+    user_floor: dict[str, int] = defaultdict(int)
+    user_top: dict[str, int] = defaultdict(int)
+    out: list[list[StoredEvent]] = []
+    for stored in batch:
+        event = stored.event
+        user = event.user_id
+        if isinstance(event, UserErased):
+            wave = user_top[user] + 1
+            user_floor[user] = wave
+        else:
+            wave = max([user_floor[user]] + [wave_of.get(k, 0) for k in _touches(event)]) + 1
+            for key in _touches(event):
+                wave_of[key] = wave
+        user_top[user] = max(user_top[user], wave)
+        while len(out) < wave:
+            out.append([])
+        out[wave - 1].append(stored)
+    return out

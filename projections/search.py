@@ -1,0 +1,347 @@
+"""The candidate sources of hybrid search, each held to one person and a moment in time.
+
+- vector: the HNSW index (over-fetched, then held to the person); for a person with few
+  memories an exact scan of theirs alone is both cheaper and exact. Never a scan of everyone.
+- text: Lucene BM25 in the fulltext indexes; the person's `user_key` is part of the query, so
+  the index itself returns only their nodes. User text is reduced to escaped words.
+- graph: memories about the entities a query names, and the neighbourhood of the best hits
+  (memories about the same entities; the turns next to a message).
+
+Memories and conversation turns (Message nodes) are searched side by side.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from neo4j import Driver
+
+from projections.bm25 import rescore
+from projections.graph.schema import (
+    ENTITY_FULLTEXT,
+    MEMORY_FULLTEXT,
+    MEMORY_FULLTEXT_CJK,
+    MESSAGE_FULLTEXT,
+    MESSAGE_FULLTEXT_CJK,
+    MESSAGE_VECTOR_INDEX,
+    VECTOR_INDEX,
+)
+from projections.keys import has_cjk, user_key
+from projections.temporal import AS_OF, as_of, pick
+
+ItemType = Literal["memory", "message"]
+_WORD = re.compile(r"\w+", re.UNICODE)
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+_OPERATORS = {"AND", "OR", "NOT", "TO"}
+
+
+@dataclass(frozen=True)
+class Window:
+    """Which memories a search may see: true at `valid_at`, as known at `known_at` (None: now)."""
+
+    valid_at: datetime | None
+    known_at: datetime | None
+    include_history: bool = False
+    kinds: tuple[str, ...] = ()
+
+    def params(self) -> dict[str, Any]:
+        return {"valid_at": None if self.include_history else self.valid_at, "known_at": self.known_at,
+                "kinds": list(self.kinds) or None}
+
+
+@dataclass
+class Candidate:
+    type: ItemType
+    id: str
+    score: float
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+def lucene_terms(text: str) -> str | None:
+    """User text as a Lucene clause that matches any of its words and can do nothing else."""
+    words = [w for w in _WORD.findall(text) if w.upper() not in _OPERATORS or w.islower()]
+    if not words:
+        return None
+    return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", w.lower()) for w in dict.fromkeys(words))
+
+
+def _scoped(key_field: str, user_id: str, terms: str) -> str:
+    return f"{key_field}:{user_key(user_id)} AND ({terms})"
+
+
+# Instants travel as ISO text: the driver's own datetime objects cost more Python time to build
+# than the rest of a search together (see _native).
+_MEMORY_FIELDS = """
+m {.memory_id, .kind, .content, .attribute, .value, .status, .superseded_by, .importance, .confidence,
+   .source, .access_count, valid_from: toString(m.valid_from), recorded_at: toString(m.recorded_at),
+   last_accessed_at: toString(m.last_accessed_at), valid_until: toString(until),
+   episode_id: [(m)-[:EXTRACTED_FROM]->(ep) | ep.episode_id][0]} AS fields
+"""
+
+_MESSAGE_FIELDS = """
+x {.message_id, .episode_id, .session_id, .role, .content, .position,
+   occurred_at: toString(x.occurred_at), recorded_at: toString(x.recorded_at)} AS fields
+"""
+_INSTANTS = frozenset({"valid_from", "recorded_at", "last_accessed_at", "valid_until", "occurred_at"})
+_FRACTION = re.compile(r"(\.\d{6})\d+")
+
+# Messages are moments: one is visible when it had happened by $valid_at and Lore had it by $known_at.
+_MESSAGE_FILTER = """
+WHERE ($valid_at IS NULL OR x.occurred_at <= $valid_at)
+  AND ($known_at IS NULL OR x.recorded_at <= $known_at)
+"""
+
+_MEMORY_KIND_FILTER = "  AND ($kinds IS NULL OR m.kind IN $kinds)\nWITH m, score\n"
+
+# The window filter runs before the cut; the fields are read for the kept few only.
+_MEMORY_BEST = f"""
+WITH m, score, until ORDER BY score DESC LIMIT $limit
+RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
+ORDER BY score DESC
+"""
+
+_MESSAGE_BEST = f"""
+WITH x, score ORDER BY score DESC LIMIT $limit
+RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
+ORDER BY score DESC
+"""
+
+MEMORY_VECTOR_EXACT = as_of(f"""
+MATCH (m:Memory {{user_id: $user_id}})
+WHERE $kinds IS NULL OR m.kind IN $kinds
+WITH m, vector.similarity.cosine(m.embedding, $vector) AS score WHERE score IS NOT NULL
+ORDER BY score DESC LIMIT $fetch
+WITH m, score
+{AS_OF}{_MEMORY_BEST}""")
+
+MEMORY_VECTOR_INDEX = as_of(f"""
+CALL db.index.vector.queryNodes('{VECTOR_INDEX}', $fetch, $vector) YIELD node AS m, score
+WITH m, score WHERE m.user_id = $user_id
+{_MEMORY_KIND_FILTER}{AS_OF}{_MEMORY_BEST}""")
+
+MESSAGE_VECTOR_EXACT = f"""
+MATCH (x:Message {{user_id: $user_id}})
+WITH x, vector.similarity.cosine(x.embedding, $vector) AS score
+{_MESSAGE_FILTER}  AND score IS NOT NULL
+{_MESSAGE_BEST}"""
+
+MESSAGE_VECTOR_INDEX = f"""
+CALL db.index.vector.queryNodes('{MESSAGE_VECTOR_INDEX}', $fetch, $vector) YIELD node AS x, score
+WITH x, score WHERE x.user_id = $user_id
+WITH x, score
+{_MESSAGE_FILTER}
+{_MESSAGE_BEST}"""
+
+# Two steps: the pool of the person's nodes that hold a query word (id and text only), then, for
+# the best of them by the person's own BM25, the window filter and the fields.
+TEXT_POOL = """
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
+RETURN coalesce(node.memory_id, node.message_id) AS id, node.content AS content, score
+"""
+
+MEMORY_TEXT = as_of(f"""
+UNWIND $ids AS id
+MATCH (m:Memory {{memory_id: id}})
+WITH m, $scores[id] AS score WHERE m.user_id = $user_id
+{_MEMORY_KIND_FILTER}{AS_OF}{_MEMORY_BEST}""")
+
+MESSAGE_TEXT = f"""
+UNWIND $ids AS id
+MATCH (x:Message {{message_id: id}})
+WITH x, $scores[id] AS score WHERE x.user_id = $user_id
+WITH x, score
+{_MESSAGE_FILTER}
+{_MESSAGE_BEST}"""
+
+# Memories about the entities the query names (1 hop), and about the entities of the best hits (2 hops).
+MEMORY_GRAPH = as_of(f"""
+CALL () {{
+  UNWIND $named AS n
+  MATCH (e:Entity {{entity_id: n.id}})
+  RETURN e, n.score AS score
+  UNION
+  MATCH (hit:Memory)-[:ABOUT]->(e:Entity) WHERE hit.memory_id IN $seeds
+  RETURN e, 0.5 AS score
+}}
+WITH e, max(score) AS entity_score
+MATCH (m:Memory)-[:ABOUT]->(e)
+WITH m, sum(entity_score) AS score WHERE m.user_id = $user_id
+{_MEMORY_KIND_FILTER}{AS_OF}
+WITH m, score, until ORDER BY score DESC, m.importance DESC, m.valid_from DESC LIMIT $limit
+RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
+ORDER BY score DESC, m.importance DESC, m.valid_from DESC
+""")
+
+ENTITIES_NAMED = f"""
+CALL db.index.fulltext.queryNodes('{ENTITY_FULLTEXT}', $lucene, {{limit: 10}}) YIELD node, score
+WHERE node.user_id = $user_id
+RETURN node.entity_id AS id, score
+"""
+
+# The turns next to the best message hits: an answer often follows the question that names it.
+MESSAGE_GRAPH = f"""
+MATCH (hit:Message) WHERE hit.message_id IN $seeds
+MATCH (hit)-[:NEXT]-(x:Message)
+WITH x, count(*) AS score
+{_MESSAGE_FILTER}
+WITH x, toFloat(score) AS score
+{_MESSAGE_BEST}"""
+
+VECTORS = """
+UNWIND $memories AS id
+MATCH (m:Memory {memory_id: id})
+RETURN 'memory' AS type, id, m.embedding AS vector
+UNION ALL
+UNWIND $messages AS id
+MATCH (x:Message {message_id: id})
+RETURN 'message' AS type, id, x.embedding AS vector
+"""
+
+COUNTS = """
+OPTIONAL MATCH (m:Memory {user_id: $user_id}) WITH count(m) AS memories
+OPTIONAL MATCH (x:Message {user_id: $user_id}) WITH memories, count(x) AS messages
+RETURN memories, messages, COUNT { (:Memory) } AS all_memories, COUNT { (:Message) } AS all_messages
+"""
+
+
+@dataclass(frozen=True)
+class Counts:
+    """How many memories and messages the person has, and everyone: what sizes a vector query."""
+
+    memory: int
+    message: int
+    all_memory: int
+    all_message: int
+
+    def owned(self, kind: ItemType) -> int:
+        return self.memory if kind == "memory" else self.message
+
+    def total(self, kind: ItemType) -> int:
+        return self.all_memory if kind == "memory" else self.all_message
+
+
+class CandidateQueries:
+    """Runs the candidate queries; each answers (id, score, fields) best first."""
+
+    def __init__(self, driver: Driver, database: str = "neo4j", exact_below: int = 5000,
+                 overfetch: int = 2, counts_ttl_s: float = 5.0, text_pool: int = 300) -> None:
+        self.driver = driver
+        self.database = database
+        self.exact_below = exact_below
+        self.overfetch = overfetch
+        self.counts_ttl_s = counts_ttl_s
+        self.text_pool = text_pool
+        self._counts: dict[str, tuple[float, Counts]] = {}
+
+    def _run(self, kind: ItemType, query: str, **params: Any) -> list[Candidate]:
+        records, _, _ = self.driver.execute_query(query, params, database_=self.database, routing_="r")
+        return [Candidate(kind, r["id"], float(r["score"]), _native(r["fields"])) for r in records]
+
+    def counts(self, user_id: str) -> Counts:
+        # Counting a person's nodes walks their index entries: kept for a few seconds, as it only
+        # sizes the vector query (a count a little behind changes how much is fetched, not what).
+        now = time.monotonic()
+        cached = self._counts.get(user_id)
+        if cached and now - cached[0] < self.counts_ttl_s:
+            return cached[1]
+        records, _, _ = self.driver.execute_query(COUNTS, user_id=user_id, database_=self.database,
+                                                  routing_="r")
+        r = records[0]
+        counts = Counts(r["memories"], r["messages"], r["all_memories"], r["all_messages"])
+        if len(self._counts) > 10_000:
+            self._counts.clear()
+        self._counts[user_id] = (now, counts)
+        return counts
+
+    def vector(self, kind: ItemType, user_id: str, vector: list[float], window: Window, limit: int,
+               owned: int, total: int) -> list[Candidate]:
+        """Exact over the person's own nodes when they are few; else the HNSW index, fetching
+        enough neighbours that the person's share of them covers `limit`, more if it did not."""
+        if kind == "memory":
+            exact = pick(MEMORY_VECTOR_EXACT, window.known_at)
+            index = pick(MEMORY_VECTOR_INDEX, window.known_at)
+        else:
+            exact, index = MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX
+        params = {"user_id": user_id, "vector": vector, "limit": limit, **window.params()}
+        if owned == 0:
+            return []
+        if owned <= self.exact_below:
+            return self._run(kind, exact, fetch=limit * self.overfetch, **params)
+        # Neighbours are the person's in about their share of the index: fetch a few times what
+        # that share needs, and widen if the person's part of the answer still fell short.
+        share = owned / max(total, owned)
+        fetch = min(max(int(limit * self.overfetch / share), limit * self.overfetch), 10_000)
+        while True:
+            found = self._run(kind, index, fetch=fetch, **params)
+            if len(found) >= limit or fetch >= 10_000:
+                return found
+            fetch = min(fetch * 4, 10_000)
+
+    def text(self, kind: ItemType, user_id: str, query: str, window: Window, limit: int,
+             owned: int | None = None) -> list[Candidate]:
+        """Lucene finds the person's nodes that hold a query word (up to `text_pool`); they are
+        ranked by BM25 with the person's own word statistics (see bm25.py). CJK queries keep
+        Lucene's bigram scores."""
+        terms = lucene_terms(query)
+        if terms is None:
+            return []
+        cjk = has_cjk(query)
+        if kind == "memory":
+            index = MEMORY_FULLTEXT_CJK if cjk else MEMORY_FULLTEXT
+            statement = pick(MEMORY_TEXT, window.known_at)
+        else:
+            index, statement = (MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT), MESSAGE_TEXT
+        lucene = _scoped("user_key_cjk" if cjk else "user_key", user_id, terms)
+        records, _, _ = self.driver.execute_query(
+            TEXT_POOL, index=index, lucene=lucene, fetch=max(self.text_pool, limit),
+            database_=self.database, routing_="r")
+        if cjk:
+            scores = [float(r["score"]) for r in records]
+        else:
+            scores = rescore(query, [r["content"] or "" for r in records],
+                             owned if owned is not None else len(records))
+        best = sorted(((s, r["id"]) for s, r in zip(scores, records, strict=True) if s > 0), reverse=True)
+        best = best[:limit * 2]  # room for what the window filter leaves out
+        return self._run(kind, statement, ids=[i for _, i in best], scores={i: s for s, i in best},
+                         user_id=user_id, limit=limit, **window.params())
+
+    def vectors(self, items: list[tuple[ItemType, str]]) -> dict[tuple[ItemType, str], list[float] | None]:
+        """The stored vectors of these memories and turns (None where there is none)."""
+        records, _, _ = self.driver.execute_query(
+            VECTORS, memories=[i for t, i in items if t == "memory"],
+            messages=[i for t, i in items if t == "message"], database_=self.database, routing_="r")
+        return {(r["type"], r["id"]): r["vector"] for r in records}
+
+    def named_entities(self, user_id: str, query: str) -> list[dict[str, Any]]:
+        """The person's entities whose names the query holds, with how well they match."""
+        terms = lucene_terms(query)
+        if not terms:
+            return []
+        records, _, _ = self.driver.execute_query(
+            ENTITIES_NAMED, lucene=_scoped("user_key", user_id, terms), user_id=user_id,
+            database_=self.database, routing_="r")
+        return [{"id": r["id"], "score": float(r["score"])} for r in records]
+
+    def graph(self, kind: ItemType, user_id: str, named: list[dict[str, Any]], seeds: list[str],
+              window: Window, limit: int) -> list[Candidate]:
+        """Memories about the `named` entities and the seeds' entities; turns next to seed turns."""
+        if kind == "message":
+            if not seeds:
+                return []
+            return self._run(kind, MESSAGE_GRAPH, seeds=seeds, limit=limit, **window.params())
+        if not named and not seeds:
+            return []
+        return self._run(kind, pick(MEMORY_GRAPH, window.known_at), user_id=user_id, named=named,
+                         seeds=seeds, limit=limit, **window.params())
+
+
+def _native(fields: dict[str, Any]) -> dict[str, Any]:
+    for key in _INSTANTS & fields.keys():
+        if isinstance(fields[key], str):
+            fields[key] = datetime.fromisoformat(_FRACTION.sub(r"\1", fields[key]))
+    return fields
+

@@ -1,0 +1,135 @@
+"""As-of reads: what was true at `valid_at`, as Lore knew it at `known_at`; histories; timelines.
+
+A memory's window can change after it was recorded (a newer value closes it, a late one
+shortens it). Each change is a SUPERSEDES edge stamped with when Lore learned it (`at`) and,
+once a later change replaced it, `replaced_at`; so the window as known at any moment is the
+edge in force then, or the window the memory was recorded with.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from neo4j import Driver
+
+from domain.state import slot_key
+from projections.views import MemoryView
+
+
+def _fields(valid_until: str) -> str:
+    return (
+        "m {.memory_id, .user_id, .kind, .content, .attribute, .value, .status, .valid_from, "
+        ".recorded_at, .retired_at, .superseded_by, .importance, .confidence, .source, "
+        f".access_count, valid_until: {valid_until}}}"
+    )
+
+
+# Keeps the memories `m` true at $valid_at (null: at any time) as Lore knew them at $known_at,
+# and names their window as known then `until`. Shared with search.
+KNOWN_AT_FILTER = """
+WHERE m.recorded_at <= $known_at
+  AND (m.retired_at IS NULL OR m.retired_at > $known_at)
+  AND ($valid_at IS NULL OR m.valid_from <= $valid_at)
+CALL (m) {
+  OPTIONAL MATCH (:Memory)-[s:SUPERSEDES]->(m)
+  WHERE s.at <= $known_at AND (s.replaced_at IS NULL OR s.replaced_at > $known_at)
+  RETURN s.valid_until AS edge_until, s IS NOT NULL AS closed
+  ORDER BY s.at DESC LIMIT 1
+}
+WITH *, CASE WHEN closed THEN edge_until ELSE m.stated_valid_until END AS until
+WHERE $valid_at IS NULL OR until IS NULL OR $valid_at < until
+"""
+
+# The same as believed now: the stored window is the one in force, no edge needs reading.
+KNOWN_NOW_FILTER = """
+WHERE m.status <> 'forgotten'
+  AND ($valid_at IS NULL OR (m.valid_from <= $valid_at
+                             AND (m.valid_until IS NULL OR $valid_at < m.valid_until)))
+WITH *, m.valid_until AS until
+"""
+
+AS_OF = "/*as-of*/"
+
+
+def as_of(query: str) -> tuple[str, str]:
+    """`query` with its AS_OF marker replaced: (as believed now, as believed at $known_at)."""
+    return query.replace(AS_OF, KNOWN_NOW_FILTER), query.replace(AS_OF, KNOWN_AT_FILTER)
+
+
+def pick(queries: tuple[str, str], known_at: datetime | None) -> str:
+    return queries[known_at is not None]
+
+
+_AS_OF = as_of(f"""
+MATCH (m:Memory {{user_id: $user_id}})
+WHERE ($kind IS NULL OR m.kind = $kind)
+  AND ($slot IS NULL OR m.slot = $slot)
+  AND ($status IS NULL OR m.status = $status)
+WITH m
+{AS_OF}
+RETURN {_fields('until')} AS memory
+ORDER BY m.valid_from DESC, m.memory_id
+SKIP $skip LIMIT $limit
+""")
+
+_ONE = f"""
+MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_id}})
+RETURN {_fields('m.valid_until')} AS memory
+"""
+
+_HISTORY = f"""
+MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_id}})
+OPTIONAL MATCH back = (m)-[:SUPERSEDES*]->(older:Memory)
+  WHERE all(s IN relationships(back) WHERE s.replaced_at IS NULL)
+OPTIONAL MATCH ahead = (newer:Memory)-[:SUPERSEDES*]->(m)
+  WHERE all(s IN relationships(ahead) WHERE s.replaced_at IS NULL)
+WITH m, collect(DISTINCT older) + collect(DISTINCT newer) + [m] AS chain
+UNWIND chain AS c
+WITH DISTINCT c AS m
+RETURN {_fields('m.valid_until')} AS memory
+ORDER BY m.valid_from, m.log_position
+"""
+
+_TIMELINE = f"""
+MATCH (m:Memory {{user_id: $user_id, slot: $slot}})
+WHERE m.status <> 'forgotten'
+RETURN {_fields('m.valid_until')} AS memory
+ORDER BY m.valid_from, m.log_position
+"""
+
+
+def _views(driver: Driver, query: str, database: str, **params: Any) -> list[MemoryView]:
+    records, _, _ = driver.execute_query(query, params, database_=database)
+    return [MemoryView.model_validate(_native(r["memory"])) for r in records]
+
+
+def _native(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in row.items()}
+
+
+class TemporalQueries:
+    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
+        self.driver = driver
+        self.database = database
+
+    def memories(self, user_id: str, *, valid_at: datetime | None = None,
+                 known_at: datetime | None = None, kind: str | None = None,
+                 attribute: str | None = None, status: str | None = None,
+                 skip: int = 0, limit: int = 100) -> list[MemoryView]:
+        """Memories true at `valid_at` (None: at any time) as known at `known_at` (None: now)."""
+        return _views(self.driver, pick(_AS_OF, known_at), self.database, user_id=user_id, valid_at=valid_at,
+                      known_at=known_at, kind=kind, slot=slot_key(attribute), status=status,
+                      skip=skip, limit=limit)
+
+    def memory(self, user_id: str, memory_id: str) -> MemoryView | None:
+        found = _views(self.driver, _ONE, self.database, user_id=user_id, memory_id=memory_id)
+        return found[0] if found else None
+
+    def history(self, user_id: str, memory_id: str) -> list[MemoryView]:
+        """The supersession chain the memory belongs to, oldest first."""
+        return _views(self.driver, _HISTORY, self.database, user_id=user_id, memory_id=memory_id)
+
+    def timeline(self, user_id: str, attribute: str) -> list[MemoryView]:
+        """Every value a slot held, with its window, oldest first."""
+        return _views(self.driver, _TIMELINE, self.database, user_id=user_id, slot=slot_key(attribute))

@@ -1,0 +1,36 @@
+"""Request dependencies, as `Annotated` aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Path, Query, Request
+
+from domain.commands import IDENTIFIER_PATTERN
+from projections.temporal import TemporalQueries
+from services.bootstrap import Lore
+from services.intake import Intake
+
+
+def _lore(request: Request) -> Lore:
+    lore: Lore = request.app.state.lore
+    return lore
+
+
+def _intake(request: Request) -> Intake:
+    intake: Intake = request.app.state.intake
+    return intake
+
+
+def _queries(lore: LoreDep) -> TemporalQueries:
+    return TemporalQueries(lore.driver, lore.settings.neo4j_database)
+
+
+LoreDep = Annotated[Lore, Depends(_lore)]
+IntakeDep = Annotated[Intake, Depends(_intake)]
+QueriesDep = Annotated[TemporalQueries, Depends(_queries)]
+UserId = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN,
+                             description="The person whose memory it is.")]
+MemoryId = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
+Wait = Annotated[bool, Query(description="Answer once the command is applied to the graph "
+                                         "(read-your-writes).")]

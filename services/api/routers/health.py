@@ -1,0 +1,46 @@
+"""GET /v1/health: liveness, and readiness of Neo4j and the event log."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Response, status
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from services.api.deps import LoreDep
+
+router = APIRouter(tags=["health"])
+
+
+class ComponentHealth(BaseModel):
+    ready: bool
+    detail: str = Field(description="What was checked, or why it failed.")
+
+
+class Health(BaseModel):
+    status: Literal["ok", "degraded"]
+    neo4j: ComponentHealth
+    event_log: ComponentHealth
+
+
+def _check(probe: object, what: str) -> ComponentHealth:
+    try:
+        probe()  # type: ignore[operator]
+    except Exception as exc:  # noqa: BLE001 - any failure means "not ready", reported as such
+        return ComponentHealth(ready=False, detail=f"{type(exc).__name__}: {exc}")
+    return ComponentHealth(ready=True, detail=what)
+
+
+@router.get("/health", response_model=Health)
+async def health(lore: LoreDep, response: Response) -> Health:
+    neo4j = await run_in_threadpool(_check, lore.driver.verify_connectivity, "bolt handshake")
+    if neo4j.ready:
+        # The graph must be the projection of this log; if not, every write would be refused.
+        neo4j = await run_in_threadpool(_check, lore.projector.checkpoints,
+                                        "bolt handshake; the graph follows this event log")
+    event_log = await run_in_threadpool(_check, lore.event_log.ping, f"{lore.event_log.name} log")
+    ok = neo4j.ready and event_log.ready
+    if not ok:
+        response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    return Health(status="ok" if ok else "degraded", neo4j=neo4j, event_log=event_log)

@@ -1,0 +1,133 @@
+"""/v1/users/{user_id}/memories, episodes, timeline, stats, and erasure of a person."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Query, status
+from fastapi.responses import JSONResponse
+
+from domain.model import MemoryKind, MemoryStatus, utc
+from projections.outcomes import memory_counts
+from projections.views import MemoryView
+from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
+from services.api.schemas import EpisodeCreate, MemoryCreate, MemoryPage, Stats, WriteAccepted
+from services.api.writes import WRITE_RESPONSES, command, submit
+
+router = APIRouter(prefix="/users/{user_id}", tags=["memories"])
+_ACCEPTED = {"status_code": status.HTTP_202_ACCEPTED, "response_model": WriteAccepted,
+             "responses": WRITE_RESPONSES}
+
+
+@router.post("/memories", summary="Record a memory", **_ACCEPTED)
+async def record_memory(user_id: UserId, body: MemoryCreate, intake: IntakeDep,
+                        wait: Wait = False) -> JSONResponse:
+    """A fact, preference, lesson... With an `attribute`, a new value supersedes the one in force;
+    a value that arrives late (older `valid_from`) is slotted into the past."""
+    fields = body.model_dump()
+    fields["entities"] = tuple(body.entities)
+    return await submit(intake, command("RecordMemory", user_id, fields), wait)
+
+
+@router.post("/episodes", summary="Record a conversation", **_ACCEPTED)
+async def record_episode(user_id: UserId, body: EpisodeCreate, intake: IntakeDep,
+                         wait: Wait = False) -> JSONResponse:
+    fields = body.model_dump(exclude={"messages"})
+    fields["messages"] = tuple(body.messages)
+    first = body.messages[0].timestamp
+    if body.occurred_at is None and first is not None:
+        fields["occurred_at"] = first
+    return await submit(intake, command("RecordEpisode", user_id, fields), wait)
+
+
+@router.get("/memories", response_model=MemoryPage, summary="List memories")
+def list_memories(
+    user_id: UserId, queries: QueriesDep,
+    kind: MemoryKind | None = None,
+    status_: Annotated[MemoryStatus | None, Query(alias="status")] = None,
+    attribute: str | None = None,
+    valid_at: Annotated[datetime | None, Query(
+        description="True at this time. Default: now, unless `status` is given (then: any time).")] = None,
+    known_at: Annotated[datetime | None, Query(
+        description="As Lore knew it at this time (default: now); "
+                    "forgotten ones reappear as they were.")] = None,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> MemoryPage:
+    if valid_at is None and status_ is None:
+        valid_at = datetime.now().astimezone()
+    items = queries.memories(user_id, valid_at=valid_at and utc(valid_at),
+                             known_at=known_at and utc(known_at),
+                             kind=kind.value if kind else None, attribute=attribute,
+                             status=status_.value if status_ else None, skip=offset, limit=limit + 1)
+    more = len(items) > limit
+    return MemoryPage(items=items[:limit], offset=offset, limit=limit,
+                      next_offset=offset + limit if more else None)
+
+
+def _no_such_memory(user_id: str, memory_id: str) -> HTTPException:
+    return HTTPException(status.HTTP_404_NOT_FOUND, f"memory {memory_id!r} does not exist for {user_id!r}")
+
+
+@router.get("/memories/{memory_id}", response_model=MemoryView, summary="One memory",
+            responses={404: {"description": "No such memory for this user."}})
+def get_memory(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> MemoryView:
+    found = queries.memory(user_id, memory_id)
+    if found is None:
+        raise _no_such_memory(user_id, memory_id)
+    return found
+
+
+@router.get("/memories/{memory_id}/history", response_model=list[MemoryView],
+            summary="Its supersession chain, oldest first")
+def memory_history(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> list[MemoryView]:
+    chain = queries.history(user_id, memory_id)
+    if not chain:
+        raise _no_such_memory(user_id, memory_id)
+    return chain
+
+
+@router.get("/timeline", response_model=list[MemoryView], summary="The values one slot held")
+def timeline(user_id: UserId, queries: QueriesDep,
+             attribute: Annotated[str, Query(min_length=1, description="The slot, e.g. favorite_color.")],
+             ) -> list[MemoryView]:
+    return queries.timeline(user_id, attribute)
+
+
+@router.delete("/memories/{memory_id}", summary="Forget a memory (soft: restorable)", **_ACCEPTED)
+async def forget_memory(user_id: UserId, memory_id: MemoryId, intake: IntakeDep, wait: Wait = False,
+                        reason: Annotated[str | None, Query(max_length=500)] = None,
+                        command_id: str | None = None) -> JSONResponse:
+    fields = {"memory_id": memory_id, "reason": reason, "command_id": command_id}
+    return await submit(intake, command("ForgetMemory", user_id, fields), wait)
+
+
+@router.post("/memories/{memory_id}/restore", summary="Restore a forgotten memory", **_ACCEPTED)
+async def restore_memory(user_id: UserId, memory_id: MemoryId, intake: IntakeDep, wait: Wait = False,
+                         command_id: str | None = None) -> JSONResponse:
+    fields = {"memory_id": memory_id, "command_id": command_id}
+    return await submit(intake, command("RestoreMemory", user_id, fields), wait)
+
+
+@router.get("/stats", response_model=Stats, summary="Counts by kind and status")
+def stats(user_id: UserId, lore: LoreDep) -> Stats:
+    by_kind: dict[str, int] = defaultdict(int)
+    by_status: dict[str, int] = defaultdict(int)
+    both: dict[str, dict[str, int]] = defaultdict(dict)
+    for kind, state, n in memory_counts(lore.driver, user_id, lore.settings.neo4j_database):
+        by_kind[kind] += n
+        by_status[state] += n
+        both[kind][state] = n
+    return Stats(user_id=user_id, total=sum(by_kind.values()), by_kind=by_kind, by_status=by_status,
+                 by_kind_and_status=both)
+
+
+users = APIRouter(prefix="/users", tags=["people"])
+
+
+@users.delete("/{user_id}", summary="Erase everything about a person", **_ACCEPTED)
+async def erase_user(user_id: UserId, intake: IntakeDep, wait: Wait = False,
+                     command_id: str | None = None) -> JSONResponse:
+    return await submit(intake, command("EraseUser", user_id, {"command_id": command_id}), wait)

@@ -1,0 +1,71 @@
+"""POST /v1/users/{user_id}/search and /context: hybrid retrieval that respects time."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from fastapi import APIRouter
+
+from domain.model import utc
+from projections.search import Window
+from services.api.deps import LoreDep, QueriesDep, UserId
+from services.api.schemas import (
+    ContextRequest,
+    ContextResponse,
+    HitSource,
+    SearchHit,
+    SearchRequest,
+    SearchResponse,
+)
+from services.context import build_context
+from services.search import Hit
+
+router = APIRouter(prefix="/users/{user_id}", tags=["search"])
+
+
+def public(hit: Hit) -> SearchHit:
+    f = hit.fields
+    source = None
+    if hit.type == "message" or f.get("episode_id"):
+        source = HitSource(episode_id=f.get("episode_id"), session_id=f.get("session_id"), role=f.get("role"),
+                           occurred_at=f.get("occurred_at"), position=f.get("position"))
+    return SearchHit(
+        type=hit.type, id=hit.id, content=f.get("content", ""), score=hit.score, scores=hit.scores,
+        ranks=hit.ranks, kind=f.get("kind"), attribute=f.get("attribute"), value=f.get("value"),
+        status=f.get("status"), valid_from=f.get("valid_from") or f.get("occurred_at"),
+        valid_until=f.get("valid_until"), superseded_by=f.get("superseded_by"),
+        recorded_at=f.get("recorded_at"), importance=f.get("importance"), source=source,
+    )
+
+
+@router.post("/search", response_model=SearchResponse, summary="Hybrid search, as of a time")
+def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchResponse:
+    """Vector (HNSW), BM25 and graph candidates, scoped to the person and to what was true at
+    `valid_at` as known at `known_at`, fused by reciprocal rank and reranked by recency,
+    importance and use. Each hit says what each source scored it."""
+    started = time.perf_counter()
+    now = datetime.now(UTC)
+    window = Window(valid_at=utc(body.valid_at) if body.valid_at else now,
+                    known_at=utc(body.known_at) if body.known_at else None,
+                    include_history=body.include_history, kinds=tuple(k.value for k in body.kinds))
+    types = ("memory", "message") if body.include_messages and not body.kinds else ("memory",)
+    hits = lore.search.search(user_id, body.query, window, body.limit, types=types,
+                              mmr_lambda=body.mmr_lambda)
+    lore.access.note([h.id for h in hits if h.type == "memory"], now)
+    return SearchResponse(query=body.query, hits=[public(h) for h in hits],
+                          took_ms=round((time.perf_counter() - started) * 1000, 2))
+
+
+@router.post("/context", response_model=ContextResponse, summary="The block for a system prompt")
+def context(user_id: UserId, body: ContextRequest, lore: LoreDep, queries: QueriesDep) -> ContextResponse:
+    """Preferences and lessons first (always loaded), then the memories and past turns most
+    relevant to `message`, within `token_budget`."""
+    block = build_context(queries, lore.search, user_id, body.message,
+                          [m.content for m in body.recent_messages], body.token_budget, datetime.now(UTC))
+    memories = [SearchHit(type="memory", id=m.memory_id, content=m.content, score=1.0, scores={}, ranks={},
+                          kind=m.kind, attribute=m.attribute, value=m.value, status=m.status,
+                          valid_from=m.valid_from, valid_until=m.valid_until, importance=m.importance)
+                for m in block.always]
+    return ContextResponse(text=block.text, tokens=block.tokens,
+                           memories=memories + [public(h) for h in block.relevant])

@@ -1,0 +1,164 @@
+"""Request and response bodies of the v1 API. Separate from commands and events on purpose:
+what a client sends and sees may grow without a stored event changing shape."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.commands import Identifier, Message
+from domain.model import MemoryKind
+from projections.views import MemoryView
+
+
+class MemoryCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "content": "Prefers the dark editor theme", "kind": "preference",
+        "attribute": "editor_theme", "value": "dark", "valid_from": "2026-03-01T00:00:00Z",
+        "importance": 0.7, "source": "chat", "entities": ["VS Code"], "command_id": "chat-42-1",
+    }]})
+
+    content: str = Field(min_length=1, max_length=10_000, description="The memory in plain words.")
+    kind: MemoryKind = Field(default=MemoryKind.FACT, description="What sort of memory it is.")
+    attribute: str | None = Field(
+        default=None, min_length=1, max_length=200,
+        description="A slot holding one value at a time (favorite_color, employer, home_city...): "
+        "a new value closes the one in force.",
+    )
+    value: str | None = Field(default=None, max_length=1_000, description="The slot's value.")
+    valid_from: datetime | None = Field(default=None, description="When it became true; default: now.")
+    valid_until: datetime | None = Field(default=None, description="When it stopped being true, if it has.")
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    source: str | None = Field(default=None, max_length=500, description="Where it came from.")
+    entities: list[str] = Field(default_factory=list, max_length=50, description="What it is about.")
+    episode_id: Identifier | None = Field(default=None, description="The conversation it came from.")
+    command_id: Identifier | None = Field(
+        default=None, description="Idempotency key: the same id takes effect once. Default: a new id."
+    )
+    occurred_at: datetime | None = Field(default=None, description="When it was said; default: now.")
+
+
+class EpisodeCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "session_id": "2026-03-01-morning",
+        "messages": [
+            {"role": "user", "content": "I moved to Lisbon last week.", "timestamp": "2026-03-01T09:00:00Z"},
+            {"role": "assistant", "content": "Welcome to Lisbon!", "timestamp": "2026-03-01T09:00:05Z"},
+        ],
+    }]})
+
+    session_id: Identifier
+    messages: list[Message] = Field(min_length=1, max_length=1_000)
+    episode_id: Identifier | None = None
+    command_id: Identifier | None = None
+    occurred_at: datetime | None = Field(
+        default=None, description="When the conversation happened; default: its first message's time, or now."
+    )
+
+
+class WriteAccepted(BaseModel):
+    command_id: str
+    status: Literal["accepted", "applied", "duplicate"] = Field(
+        description="accepted: durable, not applied yet (Kafka mode without wait); applied: in the "
+        "graph; duplicate: this command_id took effect before."
+    )
+    memory_id: str | None = Field(default=None, description="The memory recorded or changed, once applied.")
+
+
+class Problem(BaseModel):
+    detail: str
+    code: str | None = None
+    command_id: str | None = None
+
+
+class MemoryPage(BaseModel):
+    items: list[MemoryView]
+    offset: int
+    limit: int
+    next_offset: int | None = Field(description="Pass as offset for the next page; null on the last.")
+
+
+class Stats(BaseModel):
+    user_id: str
+    total: int
+    by_kind: dict[str, int]
+    by_status: dict[str, int]
+    by_kind_and_status: dict[str, dict[str, int]]
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"query": "which editor theme do I like?", "limit": 5},
+        {"query": "where did I live?", "valid_at": "2025-06-01T00:00:00Z", "include_history": False},
+    ]})
+
+    query: str = Field(min_length=1, max_length=2_000)
+    limit: int = Field(default=10, ge=1, le=100)
+    valid_at: datetime | None = Field(default=None, description="True at this time (default: now).")
+    known_at: datetime | None = Field(default=None, description="As Lore knew it then (default: now).")
+    kinds: list[MemoryKind] = Field(default_factory=list, description="Only these kinds of memory.")
+    include_history: bool = Field(default=False, description="Also memories no longer true (superseded).")
+    include_messages: bool = Field(default=True, description="Also turns of recorded conversations.")
+    mmr_lambda: float | None = Field(
+        default=None, ge=0, le=1,
+        description="Diversify by maximal marginal relevance: 1 = plain relevance, 0.5-0.7 keeps "
+        "near-duplicates apart. Default: off.")
+
+
+class HitSource(BaseModel):
+    episode_id: str | None = None
+    session_id: str | None = None
+    role: str | None = None
+    occurred_at: datetime | None = None
+    position: int | None = None
+
+
+class SearchHit(BaseModel):
+    type: Literal["memory", "message"]
+    id: str
+    content: str
+    score: float = Field(description="Final score: fused rank, reranked by recency, importance, use.")
+    scores: dict[str, float] = Field(description="Per source: vector (cosine), text (BM25), graph, rrf.")
+    ranks: dict[str, int] = Field(description="Rank in each source that found it, from 1.")
+    kind: str | None = None
+    attribute: str | None = None
+    value: str | None = None
+    status: str | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    superseded_by: str | None = None
+    recorded_at: datetime | None = None
+    importance: float | None = None
+    source: HitSource | None = None
+
+
+class SearchResponse(BaseModel):
+    query: str
+    hits: list[SearchHit]
+    took_ms: float
+
+
+class ContextMessage(BaseModel):
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str = Field(min_length=1, max_length=50_000)
+
+
+class ContextRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "message": "Can you suggest a setup for my new laptop?",
+        "recent_messages": [{"role": "user", "content": "I just got a new laptop"}],
+        "token_budget": 800,
+    }]})
+
+    message: str = Field(min_length=1, max_length=20_000, description="What the person just said.")
+    recent_messages: list[ContextMessage] = Field(default_factory=list, max_length=50)
+    token_budget: int = Field(default=1000, ge=50, le=32_000)
+
+
+class ContextResponse(BaseModel):
+    text: str = Field(description="Paste into the system prompt.")
+    tokens: int = Field(description="Estimated tokens of `text` (≈ 4 characters a token).")
+    memories: list[SearchHit] = Field(description="What the block holds, in its order.")

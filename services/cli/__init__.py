@@ -1,0 +1,43 @@
+"""The `lore` command."""
+
+from __future__ import annotations
+
+import logging
+
+import typer
+from rich.logging import RichHandler
+
+from services.cli.infra import infra_app
+from services.cli.kafka import asyncapi, produce, worker
+from services.cli.rebuild import catch_up, fingerprint, rebuild
+from services.cli.serve import serve
+
+app = typer.Typer(
+    name="lore",
+    help="Lore: a temporal, event-sourced memory service for AI assistants.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(infra_app, name="infra")
+app.command()(serve)
+app.command()(rebuild)
+app.command()(fingerprint)
+app.command("catch-up")(catch_up)
+app.command()(worker)
+app.command()(produce)
+app.command()(asyncapi)
+
+
+@app.callback()
+def _configure(verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logging.")) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(message)s",
+        handlers=[RichHandler(show_path=False, rich_tracebacks=True)],
+    )
+    for noisy in ("kafka", "aiokafka", "neo4j", "httpx", "faststream.access"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def main() -> None:
+    app()

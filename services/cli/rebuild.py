@@ -1,0 +1,72 @@
+"""`lore rebuild` and `lore fingerprint`: throw the graph away, replay the log, compare."""
+
+from __future__ import annotations
+
+import time
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint as graph_fingerprint
+from services.bootstrap import bootstrap
+from services.rebuild import rebuild as rebuild_graph
+
+console = Console()
+
+
+def rebuild(
+    batch_size: int = typer.Option(10_000, help="Events per Neo4j transaction."),
+) -> None:
+    """Wipe the graph and replay the whole event log into it. Makes no decision, no model call."""
+    settings = Settings(embedder="none")
+    lore = bootstrap(settings)
+    try:
+        total = lore.event_log.count()
+        started = time.monotonic()
+        with Progress(TextColumn("replaying"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.fields[rate]} log entries/s"), TimeRemainingColumn(),
+                      console=console) as progress:
+            task = progress.add_task("replay", total=total, rate="-")
+
+            def advance(n: int) -> None:
+                progress.advance(task, n)
+                done = progress.tasks[0].completed
+                progress.update(task, rate=f"{done / max(time.monotonic() - started, 1e-9):,.0f}")
+
+            applied = rebuild_graph(lore, batch_size=batch_size, on_progress=advance)
+        elapsed = time.monotonic() - started
+        console.print(f"rebuilt {applied:,} events in {elapsed:.1f}s "
+                      f"({applied / max(elapsed, 1e-9):,.0f} events/s)")
+    finally:
+        lore.close()
+
+
+def catch_up(
+    batch_size: int = typer.Option(10_000, help="Events per Neo4j transaction."),
+) -> None:
+    """Apply to the graph whatever the log holds beyond the graph's checkpoint (safe to repeat)."""
+    lore = bootstrap(Settings(embedder="none"))
+    try:
+        total = lore.projector.lag(lore.event_log)
+        with Progress(TextColumn("catching up"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console) as progress:
+            task = progress.add_task("catch-up", total=total)
+            applied = lore.projector.catch_up(
+                lore.event_log, batch_size=batch_size, on_progress=lambda n: progress.advance(task, n)
+            )
+        console.print(f"applied {applied:,} events")
+    finally:
+        lore.close()
+
+
+def fingerprint(
+    user: str = typer.Option(None, "--user", help="Only this person's part of the graph."),
+) -> None:
+    """Print a canonical hash of the graph: equal graphs print equal fingerprints."""
+    lore = bootstrap(Settings(embedder="none"))
+    try:
+        console.print(graph_fingerprint(lore.driver, user, lore.settings.neo4j_database))
+    finally:
+        lore.close()

@@ -1,0 +1,191 @@
+"""Hybrid search: candidates from every source, fused by reciprocal rank, then reranked by
+recency, importance and use. The sources run side by side; the query is embedded once."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from infra.embedding import Embedder
+from infra.rewriting import QueryRewriter
+from projections.search import Candidate, CandidateQueries, ItemType, Window
+from services.mmr import mmr_order
+
+RRF_K = 10
+# How much a rank in each source counts. BM25 and the vector index find different things and
+# both matter; the graph only adds what lies next to the others' hits, so it counts for less.
+SOURCE_WEIGHTS = {"vector": 1.0, "text": 1.0, "graph": 0.7}
+# A rewording is a guess at what was meant: its lists count, less than the query as asked.
+REWORDING_WEIGHT = 0.7
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How fused hits are reordered: final = rrf × recency × use × importance, each damped."""
+
+    recency_weight: float = 0.1       # share of the score that fades with age
+    recency_per_day: float = 0.01     # exp(-0.01 · days)
+    access_weight: float = 0.1        # (1 + 0.1 · ln(1 + accesses))
+    importance_weight: float = 0.5    # (1 - w/2 + w · importance)
+
+
+@dataclass
+class Hit:
+    type: ItemType
+    id: str
+    score: float
+    scores: dict[str, float]
+    ranks: dict[str, int]
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+SOURCES = ("vector", "text", "graph")
+
+
+class SearchService:
+    def __init__(self, queries: CandidateQueries, embedder: Embedder | None,
+                 ranking: Ranking = Ranking(),
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 rewriter: QueryRewriter | None = None) -> None:
+        self.queries = queries
+        self.embedder = embedder
+        self.rewriter = rewriter
+        self.ranking = ranking
+        self.clock = clock
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search")
+
+    def search(self, user_id: str, query: str, window: Window, limit: int = 10,
+               sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
+               mmr_lambda: float | None = None) -> list[Hit]:
+        """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone).
+
+        What needs no query vector (the person's counts, the entities the query names) is asked
+        while the query is embedded; vector and text candidates are asked side by side, for the
+        query and for each rewording a configured rewriter gives (as sources `vector~1`,
+        `text~1`, ...); the graph last, as it looks around their best hits."""
+        depth = max(limit * 3, 30)
+        counts_job = self._pool.submit(self.queries.counts, user_id)
+        named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
+            "graph" in sources and "memory" in types) else None
+        asked = [query, *(self.rewriter.rewrite(query) if self.rewriter else [])]
+        vectors = self.embedder.embed(asked) if self.embedder and "vector" in sources else []
+        counts = counts_job.result()
+        owned = {kind: counts.owned(kind) for kind in types}
+        jobs = {}
+        for n, wording in enumerate(asked):
+            suffix = f"~{n}" if n else ""
+            for kind in types:
+                if vectors and owned[kind]:
+                    jobs[(f"vector{suffix}", kind)] = self._pool.submit(
+                        self.queries.vector, kind, user_id, vectors[n], window, depth, owned[kind],
+                        counts.total(kind))
+                if "text" in sources and owned[kind]:
+                    jobs[(f"text{suffix}", kind)] = self._pool.submit(
+                        self.queries.text, kind, user_id, wording, window, depth, owned[kind])
+        lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
+        named = named_job.result() if named_job else []
+        if "graph" in sources:
+            for kind in types:
+                if owned[kind]:
+                    lists[("graph", kind)] = self.queries.graph(
+                        kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
+        ranked = self._rerank(_fuse(lists), window)
+        if mmr_lambda is None:
+            return ranked[:limit]
+        return self._diversify(ranked[:depth], mmr_lambda, limit)
+
+    def _diversify(self, hits: list[Hit], lambda_: float, limit: int) -> list[Hit]:
+        """The hits in MMR order, likeness measured on their stored vectors."""
+        vectors = self.queries.vectors([(h.type, h.id) for h in hits])
+        order = mmr_order([h.score for h in hits], [vectors.get((h.type, h.id)) for h in hits],
+                          lambda_, limit)
+        for position, index in enumerate(order, start=1):
+            hits[index].ranks["mmr"] = position
+        return [hits[i] for i in order]
+
+    def _rerank(self, hits: list[Hit], window: Window) -> list[Hit]:
+        """Recency applies to memories (beliefs go stale; a turn of a conversation is a record), and
+        is measured from the newest candidate: among two statements of the same thing, the later
+        wins, even when both are years old."""
+        starts = [h.fields["valid_from"] for h in hits
+                  if h.type == "memory" and isinstance(h.fields.get("valid_from"), datetime)]
+        at = min([window.valid_at or self.clock(), *([max(starts)] if starts else [])])
+        r = self.ranking
+        for hit in hits:
+            since = hit.fields.get("valid_from") if hit.type == "memory" else None
+            days = max((at - since).total_seconds() / 86400, 0.0) if isinstance(since, datetime) else 0.0
+            recency = 1 - r.recency_weight + r.recency_weight * math.exp(-r.recency_per_day * days)
+            use = 1 + r.access_weight * math.log1p(hit.fields.get("access_count") or 0)
+            importance = hit.fields.get("importance")
+            weight = 1.0 if importance is None else (
+                1 - r.importance_weight / 2 + r.importance_weight * importance)
+            hit.score = hit.scores["rrf"] * recency * use * weight
+        _later_statement_wins(hits)
+        return sorted(hits, key=lambda h: (-h.score, h.id))
+
+
+_WORDS = re.compile(r"\w+")
+RESTATEMENT = 0.5  # share of the shorter statement that two must open with alike to say one thing
+
+
+def _restates(a: list[str], b: list[str]) -> bool:
+    """The same subject and predicate with another value: a long common opening, then two endings
+    that do not meet again. ("The head of the Italy government is Conte" and "... of the Japan
+    government is Abe" differ in the middle and go on alike, "government is": two subjects. Two
+    values may share a last word: "point guard", "shooting guard".)"""
+    shorter = min(len(a), len(b))
+    same = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), shorter)
+    if shorter == 0 or same == max(len(a), len(b)) or same / shorter < RESTATEMENT:
+        return False
+    return not set(a[same:-1]) & set(b[same:-1])
+
+
+def _later_statement_wins(hits: list[Hit], top: int = 20) -> None:
+    """Two memories that differ only at the end ("X is a citizen of France", later "X is a citizen
+    of Malaysia") are an update that came without a slot: the later one takes the better rank of
+    the two and the earlier ranks just below it, as a slot's superseded value would."""
+    memories = sorted((h for h in hits
+                       if h.type == "memory" and isinstance(h.fields.get("valid_from"), datetime)),
+                      key=lambda h: -h.score)[:top]
+    memories.sort(key=lambda h: h.fields["valid_from"])
+    words = {h.id: _WORDS.findall(str(h.fields.get("content", "")).lower()) for h in memories}
+    for i, older in enumerate(memories):
+        for newer in memories[i + 1:]:
+            if newer.fields["valid_from"] <= older.fields["valid_from"]:
+                continue
+            if older.score >= newer.score and _restates(words[older.id], words[newer.id]):
+                newer.score, older.score = older.score, older.score * 0.99
+                older.scores["restated_later"] = 1.0
+
+
+def _seeds(lists: dict[tuple[str, ItemType], list[Candidate]], kind: ItemType, top: int = 3) -> list[str]:
+    """The best few hits of the vector and text sources: where the graph looks around."""
+    found: dict[str, None] = {}
+    for source in ("vector", "text"):
+        for candidate in lists.get((source, kind), [])[:top]:
+            found[candidate.id] = None
+    return list(found)
+
+
+def _weight(source: str) -> float:
+    """A source's weight in the fusion; under a rewording (`text~1`) it counts for less."""
+    base, _, rewording = source.partition("~")
+    return SOURCE_WEIGHTS.get(base, 1.0) * (REWORDING_WEIGHT if rewording else 1.0)
+
+
+def _fuse(lists: dict[tuple[str, ItemType], list[Candidate]]) -> list[Hit]:
+    """Weighted reciprocal-rank fusion: Σ weight / (RRF_K + rank) over the lists an item is in."""
+    hits: dict[tuple[ItemType, str], Hit] = {}
+    for (source, kind), candidates in lists.items():
+        for rank, candidate in enumerate(candidates, start=1):
+            hit = hits.setdefault((kind, candidate.id), Hit(kind, candidate.id, 0.0, {"rrf": 0.0}, {}))
+            hit.scores[source] = candidate.score
+            hit.ranks[source] = rank
+            hit.scores["rrf"] += _weight(source) / (RRF_K + rank)
+            hit.fields.update(candidate.fields)
+    return list(hits.values())

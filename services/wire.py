@@ -1,0 +1,92 @@
+"""Commands as producers send them to `lore.commands`, and how a message becomes a command.
+
+    {"type": "RecordMemory", "command_id": "...", "user_id": "...",
+     "occurred_at": "2026-03-01T09:00:00Z", "payload": {"content": "...", ...}}
+
+Every way a message can be wrong ends in `BadCommand`, whose reason names the field.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from domain.commands import Command, Identifier, UtcDatetime, command_adapter
+
+
+class CommandMessage(BaseModel):
+    """One command on `lore.commands` (key = user_id)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{
+            "type": "RecordMemory", "command_id": "crm-1842", "user_id": "ada",
+            "occurred_at": "2026-03-01T09:00:00Z",
+            "payload": {"content": "Ada's favourite colour is green", "kind": "preference",
+                        "attribute": "favorite_color", "value": "green"},
+        }]},
+    )
+
+    type: Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser"]
+    command_id: Identifier = Field(description="Chosen by the producer; the same id takes effect once.")
+    user_id: Identifier = Field(description="Whose memory; also the message key.")
+    occurred_at: UtcDatetime | None = Field(
+        default=None, description="When it happened; defaults to the message's timestamp."
+    )
+    payload: dict[str, Any] = Field(
+        default_factory=dict, description="The command's own fields (see the HTTP API's request bodies)."
+    )
+
+
+class BadCommand(ValueError):
+    """A message that is not a valid command; `reason` says why, naming the field."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def describe(error: ValidationError, prefix: str = "") -> str:
+    """Pydantic's errors as one line a person can act on: `payload.content: Field required`."""
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"] if p not in _UNION_TAGS)
+        parts.append(f"{prefix}{where}: {item['msg']}" if where else item["msg"])
+    return "; ".join(parts)
+
+
+_UNION_TAGS = {"RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser"}
+
+
+def parse_command(raw: bytes | None, *, max_bytes: int, received_at: datetime) -> Command:
+    """The command a message holds; `received_at` stands in for a missing `occurred_at`."""
+    if raw is None:
+        raise BadCommand("empty message (no value)")
+    if len(raw) > max_bytes:
+        raise BadCommand(f"message too large: {len(raw):,} bytes, a command may have {max_bytes:,}")
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadCommand(f"not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise BadCommand(f"a command is a JSON object, not {type(data).__name__}")
+    try:
+        message = CommandMessage.model_validate(data)
+    except ValidationError as exc:
+        raise BadCommand(describe(exc)) from exc
+    fields = {**message.payload, "type": message.type, "command_id": message.command_id,
+              "user_id": message.user_id, "occurred_at": message.occurred_at or received_at}
+    try:
+        return command_adapter.validate_python(fields)
+    except ValidationError as exc:
+        raise BadCommand(describe(exc, "payload.")) from exc
+
+
+def to_message(command: Command) -> bytes:
+    """The message a command travels as: what `parse_command` reads back."""
+    body = command.model_dump(mode="json", exclude_none=True)
+    envelope = {key: body.pop(key) for key in ("type", "command_id", "user_id", "occurred_at")}
+    return json.dumps({**envelope, "payload": body}).encode()
