@@ -5,13 +5,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from domain.model import MemoryKind, utc
 
 UtcDatetime = Annotated[datetime, AfterValidator(utc)]
 IDENTIFIER_PATTERN = r"^[A-Za-z0-9_.:@\-]+$"
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
+EntityName = Annotated[str, Field(min_length=1, max_length=200)]
+
+# Bounds of what one command may hold (README, "Bounds"): a larger input is refused by name.
+MAX_MEMORY_CHARS = 10_000
+MAX_ENTITIES = 50
+MAX_MESSAGE_CHARS = 50_000
+MAX_EPISODE_MESSAGES = 1_000
+MAX_EPISODE_CHARS = 1_000_000
 
 
 class _Command(BaseModel):
@@ -24,7 +32,7 @@ class _Command(BaseModel):
 
 class RecordMemory(_Command):
     type: Literal["RecordMemory"] = "RecordMemory"
-    content: str = Field(min_length=1, max_length=10_000, description="The memory in plain words.")
+    content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="The memory in plain words.")
     kind: MemoryKind = MemoryKind.FACT
     attribute: str | None = Field(
         default=None, min_length=1, max_length=200,
@@ -39,15 +47,16 @@ class RecordMemory(_Command):
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     source: str | None = Field(default=None, max_length=500, description="Where it came from.")
-    entities: tuple[str, ...] = Field(default=(), description="Names of what it is about.")
-    episode_id: str | None = Field(default=None, description="The conversation it was taken from.")
+    entities: tuple[EntityName, ...] = Field(default=(), max_length=MAX_ENTITIES,
+                                             description="Names of what it is about.")
+    episode_id: Identifier | None = Field(default=None, description="The conversation it was taken from.")
 
 
 class Message(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     role: Literal["user", "assistant", "system", "tool"]
-    content: str = Field(min_length=1, max_length=50_000)
+    content: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
     timestamp: UtcDatetime | None = None
 
 
@@ -59,8 +68,17 @@ def message_text(message: Message) -> str:
 class RecordEpisode(_Command):
     type: Literal["RecordEpisode"] = "RecordEpisode"
     session_id: Identifier
-    messages: tuple[Message, ...] = Field(min_length=1, max_length=1_000)
+    messages: tuple[Message, ...] = Field(min_length=1, max_length=MAX_EPISODE_MESSAGES)
     episode_id: Identifier | None = None
+
+    @field_validator("messages")
+    @classmethod
+    def _bounded(cls, messages: tuple[Message, ...]) -> tuple[Message, ...]:
+        total = sum(len(m.content) for m in messages)
+        if total > MAX_EPISODE_CHARS:
+            raise ValueError(f"an episode holds at most {MAX_EPISODE_CHARS:,} characters in all, "
+                             f"this one {total:,}")
+        return messages
 
 
 class ForgetMemory(_Command):

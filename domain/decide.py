@@ -34,7 +34,7 @@ from domain.events import (
     MemorySuperseded,
     UserErased,
 )
-from domain.model import derived_id, normalized
+from domain.model import MemoryKind, derived_id, normalized
 from domain.state import MemoryState, UserState, slot_key
 
 
@@ -89,7 +89,7 @@ def _(command: RecordMemory, state: UserState, envelope: _Envelope,
     memory_id = memory_id_for(command.user_id, command.command_id)
     slot = slot_key(command.attribute)
     if slot is None:
-        same = _same_statement(state, command)
+        same = _same_statement(state, command, valid_from)
         if same is not None:
             return [_reinforce(same, command, envelope)]
         return [_recorded(command, envelope, memory_id, valid_from, command.valid_until, embeddings)]
@@ -123,10 +123,26 @@ def memory_id_for(user_id: str, command_id: str) -> str:
     return derived_id("memory", user_id, command_id)
 
 
-def _same_statement(state: UserState, command: RecordMemory) -> MemoryState | None:
-    memory_id = state.by_content.get((command.kind, normalized(command.content)))
-    memory = state.memories.get(memory_id) if memory_id else None
-    return memory if memory is not None and not memory.forgotten else None
+def _same_statement(state: UserState, command: RecordMemory, valid_from: datetime) -> MemoryState | None:
+    """The memory that `command` says again, if any: the latest one with the same kind and words
+    that the new statement does not contradict in time."""
+    for memory_id in reversed(state.by_content.get((command.kind, normalized(command.content)), [])):
+        memory = state.memories[memory_id]
+        if not memory.forgotten and restates(memory, command.kind, valid_from):
+            return memory
+    return None
+
+
+def restates(memory: MemoryState, kind: MemoryKind, valid_from: datetime) -> bool:
+    """Whether the same words, true from `valid_from`, are the memory said again.
+
+    An event happens at a time and recurs: a migraine in January and one in June are two
+    events, the same one told twice on its day is one. A preference, fact or lesson holds over
+    time: said again while it still holds (or of an earlier time) it is the same memory; said
+    again after its window closed, it holds anew and is another memory."""
+    if kind is MemoryKind.EVENT:
+        return memory.valid_from.date() == valid_from.date()
+    return memory.valid_until is None or valid_from < memory.valid_until
 
 
 def _reinforce(memory: MemoryState, command: RecordMemory, envelope: _Envelope) -> MemoryReinforced:

@@ -39,6 +39,21 @@ def derived_id(*parts: str) -> str:
     return str(uuid.uuid5(_LORE_NAMESPACE, "\x1f".join(parts)))
 
 
+def command_key(user_id: str, command_id: str) -> str:
+    """A command's identity: its id is the client's choice, so it names a command of one person."""
+    return derived_id("command-key", user_id, command_id)
+
+
+def episode_key(user_id: str, episode_id: str) -> str:
+    """An episode's identity in the graph: a client-chosen episode id belongs to its person."""
+    return derived_id("episode-key", user_id, episode_id)
+
+
+def message_id(user_id: str, episode_id: str, position: int) -> str:
+    """The id of the `position`th message of a person's episode."""
+    return derived_id("message", user_id, episode_id, str(position))
+
+
 def normalized(text: str) -> str:
     """The form in which two statements of one value compare equal."""
     return _SPACES.sub(" ", text).strip().casefold()

@@ -51,8 +51,9 @@ class UserState:
     memories: dict[str, MemoryState] = field(default_factory=dict)
     # slot -> [(valid_from, sequence, memory_id)], kept sorted: the slot's timeline.
     slots: dict[str, list[tuple[datetime, int, str]]] = field(default_factory=dict)
-    # (kind, normalized content) -> memory_id, for memories without a slot.
-    by_content: dict[tuple[MemoryKind, str], str] = field(default_factory=dict)
+    # (kind, normalized content) -> memory_ids in the order recorded, for memories without a slot:
+    # an event said again on another day is another memory with the same words.
+    by_content: dict[tuple[MemoryKind, str], list[str]] = field(default_factory=dict)
     episodes: set[str] = field(default_factory=set)
     _sequence: int = 0
 
@@ -62,7 +63,7 @@ class UserState:
     def remember(self, memory: MemoryState) -> None:
         self.memories[memory.memory_id] = memory
         if memory.slot is None:
-            self.by_content[(memory.kind, memory.content_key)] = memory.memory_id
+            self.by_content.setdefault((memory.kind, memory.content_key), []).append(memory.memory_id)
         else:
             insort(self.slots.setdefault(memory.slot, []),
                    (memory.valid_from, memory.sequence, memory.memory_id))

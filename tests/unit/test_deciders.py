@@ -157,3 +157,38 @@ def test_an_episode_recorded_twice_with_its_id_is_kept_once() -> None:
     messages = [{"role": "user", "content": "hello"}]
     assert len(person.do(RecordEpisode, session_id="s", episode_id="e1", messages=messages)) == 1
     assert person.do(RecordEpisode, session_id="s", episode_id="e1", messages=messages) == []
+
+
+def test_an_event_said_again_on_another_day_is_another_event() -> None:
+    person = Person()
+    (january,) = person.do(RecordMemory, content="had a migraine", kind="event", valid_from=month(1))
+    (june,) = person.do(RecordMemory, content="Had a  migraine", kind="event", valid_from=month(6))
+    assert isinstance(june, MemoryRecorded) and june.memory_id != january.memory_id
+    (again,) = person.do(RecordMemory, content="had a migraine", kind="event", valid_from=month(6))
+    assert isinstance(again, MemoryReinforced) and again.memory_id == june.memory_id
+
+
+def test_the_same_event_told_twice_on_its_day_is_one_event() -> None:
+    person = Person()
+    (morning,) = person.do(RecordMemory, content="ran 10 km", kind="event",
+                           valid_from=month(2).replace(hour=7))
+    (evening,) = person.do(RecordMemory, content="ran 10 km", kind="event",
+                           valid_from=month(2).replace(hour=19))
+    assert isinstance(evening, MemoryReinforced) and evening.memory_id == morning.memory_id
+
+
+def test_a_fact_said_again_while_it_holds_is_reinforced_and_after_it_ended_is_recorded_anew() -> None:
+    person = Person()
+    (first,) = person.do(RecordMemory, content="works at ACME", kind="fact", valid_from=month(1),
+                         valid_until=month(3))
+    (during,) = person.do(RecordMemory, content="works at ACME", kind="fact", valid_from=month(2))
+    assert isinstance(during, MemoryReinforced) and during.memory_id == first.memory_id
+    (after,) = person.do(RecordMemory, content="works at ACME", kind="fact", valid_from=month(5))
+    assert isinstance(after, MemoryRecorded) and after.memory_id != first.memory_id
+
+
+def test_a_preference_restated_months_later_is_the_same_preference() -> None:
+    person = Person()
+    (tea,) = person.do(RecordMemory, content="prefers green tea", kind="preference", valid_from=month(1))
+    (later,) = person.do(RecordMemory, content="prefers green tea", kind="preference", valid_from=month(11))
+    assert isinstance(later, MemoryReinforced) and later.memory_id == tea.memory_id

@@ -38,6 +38,10 @@ def message(**fields: object) -> bytes:
     (message(payload={"content": "x", "surprise": 1}), "payload.surprise: Extra inputs"),
     (message(user_id="has spaces"), "user_id: String should match pattern"),
     (message(extra="field"), "extra: Extra inputs are not permitted"),
+    (message(payload={"content": "x", "entities": ["e"] * 51}), "payload.entities: Tuple should have"),
+    (message(payload={"content": "x", "entities": ["e" * 201]}), "payload.entities.0: String should have"),
+    (message(payload={"content": "x", "episode_id": "a b"}), "payload.episode_id: String should match"),
+    (message(payload={"content": "x", "episode_id": "e" * 201}), "payload.episode_id: String should have"),
 ])
 def test_a_bad_message_is_refused_with_a_reason_that_names_the_problem(raw: bytes, reason: str) -> None:
     with pytest.raises(BadCommand) as refused:
@@ -70,3 +74,12 @@ def test_occurred_at_defaults_to_when_the_message_was_received() -> None:
 ])
 def test_a_command_survives_the_trip_through_a_message(command: object) -> None:
     assert parse(to_message(command)) == command  # type: ignore[arg-type]
+
+
+def test_an_episode_longer_than_an_episode_may_be_is_refused_naming_its_messages() -> None:
+    long = message(type="RecordEpisode", payload={"session_id": "s", "messages": [
+        {"role": "user", "content": "m" * 50_000}] * 21})
+    with pytest.raises(BadCommand) as refused:
+        parse(long, max_bytes=4 * 1024 * 1024)
+    reason = refused.value.reason
+    assert "payload.messages: Value error, an episode holds at most 1,000,000 characters" in reason
