@@ -49,7 +49,17 @@ class Settings(BaseSettings):
         description="How long the group waits for a silent worker before its partitions move on.",
     )
     max_command_bytes: int = Field(
-        default=1_048_576, ge=1024, description="A larger command message goes to the dead-letter topic."
+        default=4 * 1024 * 1024, ge=1024,
+        description="Most bytes one command may take as JSON, through either door: over HTTP a larger "
+        "one is a 422, on lore.commands it goes to the dead-letter topic.",
+    )
+    max_entry_bytes: int = Field(
+        default=16 * 1024 * 1024, ge=64 * 1024,
+        description="Most bytes the events of one command may take in the event log (the Kafka topic "
+        "is configured to take them); a command deciding more is refused with events_too_large.",
+    )
+    state_cache_people: int = Field(
+        default=10_000, ge=1, description="How many people's decision state a writer keeps in memory."
     )
     wait_timeout_s: float = Field(
         default=30.0, gt=0, description="How long `?wait=true` waits for a command to be applied."

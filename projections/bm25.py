@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 _WORD = re.compile(r"\w+(?:'\w+)?", re.UNICODE)
 # Lucene's English stop words, so that rescoring weighs the words Lucene matched on.
-_STOP = frozenset({
+STOP_WORDS = frozenset({
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
     "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
     "they", "this", "to", "was", "will", "with",
@@ -29,7 +29,7 @@ def terms(text: str) -> list[str]:
     out = []
     for word in _WORD.findall(text.lower()):
         word = word.removesuffix("'s")
-        if word in _STOP:
+        if word in STOP_WORDS:
             continue
         if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]

@@ -2,6 +2,11 @@
 
 - vector: the HNSW index (over-fetched, then held to the person); for a person with few
   memories an exact scan of theirs alone is both cheaper and exact. Never a scan of everyone.
+
+Every source keeps to the window (true at `valid_at`, as known at `known_at`) before it cuts
+its list: the index sources widen until they hold enough of the person's nodes in the window,
+or fall back to reading all of them, so that a search as of any time finds what a list as of
+that time holds.
 - text: Lucene BM25 in the fulltext indexes; the person's `user_key` is part of the query, so
   the index itself returns only their nodes. User text is reduced to escaped words.
 - graph: memories about the entities a query names, and the neighbourhood of the best hits
@@ -14,13 +19,14 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 from neo4j import Driver
 
-from projections.bm25 import rescore
+from projections.bm25 import STOP_WORDS, rescore
 from projections.graph.schema import (
     ENTITY_FULLTEXT,
     MEMORY_FULLTEXT,
@@ -37,6 +43,9 @@ ItemType = Literal["memory", "message"]
 _WORD = re.compile(r"\w+", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _OPERATORS = {"AND", "OR", "NOT", "TO"}
+# Lucene refuses a query of more than 1,024 clauses; a query keeps this many of its words.
+MAX_QUERY_CLAUSES = 128
+MAX_CJK_WORD = 32
 
 
 @dataclass(frozen=True)
@@ -61,12 +70,32 @@ class Candidate:
     fields: dict[str, Any] = field(default_factory=dict)
 
 
-def lucene_terms(text: str) -> str | None:
-    """User text as a Lucene clause that matches any of its words and can do nothing else."""
-    words = [w for w in _WORD.findall(text) if w.upper() not in _OPERATORS or w.islower()]
-    if not words:
-        return None
-    return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", w.lower()) for w in dict.fromkeys(words))
+def query_words(text: str, budget: int = MAX_QUERY_CLAUSES) -> list[str]:
+    """The distinct words a search looks for, lower-cased, without stop words or Lucene's operators.
+
+    A long text (a pasted page as a message) is cut to its most telling words, so that the
+    query stays within Lucene's clause limit: words said more often first, then longer ones
+    (a long word is a rare word), kept in the order they were said. A word in Chinese, Japanese
+    or Korean is searched by its bigrams, a clause each, and cut to `MAX_CJK_WORD` characters."""
+    counts = Counter(w.lower() for w in _WORD.findall(text)
+                     if (w.upper() not in _OPERATORS or w.islower()) and w.lower() not in STOP_WORDS)
+    words = [w[:MAX_CJK_WORD] if has_cjk(w) else w for w in counts]
+    clauses = {w: max(len(w) - 1, 1) if has_cjk(w) else 1 for w in words}
+    if sum(clauses.values()) > budget:
+        said = {w: n for n, w in zip(counts.values(), words, strict=True)}
+        kept: set[str] = set()
+        used = 0
+        for word in sorted(words, key=lambda w: (-said[w], -len(w))):  # stable: ties in the order said
+            if used + clauses[word] <= budget:
+                kept.add(word)
+                used += clauses[word]
+        words = [w for w in words if w in kept]
+    return words
+
+
+def lucene_terms(words: list[str]) -> str:
+    """Words as a Lucene clause that matches any of them and can do nothing else."""
+    return " ".join(_LUCENE_SPECIAL.sub(r"\\\1", w) for w in words)
 
 
 def _scoped(key_field: str, user_id: str, terms: str) -> str:
@@ -113,10 +142,10 @@ ORDER BY score DESC
 MEMORY_VECTOR_EXACT = as_of(f"""
 MATCH (m:Memory {{user_id: $user_id}})
 WHERE $kinds IS NULL OR m.kind IN $kinds
-WITH m, vector.similarity.cosine(m.embedding, $vector) AS score WHERE score IS NOT NULL
-ORDER BY score DESC LIMIT $fetch
-WITH m, score
-{AS_OF}{_MEMORY_BEST}""")
+WITH m
+{AS_OF}
+WITH m, until, vector.similarity.cosine(m.embedding, $vector) AS score WHERE score IS NOT NULL
+{_MEMORY_BEST}""")
 
 MEMORY_VECTOR_INDEX = as_of(f"""
 CALL db.index.vector.queryNodes('{VECTOR_INDEX}', $fetch, $vector) YIELD node AS m, score
@@ -228,13 +257,15 @@ class CandidateQueries:
     """Runs the candidate queries; each answers (id, score, fields) best first."""
 
     def __init__(self, driver: Driver, database: str = "neo4j", exact_below: int = 5000,
-                 overfetch: int = 2, counts_ttl_s: float = 5.0, text_pool: int = 300) -> None:
+                 overfetch: int = 2, counts_ttl_s: float = 5.0, text_pool: int = 300,
+                 index_fetch: int = 10_000) -> None:
         self.driver = driver
         self.database = database
         self.exact_below = exact_below
         self.overfetch = overfetch
         self.counts_ttl_s = counts_ttl_s
         self.text_pool = text_pool
+        self.index_fetch = index_fetch
         self._counts: dict[str, tuple[float, Counts]] = {}
 
     def _run(self, kind: ItemType, query: str, **params: Any) -> list[Candidate]:
@@ -270,24 +301,28 @@ class CandidateQueries:
         if owned == 0:
             return []
         if owned <= self.exact_below:
-            return self._run(kind, exact, fetch=limit * self.overfetch, **params)
+            return self._run(kind, exact, **params)
         # Neighbours are the person's in about their share of the index: fetch a few times what
         # that share needs, and widen if the person's part of the answer still fell short.
         share = owned / max(total, owned)
-        fetch = min(max(int(limit * self.overfetch / share), limit * self.overfetch), 10_000)
+        fetch = min(max(int(limit * self.overfetch / share), limit * self.overfetch), self.index_fetch)
         while True:
             found = self._run(kind, index, fetch=fetch, **params)
-            if len(found) >= limit or fetch >= 10_000:
+            if len(found) >= limit:
                 return found
-            fetch = min(fetch * 4, 10_000)
+            if fetch >= self.index_fetch:
+                # Few of the person's nodes lie in the window (a time long ago): the nearest of
+                # the index are someone else's or another time's. Read the person's own instead.
+                return self._run(kind, exact, **params)
+            fetch = min(fetch * 4, self.index_fetch)
 
     def text(self, kind: ItemType, user_id: str, query: str, window: Window, limit: int,
              owned: int | None = None) -> list[Candidate]:
         """Lucene finds the person's nodes that hold a query word (up to `text_pool`); they are
         ranked by BM25 with the person's own word statistics (see bm25.py). CJK queries keep
         Lucene's bigram scores."""
-        terms = lucene_terms(query)
-        if terms is None:
+        words = query_words(query)
+        if not words:
             return []
         cjk = has_cjk(query)
         if kind == "memory":
@@ -295,19 +330,23 @@ class CandidateQueries:
             statement = pick(MEMORY_TEXT, window.known_at)
         else:
             index, statement = (MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT), MESSAGE_TEXT
-        lucene = _scoped("user_key_cjk" if cjk else "user_key", user_id, terms)
-        records, _, _ = self.driver.execute_query(
-            TEXT_POOL, index=index, lucene=lucene, fetch=max(self.text_pool, limit),
-            database_=self.database, routing_="r")
-        if cjk:
-            scores = [float(r["score"]) for r in records]
-        else:
-            scores = rescore(query, [r["content"] or "" for r in records],
-                             owned if owned is not None else len(records))
-        best = sorted(((s, r["id"]) for s, r in zip(scores, records, strict=True) if s > 0), reverse=True)
-        best = best[:limit * 2]  # room for what the window filter leaves out
-        return self._run(kind, statement, ids=[i for _, i in best], scores={i: s for s, i in best},
-                         user_id=user_id, limit=limit, **window.params())
+        lucene = _scoped("user_key_cjk" if cjk else "user_key", user_id, lucene_terms(words))
+        fetch = max(self.text_pool, limit)
+        while True:
+            records, _, _ = self.driver.execute_query(
+                TEXT_POOL, index=index, lucene=lucene, fetch=fetch, database_=self.database, routing_="r")
+            if cjk:
+                scores = [float(r["score"]) for r in records]
+            else:
+                scores = rescore(" ".join(words), [r["content"] or "" for r in records],
+                                 owned if owned is not None else len(records))
+            best = {r["id"]: s for s, r in zip(scores, records, strict=True) if s > 0}
+            # The window filter runs on the whole pool, before the cut to `limit`.
+            found = self._run(kind, statement, ids=list(best), scores=best, user_id=user_id, limit=limit,
+                              **window.params())
+            if len(found) >= limit or len(records) < fetch or (owned is not None and fetch >= owned):
+                return found
+            fetch *= 4  # more of the person's nodes hold the words: some may lie in the window
 
     def vectors(self, items: list[tuple[ItemType, str]]) -> dict[tuple[ItemType, str], list[float] | None]:
         """The stored vectors of these memories and turns (None where there is none)."""
@@ -318,9 +357,10 @@ class CandidateQueries:
 
     def named_entities(self, user_id: str, query: str) -> list[dict[str, Any]]:
         """The person's entities whose names the query holds, with how well they match."""
-        terms = lucene_terms(query)
-        if not terms:
+        words = query_words(query)
+        if not words:
             return []
+        terms = lucene_terms(words)
         records, _, _ = self.driver.execute_query(
             ENTITIES_NAMED, lucene=_scoped("user_key", user_id, terms), user_id=user_id,
             database_=self.database, routing_="r")

@@ -29,7 +29,9 @@ def _fields(valid_until: str) -> str:
 # and names their window as known then `until`. Shared with search.
 KNOWN_AT_FILTER = """
 WHERE m.recorded_at <= $known_at
-  AND (m.retired_at IS NULL OR m.retired_at > $known_at)
+  AND none(i IN range(0, size(coalesce(m.forgotten_at, [])) - 1)
+           WHERE m.forgotten_at[i] <= $known_at
+             AND (i >= size(coalesce(m.restored_at, [])) OR m.restored_at[i] > $known_at))
   AND ($valid_at IS NULL OR m.valid_from <= $valid_at)
 CALL (m) {
   OPTIONAL MATCH (:Memory)-[s:SUPERSEDES]->(m)
@@ -88,14 +90,16 @@ WITH m, collect(DISTINCT older) + collect(DISTINCT newer) + [m] AS chain
 UNWIND chain AS c
 WITH DISTINCT c AS m
 RETURN {_fields('m.valid_until')} AS memory
-ORDER BY m.valid_from, m.log_position
+ORDER BY m.valid_from, m.log_position, m.memory_id
+SKIP $skip LIMIT $limit
 """
 
 _TIMELINE = f"""
 MATCH (m:Memory {{user_id: $user_id, slot: $slot}})
 WHERE m.status <> 'forgotten'
 RETURN {_fields('m.valid_until')} AS memory
-ORDER BY m.valid_from, m.log_position
+ORDER BY m.valid_from, m.log_position, m.memory_id
+SKIP $skip LIMIT $limit
 """
 
 
@@ -126,10 +130,12 @@ class TemporalQueries:
         found = _views(self.driver, _ONE, self.database, user_id=user_id, memory_id=memory_id)
         return found[0] if found else None
 
-    def history(self, user_id: str, memory_id: str) -> list[MemoryView]:
+    def history(self, user_id: str, memory_id: str, skip: int = 0, limit: int = 100) -> list[MemoryView]:
         """The supersession chain the memory belongs to, oldest first."""
-        return _views(self.driver, _HISTORY, self.database, user_id=user_id, memory_id=memory_id)
+        return _views(self.driver, _HISTORY, self.database, user_id=user_id, memory_id=memory_id,
+                      skip=skip, limit=limit)
 
-    def timeline(self, user_id: str, attribute: str) -> list[MemoryView]:
+    def timeline(self, user_id: str, attribute: str, skip: int = 0, limit: int = 100) -> list[MemoryView]:
         """Every value a slot held, with its window, oldest first."""
-        return _views(self.driver, _TIMELINE, self.database, user_id=user_id, slot=slot_key(attribute))
+        return _views(self.driver, _TIMELINE, self.database, user_id=user_id, slot=slot_key(attribute),
+                      skip=skip, limit=limit)

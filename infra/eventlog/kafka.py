@@ -1,11 +1,15 @@
 """The event log on a Kafka topic: `lore.events`, key = user_id, kept forever.
 
 One record per command: its events travel as one entry, so a crash can never leave half a
-command in the log. Kafka cannot refuse a duplicate key, so this adapter does not look command
-ids up: the command handler does, against the projection, which the same worker keeps current
-for its partitions (DESIGN.md §1), and the projection applies a command that the log holds
-twice only once. Order per user holds because one user's entries share a partition (the key)
-and the producer is idempotent with one request in flight.
+command in the log. The topic is made to take the largest entry Lore writes (`max_entry_bytes`,
+which the command handler holds every entry to); an entry goes to the partition its command came
+from, so the worker that owns a partition of commands is the one writer of that partition here.
+
+Kafka cannot refuse a duplicate key, so this adapter does not look command ids up: the command
+handler does, against the projection, which the same worker keeps current for its partitions
+(DESIGN.md §1), and the projection applies a command that the log holds twice only once. Order
+per user holds because one user's entries share a partition and the producer is idempotent with
+one request in flight.
 """
 
 from __future__ import annotations
@@ -14,10 +18,12 @@ import logging
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any
 
-from confluent_kafka import Producer
+from confluent_kafka import KafkaError, KafkaException, Producer
+from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
 from kafka.admin import NewTopic
 from kafka.errors import TopicAlreadyExistsError
+from kafka.partitioner.default import murmur2
 
 from domain import codec
 from domain.stored import Decided, StoredEvent
@@ -25,21 +31,68 @@ from domain.stored import Decided, StoredEvent
 log = logging.getLogger(__name__)
 
 
+# Room for the record's own framing around the largest entry.
+_RECORD_OVERHEAD = 64 * 1024
+
+
 class KafkaAppendError(RuntimeError):
-    """The broker did not take every entry of a batch; the caller retries the whole batch."""
+    """The broker did not take every entry of a batch; the caller retries the whole batch.
+
+    `retriable` is False when the same entries would be refused again (one is too large)."""
+
+    def __init__(self, message: str, retriable: bool = True) -> None:
+        super().__init__(message)
+        self.retriable = retriable
 
 
 def ensure_topic(bootstrap: str, topic: str, partitions: int, config: dict[str, str] | None = None) -> int:
-    """Create the topic if it is missing; the number of partitions it has."""
+    """Create the topic if it is missing, and give an existing one `config` where it differs; the
+    number of partitions it has."""
     admin = KafkaAdminClient(bootstrap_servers=bootstrap)
     try:
         if topic not in admin.list_topics():
             admin.create_topics([NewTopic(topic, partitions, 1, topic_configs=config or {})])
+        elif config:
+            _configure(bootstrap, topic, config)
     except TopicAlreadyExistsError:
         pass
     finally:
         admin.close()
     return topic_partitions(bootstrap, topic)
+
+
+def _configure(bootstrap: str, topic: str, config: dict[str, str]) -> None:
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    resource = ConfigResource(ResourceType.TOPIC, topic)
+    described = admin.describe_configs([resource])[resource].result(timeout=30)
+    changes = [ConfigEntry(name, value, incremental_operation=AlterConfigOpType.SET)
+               for name, value in config.items()
+               if described.get(name) is None or described[name].value != value]
+    if changes:
+        log.info("setting %s on Kafka topic %s", ", ".join(f"{c.name}={c.value}" for c in changes), topic)
+        target = ConfigResource(ResourceType.TOPIC, topic, incremental_configs=changes)
+        admin.incremental_alter_configs([target])[target].result(timeout=30)
+
+
+def _too_large(errors: list[Any]) -> bool:
+    """An entry the broker refuses by its size is refused again however often it is sent."""
+    return any(e.code() == KafkaError.MSG_SIZE_TOO_LARGE for e in errors)
+
+
+def topic_config(largest: int) -> dict[str, str]:
+    """A topic that takes records of up to `largest` bytes."""
+    return {"max.message.bytes": str(largest + _RECORD_OVERHEAD)}
+
+
+def events_topic_config(max_entry_bytes: int) -> dict[str, str]:
+    """The event log's topic: kept forever, and large enough for any entry Lore writes."""
+    return {"retention.ms": "-1", "retention.bytes": "-1", **topic_config(max_entry_bytes)}
+
+
+def key_partition(user_id: str, partitions: int) -> int:
+    """The partition a record keyed by `user_id` lands in with Kafka's default partitioner (the
+    Java client's, kafka-python's, aiokafka's: murmur2 of the key)."""
+    return (murmur2(user_id.encode()) & 0x7FFFFFFF) % partitions
 
 
 def topic_partitions(bootstrap: str, topic: str) -> int:
@@ -58,10 +111,11 @@ def topic_partitions(bootstrap: str, topic: str) -> int:
 class KafkaEventLog:
     name = "kafka"
 
-    def __init__(self, bootstrap: str, topic: str = "lore.events", partitions: int = 8) -> None:
+    def __init__(self, bootstrap: str, topic: str = "lore.events", partitions: int = 8,
+                 max_entry_bytes: int = 16 * 1024 * 1024) -> None:
         self.bootstrap = bootstrap
         self.topic = topic
-        ensure_topic(bootstrap, topic, partitions, {"retention.ms": "-1", "retention.bytes": "-1"})
+        ensure_topic(bootstrap, topic, partitions, events_topic_config(max_entry_bytes))
         # librdkafka, not kafka-python, for appends: a Python producer spends ~100 µs a record,
         # which bounded the whole write path. murmur2 is the partitioner of the Java client, of
         # kafka-python and of aiokafka, so a user's events land in the partition number of its
@@ -72,7 +126,7 @@ class KafkaEventLog:
             "acks": "all",
             "linger.ms": 2,
             "partitioner": "murmur2_random",
-            "message.max.bytes": 4 * 1024 * 1024,
+            "message.max.bytes": max_entry_bytes + _RECORD_OVERHEAD,
         })
         self._consumer = KafkaConsumer(
             bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
@@ -90,27 +144,34 @@ class KafkaEventLog:
 
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         placed: list[tuple[int, int] | None] = [None] * len(batch)
-        failures: list[str] = []
+        failures: list[Any] = []
 
         def delivered(index: int) -> Callable[[Any, Any], None]:
             def report(error: Any, message: Any) -> None:
                 if error is not None:
-                    failures.append(str(error))
+                    failures.append(error)
                 else:
                     placed[index] = (message.partition(), message.offset())
             return report
 
         for index, decided in enumerate(batch):
+            # The command's own partition when known; else the user's, by the key.
+            where = {} if decided.partition is None else {"partition": decided.partition}
             while True:
                 try:
-                    self._producer.produce(self.topic, key=decided.user_id.encode(),
-                                           value=codec.encode_entry(decided.events),
-                                           on_delivery=delivered(index))
+                    self._producer.produce(self.topic, key=decided.user_id.encode(), value=decided.entry,
+                                           on_delivery=delivered(index), **where)
                     break
                 except BufferError:  # the local queue is full: let it drain
                     self._producer.poll(0.1)
+                except KafkaException as exc:
+                    self._producer.flush(60)
+                    raise KafkaAppendError(f"appending to {self.topic} failed: {exc}",
+                                           retriable=not _too_large([exc.args[0]])) from exc
         if self._producer.flush(60) or failures:
-            raise KafkaAppendError(f"appending to {self.topic} failed: {failures[:3] or 'timed out'}")
+            raise KafkaAppendError(
+                f"appending to {self.topic} failed: {[str(f) for f in failures[:3]] or 'timed out'}",
+                retriable=not _too_large(failures))
         stored = []
         for decided, where in zip(batch, placed, strict=True):
             assert where is not None

@@ -44,7 +44,7 @@ def open_event_log(settings: Settings) -> EventLog:
         if settings.kafka_bootstrap is None:
             raise ValueError("LORE_EVENT_LOG=kafka needs LORE_KAFKA_BOOTSTRAP")
         return KafkaEventLog(settings.kafka_bootstrap, topic=settings.events_topic,
-                             partitions=settings.kafka_partitions)
+                             partitions=settings.kafka_partitions, max_entry_bytes=settings.max_entry_bytes)
     from infra.eventlog.sqlite import SqliteEventLog
 
     return SqliteEventLog(settings.sqlite_log_path)

@@ -1,7 +1,8 @@
 """The embedded event log: one SQLite file, no server needed. One partition.
 
 One row per command: its events as one entry, so that they are appended, read and replayed
-together. A command id is unique, so the same command never enters the log twice.
+together. A command id is unique per person, so the same command never enters the log twice,
+and two people choosing the same id never collide.
 """
 
 from __future__ import annotations
@@ -15,16 +16,21 @@ from pathlib import Path
 from domain import codec
 from domain.stored import Decided, StoredEvent
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS entries (
+_ENTRIES = """
+CREATE TABLE IF NOT EXISTS {name} (
     position   INTEGER PRIMARY KEY,
     user_id    TEXT NOT NULL,
-    command_id TEXT NOT NULL UNIQUE,
+    command_id TEXT NOT NULL,
     events     INTEGER NOT NULL,
-    payload    BLOB NOT NULL
+    payload    BLOB NOT NULL,
+    UNIQUE (user_id, command_id)
 );
+"""
+_SCHEMA = _ENTRIES.format(name="entries") + """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# Logs written before command ids were scoped to their person held them unique on their own.
+_GLOBAL_COMMAND_IDS = "command_id TEXT NOT NULL UNIQUE"
 
 
 # SQLite numbers rows from 1; log positions, like Kafka offsets, start at 0 with no gaps.
@@ -41,9 +47,27 @@ class SqliteEventLog:
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._scope_command_ids_to_their_person()
         self._db.executescript(_SCHEMA)
         self._db.execute("INSERT OR IGNORE INTO meta VALUES ('log_id', ?)", (f"sqlite:{uuid.uuid4()}",))
         (self.log_id,) = self._db.execute("SELECT value FROM meta WHERE key = 'log_id'").fetchone()
+
+    def _scope_command_ids_to_their_person(self) -> None:
+        """Rewrite a log of an earlier version, positions and entries unchanged."""
+        found = self._db.execute("SELECT sql FROM sqlite_master WHERE name = 'entries'").fetchone()
+        if not found or _GLOBAL_COMMAND_IDS not in found[0]:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute(_ENTRIES.format(name="entries_scoped"))
+            self._db.execute("INSERT INTO entries_scoped SELECT position, user_id, command_id, events, "
+                             "payload FROM entries")
+            self._db.execute("DROP TABLE entries")
+            self._db.execute("ALTER TABLE entries_scoped RENAME TO entries")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
 
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         stored: list[StoredEvent] = []
@@ -54,8 +78,7 @@ class SqliteEventLog:
                     cursor = self._db.execute(
                         "INSERT OR IGNORE INTO entries(user_id, command_id, events, payload) "
                         "VALUES (?, ?, ?, ?)",
-                        (decided.user_id, decided.command_id, len(decided.events),
-                         codec.encode_entry(decided.events)),
+                        (decided.user_id, decided.command_id, len(decided.events), decided.entry),
                     )
                     if not cursor.rowcount:
                         continue

@@ -16,24 +16,26 @@ MERGE (en:Entity {entity_id: e.entity_id})
   ON CREATE SET en.user_id = e.user_id, en.name = e.name, en.type = 'thing', en.user_key = e.user_key
 """
 
+# Client-chosen ids (commands, episodes) belong to their person: nodes are merged on a key
+# derived from the person and the id, never on the id alone.
 EPISODES = """
 UNWIND $keys AS e
-MERGE (ep:Episode {episode_id: e.episode_id})
-  ON CREATE SET ep.user_id = e.user_id
+MERGE (ep:Episode {key: e.key})
+  ON CREATE SET ep.user_id = e.user_id, ep.episode_id = e.episode_id
 """
 
 # What each command came to, so that its id answers the same way however often it is sent.
 APPLIED_COMMANDS = """
 UNWIND $keys AS c
-MERGE (a:AppliedCommand {command_id: c.command_id})
-  ON CREATE SET a.user_id = c.user_id, a.outcome = c.outcome, a.code = c.code, a.reason = c.reason,
-                a.memory_id = c.memory_id
+MERGE (a:AppliedCommand {key: c.key})
+  ON CREATE SET a.user_id = c.user_id, a.command_id = c.command_id, a.outcome = c.outcome,
+                a.code = c.code, a.reason = c.reason, a.memory_id = c.memory_id
 """
 
 ALREADY_APPLIED = """
-UNWIND $command_ids AS cid
-MATCH (a:AppliedCommand {command_id: cid})
-RETURN a.command_id AS command_id
+UNWIND $keys AS key
+MATCH (a:AppliedCommand {key: key})
+RETURN a.key AS key
 """
 
 MEMORY_RECORDED = """
@@ -52,8 +54,8 @@ CALL (m, r) {
   MERGE (m)-[:ABOUT]->(en)
 }
 CALL (m, r) {
-  UNWIND r.episodes AS episode_id
-  MATCH (ep:Episode {episode_id: episode_id})
+  UNWIND r.episodes AS episode_key
+  MATCH (ep:Episode {key: episode_key})
   MERGE (m)-[:EXTRACTED_FROM]->(ep)
 }
 WITH m, r WHERE r.embedding IS NOT NULL
@@ -62,8 +64,8 @@ CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
 
 MEMORY_SUPERSEDED = """
 UNWIND $rows AS r
-MATCH (old:Memory {memory_id: r.memory_id})
-MATCH (new:Memory {memory_id: r.by_memory_id})
+MATCH (old:Memory {memory_id: r.memory_id, user_id: r.user_id})
+MATCH (new:Memory {memory_id: r.by_memory_id, user_id: r.user_id})
 WITH old, new, r, datetime(r.valid_until) AS until, datetime(r.recorded_at) AS at
 SET old.valid_until = until,
     old.superseded_by = r.by_memory_id,
@@ -81,30 +83,35 @@ SET s.at = at, s.valid_until = until, s.replaced_at = null
 
 MEMORY_REINFORCED = """
 UNWIND $rows AS r
-MATCH (m:Memory {memory_id: r.memory_id})
+MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
 SET m.confidence = r.confidence,
     m.reinforced_count = coalesce(m.reinforced_count, 0) + 1,
     m.sources = CASE WHEN r.source IS NULL THEN m.sources
                      ELSE coalesce(m.sources, []) + r.source END
 """
 
+# What Lore believed over time: each forgetting and each restoring is kept (`forgotten_at[i]`
+# pairs with `restored_at[i]`), so that "as known in April" sees a memory forgotten in March and
+# restored in May as forgotten. `retired_at` is the forgetting in force now, if any.
 MEMORY_FORGOTTEN = """
 UNWIND $rows AS r
-MATCH (m:Memory {memory_id: r.memory_id})
-SET m.status = 'forgotten', m.retired_at = datetime(r.recorded_at), m.forgotten_reason = r.reason
+MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
+SET m.status = 'forgotten', m.retired_at = datetime(r.recorded_at), m.forgotten_reason = r.reason,
+    m.forgotten_at = coalesce(m.forgotten_at, []) + datetime(r.recorded_at)
 """
 
 MEMORY_RESTORED = """
 UNWIND $rows AS r
-MATCH (m:Memory {memory_id: r.memory_id})
+MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
 SET m.status = CASE WHEN m.superseded_by IS NULL THEN 'active' ELSE 'superseded' END,
-    m.retired_at = null, m.forgotten_reason = null
+    m.retired_at = null, m.forgotten_reason = null,
+    m.restored_at = coalesce(m.restored_at, []) + datetime(r.recorded_at)
 """
 
 EPISODE_RECORDED = """
 UNWIND $rows AS r
 MATCH (u:User {user_id: r.user_id})
-MERGE (ep:Episode {episode_id: r.episode_id})
+MERGE (ep:Episode {key: r.key})
 SET ep += r.props, ep.occurred_at = datetime(r.occurred_at), ep.recorded_at = datetime(r.recorded_at)
 MERGE (u)-[:HAD]->(ep)
 WITH ep, r
@@ -145,10 +152,13 @@ WRITE_CHECKPOINTS = """
 UNWIND $rows AS r
 MERGE (c:Checkpoint {key: r.key})
 SET c.projection = r.projection, c.partition = r.partition, c.shard = r.shard,
-    c.position = r.position, c.log = r.log
+    c.position = r.position, c.log = r.log, c.version = r.version,
+    c.recorded_at = CASE WHEN c.recorded_at IS NULL OR c.recorded_at < datetime(r.recorded_at)
+                         THEN datetime(r.recorded_at) ELSE c.recorded_at END
 """
 
 ALL_CHECKPOINTS = """
 MATCH (c:Checkpoint {projection: $projection})
-RETURN c.partition AS partition, c.shard AS shard, c.position AS position, c.log AS log
+RETURN c.partition AS partition, c.shard AS shard, c.position AS position, c.log AS log,
+       c.version AS version, c.recorded_at AS recorded_at
 """

@@ -1,13 +1,14 @@
-"""What the deciders need to know about a person, read from the projection."""
+"""What the deciders need to know about people, read from the projection."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 
 from neo4j import Driver
 
 from domain.model import MemoryKind, normalized
 from domain.state import MemoryState, UserState, slot_key
+from projections.outcomes import CommandOutcome, CommandRef, OutcomeQueries
 
 _LOAD = """
 UNWIND $user_ids AS uid
@@ -23,38 +24,39 @@ CALL (uid) {
 RETURN uid, memories, episodes
 """
 
-_APPLIED = """
-UNWIND $command_ids AS cid
-MATCH (c:AppliedCommand {command_id: cid})
-RETURN c.command_id AS command_id
-"""
+
+class GraphDecisionReads:
+    """People's decision state and the outcomes of their commands, as the graph holds them."""
+
+    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
+        self.driver = driver
+        self.database = database
+        self._outcomes = OutcomeQueries(driver, database)
+
+    def states(self, user_ids: Collection[str]) -> dict[str, UserState]:
+        records, _, _ = self.driver.execute_query(_LOAD, user_ids=list(user_ids), database_=self.database)
+        return {record["uid"]: _state(record["uid"], record["memories"], record["episodes"])
+                for record in records}
+
+    def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
+        return self._outcomes.outcomes(refs)
 
 
-def load_states(driver: Driver, user_ids: Iterable[str], database: str = "neo4j") -> dict[str, UserState]:
-    records, _, _ = driver.execute_query(_LOAD, user_ids=list(user_ids), database_=database)
-    states = {}
-    for record in records:
-        state = UserState(record["uid"])
-        for row in sorted(record["memories"], key=lambda m: m["log_position"]):
-            memory = MemoryState(
-                memory_id=row["memory_id"],
-                kind=MemoryKind(row["kind"]),
-                content_key=normalized(row["content"]),
-                slot=slot_key(row["attribute"]),
-                value_key=normalized(row["value"] or row["content"]),
-                valid_from=row["valid_from"].to_native(),
-                valid_until=row["valid_until"].to_native() if row["valid_until"] else None,
-                confidence=row["confidence"],
-                sequence=state.next_sequence(),
-                superseded_by=row["superseded_by"],
-                forgotten=row["status"] == "forgotten",
-            )
-            state.remember(memory)
-        state.episodes.update(record["episodes"])
-        states[state.user_id] = state
-    return states
-
-
-def applied_commands(driver: Driver, command_ids: Iterable[str], database: str = "neo4j") -> set[str]:
-    records, _, _ = driver.execute_query(_APPLIED, command_ids=list(command_ids), database_=database)
-    return {r["command_id"] for r in records}
+def _state(user_id: str, memories: list[dict], episodes: list[str]) -> UserState:  # type: ignore[type-arg]
+    state = UserState(user_id)
+    for row in sorted(memories, key=lambda m: m["log_position"]):
+        state.remember(MemoryState(
+            memory_id=row["memory_id"],
+            kind=MemoryKind(row["kind"]),
+            content_key=normalized(row["content"]),
+            slot=slot_key(row["attribute"]),
+            value_key=normalized(row["value"] or row["content"]),
+            valid_from=row["valid_from"].to_native(),
+            valid_until=row["valid_until"].to_native() if row["valid_until"] else None,
+            confidence=row["confidence"],
+            sequence=state.next_sequence(),
+            superseded_by=row["superseded_by"],
+            forgotten=row["status"] == "forgotten",
+        ))
+    state.episodes.update(episodes)
+    return state

@@ -15,7 +15,9 @@ from typing import Any
 from neo4j import Driver
 from neo4j.time import DateTime
 
-_ID_KEYS = ["message_id", "memory_id", "entity_id", "episode_id", "command_id", "user_id"]
+# How a relationship names its ends: by the node's own identity (an episode's `key`, since its
+# id is only unique per person).
+_ID_KEYS = ["message_id", "memory_id", "entity_id", "key", "user_id"]
 
 _NODES = """
 MATCH (n) WHERE NOT n:Checkpoint AND ($user_id IS NULL OR n.user_id = $user_id)
@@ -48,6 +50,11 @@ def _digest(item: Any) -> bytes:
     return hashlib.sha256(json.dumps(_plain(item), sort_keys=True).encode()).digest()
 
 
+# Transaction times: when Lore learned or changed a thing. Two runs of the same commands differ
+# in them and in nothing else; a rebuild keeps them (they come from the events).
+TRANSACTION_TIMES = frozenset({"recorded_at", "superseded_at", "retired_at", "forgotten_at", "restored_at",
+                               "at", "replaced_at"})
+
 # Usage statistics of search: not events (a read decides nothing), so a replay starts them afresh.
 _USAGE = frozenset({"access_count", "last_accessed_at"})
 
@@ -56,15 +63,16 @@ def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo
                 ignore: frozenset[str] = frozenset()) -> str:
     """Hex sha256 over the sorted digests of every node and relationship.
 
-    `ignore` leaves node properties out, e.g. `log_position` to compare the graphs that two
-    different logs of the same commands gave."""
+    `ignore` leaves properties of nodes and relationships out, e.g. `log_position` to compare
+    the graphs that two different logs of the same commands gave."""
     digests: list[bytes] = []
     with driver.session(database=database) as session:
         for record in session.run(_NODES, user_id=user_id):
             props = {k: v for k, v in record["props"].items() if k not in ignore | _USAGE}
             digests.append(_digest({"labels": sorted(record["labels"]), "props": props}))
         for record in session.run(_RELATIONSHIPS, user_id=user_id, id_keys=_ID_KEYS):
-            digests.append(_digest(dict(record)))
+            props = {k: v for k, v in record["props"].items() if k not in ignore}
+            digests.append(_digest({**dict(record), "props": props}))
     total = hashlib.sha256()
     for digest in sorted(digests):
         total.update(digest)

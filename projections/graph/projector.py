@@ -13,13 +13,17 @@ import zlib
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Protocol
 
 from neo4j import Driver, ManagedTransaction
 
+from domain.model import command_key
 from domain.stored import StoredEvent
 from projections.graph import cypher
+from projections.graph.fingerprint import fingerprint
 from projections.graph.rows import WRITERS, applied_commands, prerequisites
+from projections.graph.schema import ensure_schema, vector_dimensions
 from projections.graph.waves import waves
 
 log = logging.getLogger(__name__)
@@ -28,6 +32,10 @@ Progress = Callable[[int], None]
 
 # Changing the number of shards changes the checkpoint keys: rebuild after changing it.
 SHARDS = 3
+# The shape of the graph this code projects. A graph projected by an earlier shape is rebuilt
+# from the log (`lore rebuild`), never written on: 2 = ids scoped to their person, belief kept
+# as intervals of forgetting and restoring.
+VERSION = 2
 
 
 class EventSource(Protocol):
@@ -39,12 +47,30 @@ class EventSource(Protocol):
     def end(self) -> dict[int, int]: ...
 
 
-class ProjectionMismatch(RuntimeError):
+class GraphNeedsRebuild(RuntimeError):
+    """The graph cannot be written on as it is: `lore rebuild` projects the log anew."""
+
+    code = "graph_needs_rebuild"
+
+
+class ProjectionMismatch(GraphNeedsRebuild):
     """The graph was projected from another event log than the one it is asked to follow."""
+
+    code = "projection_mismatch"
+
+
+class ProjectionOutdated(GraphNeedsRebuild):
+    """The graph was projected by an earlier version of Lore, in a shape this one does not write."""
+
+    code = "projection_outdated"
 
 
 class ProjectionGap(RuntimeError):
     """A batch does not start where the projection stopped; catch up from the log instead."""
+
+
+# Every label of a node the projection writes: what a rebuild must remove and make again.
+OWNED_LABELS = ("Memory", "User", "Entity", "Episode", "Message", "AppliedCommand", "Checkpoint")
 
 
 def shard_of(user_id: str) -> int:
@@ -64,7 +90,7 @@ class GraphProjector:
     def _key(self, partition: int, shard: int) -> str:
         return f"{self.name}:{partition}:{shard}"
 
-    def _positions(self) -> dict[tuple[int, int], int]:
+    def _checkpoints(self) -> list[dict[str, object]]:
         records, _, _ = self.driver.execute_query(
             cypher.ALL_CHECKPOINTS, projection=self.name, database_=self.database
         )
@@ -75,13 +101,30 @@ class GraphProjector:
                 f"not from {self.log_id}. Run `lore rebuild` to project this log instead, or point "
                 "Lore at the log the graph came from."
             )
-        return {(r["partition"], r["shard"]): r["position"] for r in records}
+        versions = {r["version"] for r in records} - {VERSION}
+        if versions:
+            raise ProjectionOutdated(
+                f"the graph in Neo4j was projected by an earlier version of Lore (graph shape "
+                f"{', '.join(str(v or 1) for v in versions)}, this version writes {VERSION}). "
+                "Run `lore rebuild` to project the log in the current shape; the log is unchanged."
+            )
+        return [dict(r) for r in records]
 
     def checkpoints(self) -> dict[int, int]:
         """Per partition, the position up to which every shard has applied the log."""
-        positions = self._positions()
+        positions = {(r["partition"], r["shard"]): r["position"] for r in self._checkpoints()}
         partitions = {p for p, _ in positions}
-        return {p: min(positions.get((p, s), -1) for s in range(SHARDS)) for p in partitions}
+        return {p: min(positions.get((p, s), -1) for s in range(SHARDS)) for p in partitions}  # type: ignore[type-var]
+
+    def recorded_until(self) -> dict[int, datetime]:
+        """Per partition, the latest transaction time (`recorded_at`) of the events applied."""
+        latest: dict[int, datetime] = {}
+        for r in self._checkpoints():
+            if r["recorded_at"] is not None:
+                at: datetime = r["recorded_at"].to_native()  # type: ignore[attr-defined]
+                partition = int(r["partition"])  # type: ignore[call-overload]
+                latest[partition] = max(at, latest.get(partition, at))
+        return latest
 
     def apply(self, batch: Sequence[StoredEvent]) -> int:
         """Apply what the graph has not seen yet; returns how many events that was.
@@ -129,9 +172,10 @@ class GraphProjector:
         if fresh:
             tx.run(cypher.APPLIED_COMMANDS, keys=applied_commands([s.event for s in fresh])).consume()
         # The shard has now seen the whole batch, including the positions of other shards' users.
+        latest = max(s.event.recorded_at for s in batch).isoformat() if batch else None
         tx.run(cypher.WRITE_CHECKPOINTS, rows=[
             {"key": keys[p], "projection": self.name, "partition": p, "shard": shard, "position": pos,
-             "log": self.log_id}
+             "log": self.log_id, "version": VERSION, "recorded_at": latest}
             for p, pos in reach.items() if pos > done[p]
         ]).consume()
         return len(fresh)
@@ -143,13 +187,13 @@ class GraphProjector:
         on replay alike."""
         if not fresh:
             return fresh
-        applied = {r["command_id"] for r in tx.run(
-            cypher.ALREADY_APPLIED, command_ids=list({s.event.command_id for s in fresh}))}
+        keys = [command_key(s.event.user_id, s.event.command_id) for s in fresh]
+        applied = {r["key"] for r in tx.run(cypher.ALREADY_APPLIED, keys=list(set(keys)))}
         first: dict[str, tuple[int, int]] = {}
         return [
-            s for s in fresh
-            if s.event.command_id not in applied
-            and first.setdefault(s.event.command_id, (s.partition, s.position)) == (s.partition, s.position)
+            s for s, key in zip(fresh, keys, strict=True)
+            if key not in applied
+            and first.setdefault(key, (s.partition, s.position)) == (s.partition, s.position)
         ]
 
     def catch_up(self, event_log: EventSource, batch_size: int = 10_000,
@@ -178,7 +222,25 @@ class GraphProjector:
         """Delete the whole projection, checkpoints included (the schema stays)."""
         with self.driver.session(database=self.database) as session:
             session.run(
-                "MATCH (n) WHERE n:Memory OR n:User OR n:Entity OR n:Episode "
-                "OR n:AppliedCommand OR n:Checkpoint "
-                "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 20000 ROWS"
+                "MATCH (n) WHERE any(label IN labels(n) WHERE label IN $owned) "
+                "CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 20000 ROWS",
+                owned=list(OWNED_LABELS),
             ).consume()
+
+    def rebuild(self, event_log: EventSource, batch_size: int = 10_000,
+                on_progress: Progress | None = None) -> int:
+        """The projection from nothing: wipe it and replay the whole log. No decision is made."""
+        self.wipe()
+        # The vector index keeps the dimension it was made with: the vectors come from the log.
+        ensure_schema(self.driver, vector_dimensions(self.driver, self.database), self.database)
+        return self.catch_up(event_log, batch_size=batch_size, on_progress=on_progress)
+
+    def ping(self) -> None:
+        """Raise unless Neo4j answers."""
+        self.driver.verify_connectivity()
+
+    def fingerprint(self, user_id: str | None = None, ignore: frozenset[str] = frozenset()) -> str:
+        return fingerprint(self.driver, user_id, self.database, ignore)
+
+    def close(self) -> None:
+        self._writers.shutdown(wait=True)

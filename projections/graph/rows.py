@@ -17,7 +17,7 @@ from domain.events import (
     MemorySuperseded,
     UserErased,
 )
-from domain.model import derived_id, normalized
+from domain.model import command_key, derived_id, episode_key, message_id, normalized
 from domain.state import slot_key
 from projections.graph import cypher
 from projections.keys import has_cjk, user_key
@@ -62,7 +62,7 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             **text_props(event.content, event.user_id),
         },
         "entity_ids": [e["entity_id"] for e in entities(event)],
-        "episodes": [event.episode_id] if event.episode_id else [],
+        "episodes": [episode_key(event.user_id, event.episode_id)] if event.episode_id else [],
         "embedding": event.embedding.vector() if event.embedding else None,
     }
 
@@ -86,7 +86,8 @@ def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
         if isinstance(event, MemoryRecorded):
             found_entities.update((e["entity_id"], e) for e in entities(event))
             if event.episode_id:
-                episodes[event.episode_id] = {"episode_id": event.episode_id, "user_id": event.user_id}
+                key = episode_key(event.user_id, event.episode_id)
+                episodes[key] = {"key": key, "episode_id": event.episode_id, "user_id": event.user_id}
     return [(statement, keys) for statement, keys in (
         (cypher.USERS, list(users)),
         (cypher.ENTITIES, list(found_entities.values())),
@@ -98,8 +99,9 @@ def applied_commands(events: list[Event]) -> list[dict[str, Any]]:
     """One row per command: its outcome, and the memory it recorded or changed, if any."""
     rows: dict[str, dict[str, Any]] = {}
     for event in events:
-        row = rows.setdefault(event.command_id, {
-            "command_id": event.command_id, "user_id": event.user_id, "outcome": "applied",
+        key = command_key(event.user_id, event.command_id)
+        row = rows.setdefault(key, {
+            "key": key, "command_id": event.command_id, "user_id": event.user_id, "outcome": "applied",
             "code": None, "reason": None, "memory_id": None,
         })
         if isinstance(event, CommandRejected):
@@ -139,7 +141,7 @@ def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
     vectors = [e.vector() for e in event.embeddings] or [None] * len(event.messages)
     return [
         {
-            "message_id": derived_id("message", event.episode_id, str(i)),
+            "message_id": message_id(event.user_id, event.episode_id, i),
             "occurred_at": iso(message.timestamp or event.occurred_at),
             "embedding": vector,
             "props": {
@@ -158,11 +160,12 @@ def episode_recorded(event: EpisodeRecorded, position: int) -> dict[str, Any]:
     text = "\n".join(f"{m.role}: {m.content}" for m in event.messages)
     return {
         **_base(event),
-        "episode_id": event.episode_id,
+        "key": episode_key(event.user_id, event.episode_id),
         "occurred_at": iso(event.occurred_at),
         "messages": messages(event),
         "props": {
             "user_id": event.user_id,
+            "episode_id": event.episode_id,
             "session_id": event.session_id,
             "text": text,
             "name": f"{event.session_id} @ {event.occurred_at:%Y-%m-%d}",

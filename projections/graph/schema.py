@@ -17,8 +17,10 @@ MEMORY_FULLTEXT_CJK = "memory_text_cjk"
 MESSAGE_FULLTEXT = "message_text"
 MESSAGE_FULLTEXT_CJK = "message_text_cjk"
 ENTITY_FULLTEXT = "entity_name_by_user"
-# Indexes of earlier versions, replaced by the ones above.
-_RETIRED = ["memory_content", "entity_name"]
+# Indexes and constraints of earlier versions, replaced by the ones below. The constraints made
+# a command or episode id unique across everyone; it is unique per person now.
+_RETIRED_INDEXES = ["memory_content", "entity_name"]
+_RETIRED_CONSTRAINTS = ["applied_command", "episode_id"]
 
 
 def _fulltext(name: str, label: str, properties: str, analyzer: str) -> str:
@@ -30,8 +32,8 @@ _STATEMENTS = [
     "CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.user_id IS UNIQUE",
     "CREATE CONSTRAINT memory_id IF NOT EXISTS FOR (m:Memory) REQUIRE m.memory_id IS UNIQUE",
     "CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.entity_id IS UNIQUE",
-    "CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (e:Episode) REQUIRE e.episode_id IS UNIQUE",
-    "CREATE CONSTRAINT applied_command IF NOT EXISTS FOR (c:AppliedCommand) REQUIRE c.command_id IS UNIQUE",
+    "CREATE CONSTRAINT episode_key IF NOT EXISTS FOR (e:Episode) REQUIRE e.key IS UNIQUE",
+    "CREATE CONSTRAINT applied_command_key IF NOT EXISTS FOR (c:AppliedCommand) REQUIRE c.key IS UNIQUE",
     "CREATE CONSTRAINT checkpoint_key IF NOT EXISTS FOR (c:Checkpoint) REQUIRE c.key IS UNIQUE",
     "CREATE CONSTRAINT message_id IF NOT EXISTS FOR (x:Message) REQUIRE x.message_id IS UNIQUE",
     "CREATE INDEX message_user IF NOT EXISTS FOR (x:Message) ON (x.user_id)",
@@ -59,7 +61,9 @@ _VECTORS = [
 
 def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j") -> None:
     """Create what is missing. `dimensions` = the embedder's; None leaves the vector index out."""
-    statements: list[tuple[str, dict[str, int]]] = [(f"DROP INDEX {name} IF EXISTS", {}) for name in _RETIRED]
+    statements: list[tuple[str, dict[str, int]]] = [
+        (f"DROP CONSTRAINT {name} IF EXISTS", {}) for name in _RETIRED_CONSTRAINTS]
+    statements += [(f"DROP INDEX {name} IF EXISTS", {}) for name in _RETIRED_INDEXES]
     statements += [(s, {}) for s in _STATEMENTS]
     if dimensions:
         statements += [(s, {"dimensions": dimensions}) for s in _VECTORS]
@@ -72,3 +76,11 @@ def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j
                     "already exists" not in (exc.message or ""):
                 raise
     driver.execute_query("CALL db.awaitIndexes(300)", database_=database)
+
+
+def vector_dimensions(driver: Driver, database: str = "neo4j") -> int | None:
+    """The dimension the memories' vector index was made with (None: there is none)."""
+    records, _, _ = driver.execute_query(
+        "SHOW VECTOR INDEXES YIELD name, options WHERE name = $name "
+        "RETURN options.indexConfig.`vector.dimensions` AS d", name=VECTOR_INDEX, database_=database)
+    return records[0]["d"] if records else None

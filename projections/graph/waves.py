@@ -23,10 +23,11 @@ def _touches(event: Event) -> list[str]:
     if isinstance(event, MemorySuperseded):
         return [event.memory_id, event.by_memory_id]
     if isinstance(event, EpisodeRecorded):
-        return [f"episode:{event.episode_id}"]
+        return [f"episode:{event.user_id}:{event.episode_id}"]
     if isinstance(event, MemoryRecorded):
         # Memories taken from one episode wait for it, so the link finds the episode's node.
-        return [event.memory_id] + ([f"episode:{event.episode_id}"] if event.episode_id else [])
+        episode = [f"episode:{event.user_id}:{event.episode_id}"] if event.episode_id else []
+        return [event.memory_id, *episode]
     memory_id = getattr(event, "memory_id", None)
     return [memory_id] if memory_id else []
 
