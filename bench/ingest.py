@@ -68,8 +68,8 @@ class Timed:
         self.applied_at: dict[str, float] = {}
         lore.commands.handle = self  # type: ignore[method-assign]
 
-    def __call__(self, commands: Sequence[Command], accepted_at: Any = None) -> list[Outcome]:
-        outcomes = self.inner(commands, accepted_at)
+    def __call__(self, commands: Sequence[Command], partitions: Any = None) -> list[Outcome]:
+        outcomes = self.inner(commands, partitions)
         now = time.time()
         for outcome in outcomes:
             self.applied_at[outcome.command_id] = now
@@ -117,9 +117,9 @@ async def measure(label: str, embedder: Any, args: argparse.Namespace, burst: li
         raise SystemExit("set LORE_KAFKA_BOOTSTRAP (lore infra up starts Kafka on 127.0.0.1:9092)")
     lore = bootstrap(settings, embedder=embedder)
     lore.projector.wipe()
-    prepare_topics(settings)
+    partitions = prepare_topics(settings)
     timed = Timed(lore)
-    broker = command_broker(settings, lore.commands)
+    broker, _ = command_broker(settings, lore.commands, partitions=partitions)
     await broker.start()
     try:
         warm = structured(50, 50, seed=99)

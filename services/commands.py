@@ -1,6 +1,6 @@
 """The command handler: decide, append to the log, project — for a batch of commands at a time.
 
-One handler is the single writer for the users it serves (the embedded mode's lock; on Kafka,
+One handler is the single writer for the people it serves (the embedded mode's lock; on Kafka,
 the partitions a worker owns). That is what makes its cached states and the projection's
 record of applied commands a safe basis for decisions.
 """
@@ -14,25 +14,38 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
-from neo4j import Driver
+from cachetools import LRUCache
 
 from domain.commands import Command, RecordEpisode, RecordMemory, message_text
 from domain.decide import decide, rejected
 from domain.errors import DomainError
 from domain.events import CommandRejected, Embedding, Event
 from domain.state import UserState, evolve
+from domain.stored import Decided
 from infra.embedding import Embedder
-from infra.eventlog import Decided, EventLog
-from projections.graph import GraphProjector
-from projections.graph.decision_state import applied_commands, load_states
+from infra.eventlog import EventLog
+from projections.outcomes import CommandOutcome, CommandRef
+from services.ports import DecisionReads, Projection
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
 
 def system_clock() -> datetime:
     return datetime.now(UTC)
+
+
+class EventsTooLarge(DomainError):
+    """What a command decided does not fit one entry of the log."""
+
+    code = "events_too_large"
+
+    def __init__(self, size: int, bound: int) -> None:
+        super().__init__(f"the events of this command take {size:,} bytes, and one entry of the "
+                         f"event log holds at most {bound:,} (LORE_MAX_ENTRY_BYTES): send fewer "
+                         "messages per episode")
 
 
 @dataclass(frozen=True)
@@ -42,100 +55,142 @@ class Outcome:
     events: int = 0
     error: DomainError | None = None
     memory_id: str | None = None
+    # For a duplicate: what the command came to the first time.
+    prior: CommandOutcome | None = None
 
 
 class CommandHandler:
-    def __init__(self, driver: Driver, event_log: EventLog, projector: GraphProjector,
-                 embedder: Embedder | None, ensure_schema: Callable[[], None] = lambda: None,
-                 clock: Clock = system_clock, database: str = "neo4j") -> None:
-        self.driver = driver
+    def __init__(self, reads: DecisionReads, event_log: EventLog, projection: Projection,
+                 embedder: Embedder | None, *, ensure_schema: Callable[[], None] = lambda: None,
+                 clock: Clock = system_clock, max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+                 cached_people: int = 10_000) -> None:
+        self.reads = reads
         self.event_log = event_log
-        self.projector = projector
+        self.projection = projection
         self.embedder = embedder
         self.ensure_schema = ensure_schema
         self.clock = clock
-        self.database = database
-        self._states: dict[str, UserState] = {}
+        self.max_entry_bytes = max_entry_bytes
+        self._states: LRUCache[str, UserState] = LRUCache(maxsize=cached_people)
         self._lock = threading.Lock()
         self._caught_up = False
         self._partitions: Collection[int] | None = None
+        # Set by serve_partitions (on the event loop, so never behind the writer lock), taken by
+        # the next batch.
+        self._assignment: tuple[Collection[int] | None] | None = None
+        self._assignment_lock = threading.Lock()
+        # The latest transaction time in the log: no event is recorded earlier than it.
+        self._recorded_until: datetime | None = None
 
     def serve_partitions(self, partitions: Collection[int] | None) -> None:
         """From now on this handler writes for these partitions of the log only (None: all).
 
-        Another writer may have changed them since: forget the cached states and catch up first.
-        """
-        with self._lock:
-            self._partitions = None if partitions is None else frozenset(partitions)
-            self._states.clear()
-            self._caught_up = False
+        Another writer may have changed them since: the next batch forgets the cached states and
+        catches up first. Returns at once, also while a batch is being handled."""
+        with self._assignment_lock:
+            self._assignment = (None if partitions is None else frozenset(partitions),)
 
     def handle(self, commands: Sequence[Command],
-               accepted_at: Sequence[datetime | None] | None = None) -> list[Outcome]:
-        """Decide, log and project `commands`, in order. `accepted_at` (one per command) is when
-        Lore accepted each, e.g. its Kafka record's time; it is the events' `recorded_at`, so
-        that deciding the same command again after a crash records the same time."""
+               partitions: Sequence[int | None] | None = None) -> list[Outcome]:
+        """Decide, log and project `commands`, in order. `partitions` (one per command) is the
+        log partition each command's events go to: the one it came from on Kafka."""
+        # The model runs before the writer lock: decisions wait for no one's embedding.
+        embeddings = self._embed(commands)
         with self._lock:
-            if not self._caught_up:
-                self.ensure_schema()
-                self.projector.catch_up(self.event_log, partitions=self._partitions)
-                self._caught_up = True
+            self._take_assignment()
             try:
-                return self._handle(commands, accepted_at or [None] * len(commands))
+                if not self._caught_up:
+                    self.ensure_schema()
+                    self.projection.catch_up(self.event_log, partitions=self._partitions)
+                    self._recorded_until = max(self.projection.recorded_until().values(), default=None)
+                    self._caught_up = True
+                return self._handle(commands, partitions or [None] * len(commands), embeddings)
             except BaseException:
                 # What was decided may or may not be in the log: re-read everything next time.
                 self._states.clear()
                 self._caught_up = False
                 raise
 
-    def _handle(self, commands: Sequence[Command],
-                accepted_at: Sequence[datetime | None]) -> list[Outcome]:
-        done = applied_commands(self.driver, {c.command_id for c in commands}, self.database)
-        missing = {c.user_id for c in commands} - self._states.keys()
-        if missing:
-            self._states.update(load_states(self.driver, missing, self.database))
-        embeddings = self._embed([c for c in commands if c.command_id not in done])
+    def _take_assignment(self) -> None:
+        with self._assignment_lock:
+            assignment, self._assignment = self._assignment, None
+        if assignment is not None:
+            (self._partitions,) = assignment
+            self._states.clear()
+            self._caught_up = False
+
+    def _now(self) -> datetime:
+        """Lore's transaction time: its clock, but never before what the log already holds."""
         now = self.clock()
+        if self._recorded_until is not None and now < self._recorded_until:
+            now = self._recorded_until
+        self._recorded_until = now
+        return now
+
+    def _handle(self, commands: Sequence[Command], partitions: Sequence[int | None],
+                embeddings: dict[CommandRef, tuple[Embedding, ...]]) -> list[Outcome]:
+        done = self.reads.outcomes({_ref(c) for c in commands})
+        states = self._states_of({c.user_id for c in commands})
+        now = self._now()
         outcomes: list[Outcome] = []
         decided: list[Decided] = []
-        for command, accepted in zip(commands, accepted_at, strict=True):
-            if command.command_id in done:
-                outcomes.append(Outcome(command.command_id, "duplicate"))
+        for command, partition in zip(commands, partitions, strict=True):
+            ref = _ref(command)
+            if ref in done:
+                outcomes.append(Outcome(command.command_id, "duplicate", prior=done[ref],
+                                        memory_id=done[ref].memory_id))
                 continue
-            done.add(command.command_id)
-            state = self._states.setdefault(command.user_id, UserState(command.user_id))
+            state = states[command.user_id]
             try:
-                events: list[Event] = decide(state, command, accepted or now,
-                                             embeddings.get(command.command_id, ()))
+                events = decide(state, command, now, embeddings.get(ref, ()))
+                entry = Decided(command.command_id, command.user_id, events, partition)
+                if len(entry.entry) > self.max_entry_bytes:
+                    raise EventsTooLarge(len(entry.entry), self.max_entry_bytes)
             except DomainError as error:
-                events = [rejected(command, error, accepted or now)]
-                outcomes.append(Outcome(command.command_id, "rejected", 1, error=error))
+                entry = Decided(command.command_id, command.user_id, [rejected(command, error, now)],
+                                partition)
+                outcome = Outcome(command.command_id, "rejected", 1, error=error)
+                done[ref] = CommandOutcome("rejected", error.code, str(error), None)
             else:
                 evolve(state, events)
-                outcomes.append(Outcome(command.command_id, "applied", len(events),
-                                        memory_id=_memory_of(events)))
-            decided.append(Decided(command.command_id, command.user_id, events))
+                outcome = Outcome(command.command_id, "applied", len(events), memory_id=_memory_of(events))
+                done[ref] = CommandOutcome("applied", None, None, outcome.memory_id)
+            outcomes.append(outcome)
+            decided.append(entry)
         if decided:
-            self.projector.apply(self.event_log.append(decided))
+            self.projection.apply(self.event_log.append(decided))
+        self._states.update(states)
         return outcomes
 
-    def _embed(self, commands: Sequence[Command]) -> dict[str, tuple[Embedding, ...]]:
+    def _states_of(self, user_ids: set[str]) -> dict[str, UserState]:
+        """The batch's people, cached or read; kept for the batch whatever the cache evicts."""
+        states = {u: self._states[u] for u in user_ids if u in self._states}
+        missing = user_ids - states.keys()
+        if missing:
+            states.update(self.reads.states(missing))
+        return {u: states.get(u) or UserState(u) for u in user_ids}
+
+    def _embed(self, commands: Sequence[Command]) -> dict[CommandRef, tuple[Embedding, ...]]:
         """The vectors each command records: a memory's content, or each message of an episode.
         One call to the model for the whole batch."""
         if self.embedder is None:
             return {}
-        texts: dict[str, list[str]] = {}
+        texts: dict[CommandRef, list[str]] = {}
         for command in commands:
             if isinstance(command, RecordMemory):
-                texts[command.command_id] = [command.content]
+                texts[_ref(command)] = [command.content]
             elif isinstance(command, RecordEpisode):
-                texts[command.command_id] = [message_text(m) for m in command.messages]
+                texts[_ref(command)] = [message_text(m) for m in command.messages]
         flat = [text for group in texts.values() for text in group]
         if not flat:
             return {}
         vectors = iter(self.embedder.embed(flat))
         model = self.embedder.model
-        return {cid: tuple(Embedding.of(model, next(vectors)) for _ in group) for cid, group in texts.items()}
+        return {ref: tuple(Embedding.of(model, next(vectors)) for _ in group) for ref, group in texts.items()}
+
+
+def _ref(command: Command) -> CommandRef:
+    return (command.user_id, command.command_id)
 
 
 def _memory_of(events: Sequence[Event]) -> str | None:

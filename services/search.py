@@ -4,7 +4,6 @@ recency, importance and use. The sources run side by side; the query is embedded
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -99,6 +98,9 @@ class SearchService:
             return ranked[:limit]
         return self._diversify(ranked[:depth], mmr_lambda, limit)
 
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
     def _diversify(self, hits: list[Hit], lambda_: float, limit: int) -> list[Hit]:
         """The hits in MMR order, likeness measured on their stored vectors."""
         vectors = self.queries.vectors([(h.type, h.id) for h in hits])
@@ -125,42 +127,7 @@ class SearchService:
             weight = 1.0 if importance is None else (
                 1 - r.importance_weight / 2 + r.importance_weight * importance)
             hit.score = hit.scores["rrf"] * recency * use * weight
-        _later_statement_wins(hits)
         return sorted(hits, key=lambda h: (-h.score, h.id))
-
-
-_WORDS = re.compile(r"\w+")
-RESTATEMENT = 0.5  # share of the shorter statement that two must open with alike to say one thing
-
-
-def _restates(a: list[str], b: list[str]) -> bool:
-    """The same subject and predicate with another value: a long common opening, then two endings
-    that do not meet again. ("The head of the Italy government is Conte" and "... of the Japan
-    government is Abe" differ in the middle and go on alike, "government is": two subjects. Two
-    values may share a last word: "point guard", "shooting guard".)"""
-    shorter = min(len(a), len(b))
-    same = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), shorter)
-    if shorter == 0 or same == max(len(a), len(b)) or same / shorter < RESTATEMENT:
-        return False
-    return not set(a[same:-1]) & set(b[same:-1])
-
-
-def _later_statement_wins(hits: list[Hit], top: int = 20) -> None:
-    """Two memories that differ only at the end ("X is a citizen of France", later "X is a citizen
-    of Malaysia") are an update that came without a slot: the later one takes the better rank of
-    the two and the earlier ranks just below it, as a slot's superseded value would."""
-    memories = sorted((h for h in hits
-                       if h.type == "memory" and isinstance(h.fields.get("valid_from"), datetime)),
-                      key=lambda h: -h.score)[:top]
-    memories.sort(key=lambda h: h.fields["valid_from"])
-    words = {h.id: _WORDS.findall(str(h.fields.get("content", "")).lower()) for h in memories}
-    for i, older in enumerate(memories):
-        for newer in memories[i + 1:]:
-            if newer.fields["valid_from"] <= older.fields["valid_from"]:
-                continue
-            if older.score >= newer.score and _restates(words[older.id], words[newer.id]):
-                newer.score, older.score = older.score, older.score * 0.99
-                older.scores["restated_later"] = 1.0
 
 
 def _seeds(lists: dict[tuple[str, ItemType], list[Candidate]], kind: ItemType, top: int = 3) -> list[str]:

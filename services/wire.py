@@ -89,4 +89,4 @@ def to_message(command: Command) -> bytes:
     """The message a command travels as: what `parse_command` reads back."""
     body = command.model_dump(mode="json", exclude_none=True)
     envelope = {key: body.pop(key) for key in ("type", "command_id", "user_id", "occurred_at")}
-    return json.dumps({**envelope, "payload": body}).encode()
+    return json.dumps({**envelope, "payload": body}, ensure_ascii=False).encode()

@@ -1,17 +1,20 @@
 """The Kafka worker: commands from `lore.commands`, a batch at a time, through the same handler
 as HTTP. What cannot be parsed, validated or applied goes to `lore.commands.dlq` with the reason.
 
-Offsets are committed only once a batch's events are in the log and applied to the graph. A
-worker that is given partitions (at start, or when the group rebalances) first brings the graph
-up to the end of the log for them; the command ids the graph has seen are then refused as
-duplicates, so a batch consumed twice after a crash takes effect once.
+Offsets are committed only once a batch's events are in the log and applied to the graph, and
+its dead letters are on their topic; if either fails, the batch is consumed again (its applied
+commands come back as duplicates, and a refused one is dead-lettered again). A worker that is
+given partitions (at start, or when the group rebalances) first brings the graph up to the end
+of the log for them. Failures are sorted as `services/failures.py` says: a transient one is
+retried, one that a command causes sends that command alone to the dead-letter topic.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -22,32 +25,49 @@ from faststream.kafka import KafkaBroker
 from faststream.kafka.annotations import KafkaMessage
 
 from domain.commands import Command
-from infra.eventlog.kafka import ensure_topic
+from infra.eventlog.kafka import ensure_topic, events_topic_config, key_partition, topic_config
 from infra.settings import Settings
 from services.commands import CommandHandler, Outcome
+from services.failures import Failure, classify, code_of
 from services.wire import BadCommand, CommandMessage, parse_command
 
 log = logging.getLogger(__name__)
 
 REASON_HEADER = "lore.dlq.reason"
+CODE_HEADER = "lore.dlq.code"
+FORWARDED_HEADER = "lore.forwarded.from"
+Record = ConsumerRecord[Any, Any]
 
 
 @dataclass(frozen=True)
 class DeadLetter:
-    record: ConsumerRecord[Any, Any]
+    record: Record
+    code: str
     reason: str
 
     def headers(self) -> dict[str, str]:
         return {
             REASON_HEADER: self.reason,
+            CODE_HEADER: self.code,
             "lore.dlq.source.topic": self.record.topic,
             "lore.dlq.source.partition": str(self.record.partition),
             "lore.dlq.source.offset": str(self.record.offset),
         }
 
 
+@dataclass(frozen=True)
+class Sorted:
+    """A consumed batch, sorted: commands to apply here, dead letters, and commands that came on
+    another partition than their person's (`misrouted`: record, the person's partition)."""
+
+    valid: list[tuple[Record, Command]]
+    dead: list[DeadLetter]
+    misrouted: list[tuple[Record, int]]
+
+
 class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
-    """Partitions given to this worker: catch the graph up on them before the next decision."""
+    """Partitions given to this worker: catch the graph up on them before the next decision.
+    Runs on the event loop, so it only notes the assignment; the next batch acts on it."""
 
     def __init__(self, handler: CommandHandler) -> None:
         self.handler = handler
@@ -66,58 +86,114 @@ async def _raw_bodies(message: Any) -> Any:
     return message.body
 
 
-def received_at(record: ConsumerRecord[Any, Any]) -> datetime:
+def received_at(record: Record) -> datetime:
+    """The producer's timestamp: when it says the command happened, if the command does not."""
     return datetime.fromtimestamp(record.timestamp / 1000, tz=UTC)
 
 
 class CommandWorker:
-    def __init__(self, handler: CommandHandler, settings: Settings) -> None:
+    """Sorts and applies consumed commands; never gives a command up to a transient failure."""
+
+    # A failure no one can name is given this many tries before its command is dead-lettered.
+    TRIES = 3
+
+    def __init__(self, handler: CommandHandler, settings: Settings, partitions: int,
+                 sleep: Callable[[float], Any] = asyncio.sleep, max_delay_s: float = 30.0) -> None:
         self.handler = handler
         self.settings = settings
+        self.partitions = partitions
+        self.max_delay_s = max_delay_s
+        self._sleep = sleep
+        # While a transient failure lasts: since when, and what it is (for /v1/health).
+        self.stalled: tuple[float, str] | None = None
 
-    def sort(self, records: Sequence[ConsumerRecord[Any, Any]]) -> tuple[
-            list[tuple[ConsumerRecord[Any, Any], Command]], list[DeadLetter]]:
-        valid, dead = [], []
+    def sort(self, records: Sequence[Record]) -> Sorted:
+        valid, dead, misrouted = [], [], []
         for record in records:
             try:
                 command = parse_command(record.value, max_bytes=self.settings.max_command_bytes,
                                         received_at=received_at(record))
             except BadCommand as bad:
-                dead.append(DeadLetter(record, bad.reason))
+                dead.append(DeadLetter(record, "bad_command", bad.reason))
+                continue
+            home = key_partition(command.user_id, self.partitions)
+            if home != record.partition:
+                misrouted.append((record, home))
             else:
                 valid.append((record, command))
-        return valid, dead
+        return Sorted(valid, dead, misrouted)
 
-    async def handle(self, valid: list[tuple[ConsumerRecord[Any, Any], Command]]) -> list[DeadLetter]:
-        """Apply the valid commands; the refused ones come back as dead letters."""
-        if not valid:
-            return []
-        outcomes = await self._handle_until_done([c for _, c in valid], [received_at(r) for r, _ in valid])
-        return [DeadLetter(record, f"{o.error.code}: {o.error}")
-                for (record, _), o in zip(valid, outcomes, strict=True) if o.error is not None]
+    async def apply(self, valid: list[tuple[Record, Command]]) -> list[DeadLetter]:
+        """Apply the valid commands; the ones refused or failing alone come back as dead letters."""
+        letters: list[DeadLetter] = []
+        for (record, _), result in zip(valid, await self._apply(valid), strict=True):
+            if isinstance(result, DeadLetter):
+                letters.append(result)
+                continue
+            prior = result.prior
+            if result.error is not None:
+                letters.append(DeadLetter(record, result.error.code, f"{result.error.code}: {result.error}"))
+            elif prior is not None and prior.outcome == "rejected":
+                # Refused when first applied: its dead letter may not have reached the topic then.
+                code = prior.code or "rejected"
+                letters.append(DeadLetter(record, code, f"{code}: {prior.reason}"))
+        return letters
 
-    async def _handle_until_done(self, commands: list[Command], accepted: list[datetime]) -> list[Outcome]:
-        # A failure here is Neo4j or Kafka being away, not the commands: the batch is retried
-        # (already applied ones come back as duplicates) until it goes through or we stop.
-        delay = 0.5
+    async def _apply(self, items: list[tuple[Record, Command]]) -> list[Outcome | DeadLetter]:
+        delay, tries = 0.5, 0
         while True:
             try:
-                return await asyncio.to_thread(self.handler.handle, commands, accepted)
-            except Exception:
-                log.exception("applying %d commands failed; retrying in %.1fs", len(commands), delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 15.0)
+                outcomes = await asyncio.to_thread(self.handler.handle, [c for _, c in items],
+                                                   [r.partition for r, _ in items])
+            except Exception as error:  # noqa: BLE001 - sorted below; nothing escapes unsorted
+                kind = classify(error)
+                if kind is Failure.TRANSIENT:
+                    self._alarm(error, len(items), delay)
+                    await self._sleep(delay)
+                    delay = min(delay * 2, self.max_delay_s)
+                    continue
+                if kind is Failure.GRAPH:
+                    log.error("the graph refuses every command (%s): %d to the dead-letter topic",
+                              error, len(items))
+                    return [DeadLetter(r, code_of(error), f"{code_of(error)}: {error}") for r, _ in items]
+                if len(items) > 1:
+                    # Find the command that fails: halves, in order, so each person's order holds.
+                    middle = len(items) // 2
+                    return await self._apply(items[:middle]) + await self._apply(items[middle:])
+                tries += 1
+                if tries < self.TRIES:
+                    log.warning("applying %s failed (%s); trying again", items[0][1].command_id, error)
+                    continue
+                log.exception("command %s fails every time: to the dead-letter topic", items[0][1].command_id)
+                return [DeadLetter(items[0][0], code_of(error), f"{code_of(error)}: {type(error).__name__}: "
+                                                               f"{error}")]
+            if self.stalled is not None:
+                log.warning("applying commands again after %.0fs", time.monotonic() - self.stalled[0])
+                self.stalled = None
+            return list(outcomes)
+
+    def _alarm(self, error: BaseException, count: int, delay: float) -> None:
+        if self.stalled is None:
+            self.stalled = (time.monotonic(), f"{type(error).__name__}: {error}")
+        since = time.monotonic() - self.stalled[0]
+        # Each retry is noted; once it has lasted a while, loudly.
+        level = logging.ERROR if since >= self.max_delay_s else logging.WARNING
+        log.log(level, "applying %d commands failed for %.0fs (%s); retrying in %.1fs", count, since,
+                error, delay)
 
 
-def prepare_topics(settings: Settings) -> None:
-    """The command and event topics, with the same number of partitions (see Settings)."""
+def prepare_topics(settings: Settings) -> int:
+    """The command, event and dead-letter topics, sized for what Lore writes; the number of
+    partitions of the command and event topics, which must be equal, so that a worker owns the
+    same people in both."""
     assert settings.kafka_bootstrap
+    commands = topic_config(settings.max_command_bytes)
     counts = {
         topic: ensure_topic(settings.kafka_bootstrap, topic, settings.kafka_partitions, config)
         for topic, config in (
-            (settings.commands_topic, None),
-            (settings.events_topic, {"retention.ms": "-1", "retention.bytes": "-1"}),
-            (settings.dead_letter_topic, None),
+            (settings.commands_topic, commands),
+            (settings.events_topic, events_topic_config(settings.max_entry_bytes)),
+            (settings.dead_letter_topic, commands),
         )
     }
     if counts[settings.commands_topic] != counts[settings.events_topic]:
@@ -126,17 +202,18 @@ def prepare_topics(settings: Settings) -> None:
             f"{settings.events_topic} {counts[settings.events_topic]}: they must be equal, so that a "
             "worker owns the same users in both"
         )
+    return counts[settings.commands_topic]
 
 
-def command_broker(settings: Settings, handler: CommandHandler | None, *,
-                   describe_only: bool = False) -> KafkaBroker:
+def command_broker(settings: Settings, handler: CommandHandler | None, *, partitions: int = 0,
+                   describe_only: bool = False) -> tuple[KafkaBroker, CommandWorker | None]:
     """The Kafka side of Lore: publishers of commands and dead letters, and, given a handler, the
-    worker's subscriber. FastStream documents all of it (`lore asyncapi`, with `describe_only`:
-    the subscriber is declared for the document and never started)."""
+    worker's subscriber (and the worker). FastStream documents all of it (`lore asyncapi`, with
+    `describe_only`: the subscriber is declared for the document and never started)."""
+    largest = settings.max_command_bytes + 64 * 1024
     broker = KafkaBroker(settings.kafka_bootstrap or "127.0.0.1:9092", client_id="lore",
-                         log_level=logging.DEBUG, enable_idempotence=True,
-                         max_request_size=max(settings.max_command_bytes * 2, 1_048_576))
-    broker.publisher(
+                         log_level=logging.DEBUG, enable_idempotence=True, max_request_size=largest)
+    commands = broker.publisher(
         settings.commands_topic, title="lore.commands",
         description="Commands for Lore, key = user_id. HTTP writes travel here too when Kafka is configured.",
         schema=CommandMessage,
@@ -144,12 +221,14 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *,
     dead_letters = broker.publisher(
         settings.dead_letter_topic, title="lore.commands.dlq",
         description="A command message that could not be parsed, validated or applied: its original "
-        f"bytes and key, with headers {REASON_HEADER} and lore.dlq.source.topic/partition/offset.",
+        f"bytes and key, with headers {REASON_HEADER}, {CODE_HEADER} and "
+        "lore.dlq.source.topic/partition/offset.",
         schema=bytes,
     )
     if handler is None and not describe_only:
-        return broker
-    worker = CommandWorker(handler, settings) if handler else None
+        return broker, None
+    worker = CommandWorker(handler, settings, partitions) if handler else None
+    failures = [0]  # batches in a row that could not be finished
 
     @broker.subscriber(
         settings.commands_topic, batch=True, group_id=settings.worker_group,
@@ -157,22 +236,36 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *,
         session_timeout_ms=settings.worker_session_timeout_ms,
         heartbeat_interval_ms=settings.worker_session_timeout_ms // 4,
         ack_policy=AckPolicy.MANUAL, listener=_Rebalance(handler) if handler else None,
-        decoder=_raw_bodies,
-        max_partition_fetch_bytes=max(settings.max_command_bytes * 2, 1_048_576),
+        decoder=_raw_bodies, max_partition_fetch_bytes=largest,
         title="lore.commands:worker",
         description="Validates each command, applies the valid ones in order per user, and sends "
-        "the others to lore.commands.dlq.",
+        "the others to lore.commands.dlq. A command on another partition than its user's is "
+        "forwarded there.",
     )
     async def apply_commands(body: list[bytes], message: KafkaMessage) -> None:
         assert worker is not None, "a broker built to be described is never started"
         records = message.raw_message if isinstance(message.raw_message, tuple) else (message.raw_message,)
-        valid, dead = worker.sort(records)
-        dead += await worker.handle(valid)
-        for letter in dead:
-            log.warning("dead letter %s:%d@%d: %s", letter.record.topic, letter.record.partition,
-                        letter.record.offset, letter.reason)
-            await dead_letters.publish(letter.record.value or b"", key=letter.record.key,
-                                       headers=letter.headers())
+        try:
+            batch = await asyncio.to_thread(worker.sort, records)
+            for record, home in batch.misrouted:
+                # One writer per person: their commands are applied where their key puts them.
+                await commands.publish(record.value, key=record.key, partition=home, headers={
+                    FORWARDED_HEADER: f"{record.topic}/{record.partition}/{record.offset}"})
+            letters = batch.dead + await worker.apply(batch.valid)
+            for letter in letters:
+                log.warning("dead letter %s:%d@%d: %s", letter.record.topic, letter.record.partition,
+                            letter.record.offset, letter.reason)
+                await dead_letters.publish(letter.record.value or b"", key=letter.record.key,
+                                           headers=letter.headers())
+        except Exception:
+            # The batch is consumed again: what was applied comes back as duplicates.
+            failures[0] += 1
+            delay = min(0.5 * 2 ** failures[0], 30.0)
+            log.exception("a batch of %d commands will be consumed again in %.1fs", len(records), delay)
+            await asyncio.sleep(delay)
+            await message.nack()
+            return
+        failures[0] = 0
         await message.ack()
 
-    return broker
+    return broker, worker

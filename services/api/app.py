@@ -14,8 +14,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from projections.graph.projector import ProjectionMismatch
-from projections.outcomes import command_outcome
+from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
 from services.api.routers import health, memories, search
 from services.bootstrap import Lore, bootstrap
@@ -28,32 +27,33 @@ log = logging.getLogger(__name__)
 def _prepare_schema(lore: Lore) -> None:
     try:
         # Fails at once when Neo4j is down, where a query would be retried for half a minute.
-        lore.driver.verify_connectivity()
+        lore.projector.ping()
         lore.commands.ensure_schema()
     except Exception as exc:  # noqa: BLE001 - serve anyway; /v1/health says what is wrong
         log.warning("Neo4j schema not ready yet (%s); it is retried on the first write", exc)
 
 
-async def _kafka_intake(lore: Lore, stack: AsyncExitStack, worker: bool) -> Intake:
+async def _kafka_intake(app: FastAPI, lore: Lore, stack: AsyncExitStack, worker: bool) -> Intake:
     settings = lore.settings
-    await asyncio.to_thread(prepare_topics, settings)
-    broker = command_broker(settings, lore.commands if worker else None)
+    partitions = await asyncio.to_thread(prepare_topics, settings)
+    broker, app.state.worker = command_broker(settings, lore.commands if worker else None,
+                                              partitions=partitions)
     await broker.start()
     stack.push_async_callback(broker.stop)
 
     async def publish(body: bytes, user_id: str) -> object:
         return await broker.publish(body, topic=settings.commands_topic, key=user_id.encode())
 
-    return KafkaIntake(
-        publish, lambda cid: command_outcome(lore.driver, cid, settings.neo4j_database),
-        timeout_s=settings.wait_timeout_s,
-    )
+    return KafkaIntake(publish, lore.outcomes.outcome, settings.max_command_bytes,
+                       timeout_s=settings.wait_timeout_s)
 
 
 def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.lore = lore = make_lore()
+        # Wiring opens the event log (on Kafka: topics, a producer): not on the event loop.
+        app.state.lore = lore = await asyncio.to_thread(make_lore)
+        app.state.worker = None
         async with AsyncExitStack() as stack:
             stack.callback(lore.close)
             # In the background: Lore serves (and /v1/health answers) even while Neo4j is still down.
@@ -61,9 +61,9 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
             # Closing the driver under a running schema job would leave it writing after we are gone.
             stack.push_async_callback(lambda: schema)
             if lore.settings.uses_kafka_log:
-                app.state.intake = await _kafka_intake(lore, stack, worker)
+                app.state.intake = await _kafka_intake(app, lore, stack, worker)
             else:
-                app.state.intake = DirectIntake(lore.commands)
+                app.state.intake = DirectIntake(lore.commands, lore.settings.max_command_bytes)
             yield
 
     app = FastAPI(
@@ -74,9 +74,9 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
         "Writes answer 202 with the command_id; `?wait=true` answers once the graph has it.",
         lifespan=lifespan,
     )
-    @app.exception_handler(ProjectionMismatch)
-    async def _graph_of_another_log(request: Request, exc: ProjectionMismatch) -> JSONResponse:
-        return JSONResponse(status_code=503, content={"detail": str(exc), "code": "projection_mismatch"})
+    @app.exception_handler(GraphNeedsRebuild)
+    async def _graph_needs_rebuild(request: Request, exc: GraphNeedsRebuild) -> JSONResponse:
+        return JSONResponse(status_code=503, content={"detail": str(exc), "code": exc.code})
 
     app.include_router(health.router, prefix="/v1")
     app.include_router(memories.router, prefix="/v1")

@@ -23,7 +23,7 @@ def _intake(request: Request) -> Intake:
 
 
 def _queries(lore: LoreDep) -> TemporalQueries:
-    return TemporalQueries(lore.driver, lore.settings.neo4j_database)
+    return lore.queries
 
 
 LoreDep = Annotated[Lore, Depends(_lore)]

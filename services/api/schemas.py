@@ -6,11 +6,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from domain.commands import Identifier, Message
+from domain.commands import (
+    MAX_ENTITIES,
+    MAX_EPISODE_MESSAGES,
+    MAX_MEMORY_CHARS,
+    MAX_MESSAGE_CHARS,
+    EntityName,
+    Identifier,
+    Message,
+)
 from domain.model import MemoryKind
 from projections.views import MemoryView
+
+# A context request carries what the person just said; a pasted page may be long.
+MAX_CONTEXT_MESSAGE_CHARS = 200_000
 
 
 class MemoryCreate(BaseModel):
@@ -20,7 +31,7 @@ class MemoryCreate(BaseModel):
         "importance": 0.7, "source": "chat", "entities": ["VS Code"], "command_id": "chat-42-1",
     }]})
 
-    content: str = Field(min_length=1, max_length=10_000, description="The memory in plain words.")
+    content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="The memory in plain words.")
     kind: MemoryKind = Field(default=MemoryKind.FACT, description="What sort of memory it is.")
     attribute: str | None = Field(
         default=None, min_length=1, max_length=200,
@@ -33,7 +44,8 @@ class MemoryCreate(BaseModel):
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     source: str | None = Field(default=None, max_length=500, description="Where it came from.")
-    entities: list[str] = Field(default_factory=list, max_length=50, description="What it is about.")
+    entities: list[EntityName] = Field(default_factory=list, max_length=MAX_ENTITIES,
+                                       description="What it is about.")
     episode_id: Identifier | None = Field(default=None, description="The conversation it came from.")
     command_id: Identifier | None = Field(
         default=None, description="Idempotency key: the same id takes effect once. Default: a new id."
@@ -51,7 +63,7 @@ class EpisodeCreate(BaseModel):
     }]})
 
     session_id: Identifier
-    messages: list[Message] = Field(min_length=1, max_length=1_000)
+    messages: list[Message] = Field(min_length=1, max_length=MAX_EPISODE_MESSAGES)
     episode_id: Identifier | None = None
     command_id: Identifier | None = None
     occurred_at: datetime | None = Field(
@@ -95,17 +107,25 @@ class SearchRequest(BaseModel):
         {"query": "where did I live?", "valid_at": "2025-06-01T00:00:00Z", "include_history": False},
     ]})
 
-    query: str = Field(min_length=1, max_length=2_000)
+    query: str = Field(min_length=1, max_length=2_000, description="What to look for, in words.")
     limit: int = Field(default=10, ge=1, le=100)
     valid_at: datetime | None = Field(default=None, description="True at this time (default: now).")
     known_at: datetime | None = Field(default=None, description="As Lore knew it then (default: now).")
-    kinds: list[MemoryKind] = Field(default_factory=list, description="Only these kinds of memory.")
+    kinds: list[MemoryKind] = Field(default_factory=list, max_length=len(MemoryKind),
+                                    description="Only these kinds of memory.")
     include_history: bool = Field(default=False, description="Also memories no longer true (superseded).")
     include_messages: bool = Field(default=True, description="Also turns of recorded conversations.")
     mmr_lambda: float | None = Field(
         default=None, ge=0, le=1,
         description="Diversify by maximal marginal relevance: 1 = plain relevance, 0.5-0.7 keeps "
         "near-duplicates apart. Default: off.")
+
+    @field_validator("query")
+    @classmethod
+    def _has_a_word(cls, query: str) -> str:
+        if not any(c.isalnum() for c in query):
+            raise ValueError("holds no word to search for")
+        return query
 
 
 class HitSource(BaseModel):
@@ -143,7 +163,7 @@ class SearchResponse(BaseModel):
 
 class ContextMessage(BaseModel):
     role: Literal["user", "assistant", "system", "tool"]
-    content: str = Field(min_length=1, max_length=50_000)
+    content: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
 
 
 class ContextRequest(BaseModel):
@@ -153,7 +173,9 @@ class ContextRequest(BaseModel):
         "token_budget": 800,
     }]})
 
-    message: str = Field(min_length=1, max_length=20_000, description="What the person just said.")
+    message: str = Field(min_length=1, max_length=MAX_CONTEXT_MESSAGE_CHARS,
+                         description="What the person just said (a long one is searched by its most "
+                         "telling words).")
     recent_messages: list[ContextMessage] = Field(default_factory=list, max_length=50)
     token_budget: int = Field(default=1000, ge=50, le=32_000)
 

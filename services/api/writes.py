@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from domain.commands import Command, command_adapter
 from services.api.schemas import WriteAccepted
 from services.intake import Intake, Receipt
-from services.wire import describe
+from services.wire import describe, to_message
 
 # A refusal of the domain, as HTTP says it.
 _REFUSALS = {
@@ -21,6 +21,7 @@ _REFUSALS = {
     "memory_already_forgotten": status.HTTP_409_CONFLICT,
     "memory_not_forgotten": status.HTTP_409_CONFLICT,
     "invalid_validity_window": status.HTTP_422_UNPROCESSABLE_CONTENT,
+    "events_too_large": status.HTTP_422_UNPROCESSABLE_CONTENT,
 }
 
 WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -43,6 +44,12 @@ def command(type_: str, user_id: str, fields: dict[str, Any]) -> Command:
 
 
 async def submit(intake: Intake, cmd: Command, wait: bool) -> JSONResponse:
+    size = len(to_message(cmd))
+    if size > intake.max_command_bytes:
+        # The same bound as on lore.commands, so that a command either door takes, both take.
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
+                            f"body: the command takes {size:,} bytes, at most {intake.max_command_bytes:,} "
+                            "are taken (LORE_MAX_COMMAND_BYTES)")
     receipt: Receipt = await intake.submit(cmd, wait)
     if receipt.status == "rejected":
         return JSONResponse(

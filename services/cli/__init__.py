@@ -7,6 +7,7 @@ import logging
 import typer
 from rich.logging import RichHandler
 
+from services.cli.dlq import dlq_app
 from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
 from services.cli.rebuild import catch_up, fingerprint, rebuild
@@ -19,6 +20,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(infra_app, name="infra")
+app.add_typer(dlq_app, name="dlq")
 app.command()(serve)
 app.command()(rebuild)
 app.command()(fingerprint)

@@ -9,7 +9,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from infra.settings import Settings
-from projections.graph.fingerprint import fingerprint as graph_fingerprint
 from services.bootstrap import bootstrap
 from services.rebuild import rebuild as rebuild_graph
 
@@ -67,6 +66,6 @@ def fingerprint(
     """Print a canonical hash of the graph: equal graphs print equal fingerprints."""
     lore = bootstrap(Settings(embedder="none"))
     try:
-        console.print(graph_fingerprint(lore.driver, user, lore.settings.neo4j_database))
+        console.print(lore.projector.fingerprint(user))
     finally:
         lore.close()

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from typing import Literal
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from services.api.deps import LoreDep
+from services.worker import CommandWorker
 
 router = APIRouter(tags=["health"])
 
@@ -22,6 +24,8 @@ class Health(BaseModel):
     status: Literal["ok", "degraded"]
     neo4j: ComponentHealth
     event_log: ComponentHealth
+    worker: ComponentHealth | None = Field(
+        default=None, description="The Kafka worker in this process, when there is one.")
 
 
 def _check(probe: object, what: str) -> ComponentHealth:
@@ -32,15 +36,25 @@ def _check(probe: object, what: str) -> ComponentHealth:
     return ComponentHealth(ready=True, detail=what)
 
 
+def _worker(worker: CommandWorker | None) -> ComponentHealth | None:
+    if worker is None:
+        return None
+    if worker.stalled is None:
+        return ComponentHealth(ready=True, detail="applying commands")
+    since, error = worker.stalled
+    return ComponentHealth(ready=False, detail=f"retrying for {time.monotonic() - since:.0f}s: {error}")
+
+
 @router.get("/health", response_model=Health)
-async def health(lore: LoreDep, response: Response) -> Health:
-    neo4j = await run_in_threadpool(_check, lore.driver.verify_connectivity, "bolt handshake")
+async def health(lore: LoreDep, request: Request, response: Response) -> Health:
+    neo4j = await run_in_threadpool(_check, lore.projector.ping, "bolt handshake")
     if neo4j.ready:
         # The graph must be the projection of this log; if not, every write would be refused.
         neo4j = await run_in_threadpool(_check, lore.projector.checkpoints,
                                         "bolt handshake; the graph follows this event log")
     event_log = await run_in_threadpool(_check, lore.event_log.ping, f"{lore.event_log.name} log")
-    ok = neo4j.ready and event_log.ready
+    worker = _worker(getattr(request.app.state, "worker", None))
+    ok = neo4j.ready and event_log.ready and (worker is None or worker.ready)
     if not ok:
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    return Health(status="ok" if ok else "degraded", neo4j=neo4j, event_log=event_log)
+    return Health(status="ok" if ok else "degraded", neo4j=neo4j, event_log=event_log, worker=worker)

@@ -10,13 +10,14 @@ from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import JSONResponse
 
 from domain.model import MemoryKind, MemoryStatus, utc
-from projections.outcomes import memory_counts
 from projections.views import MemoryView
 from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
 from services.api.schemas import EpisodeCreate, MemoryCreate, MemoryPage, Stats, WriteAccepted
 from services.api.writes import WRITE_RESPONSES, command, submit
 
 router = APIRouter(prefix="/users/{user_id}", tags=["memories"])
+Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Items to skip (the last page's next_offset).")]
+Limit = Annotated[int, Query(ge=1, le=1000, description="Most items in a page.")]
 _ACCEPTED = {"status_code": status.HTTP_202_ACCEPTED, "response_model": WriteAccepted,
              "responses": WRITE_RESPONSES}
 
@@ -47,14 +48,14 @@ def list_memories(
     user_id: UserId, queries: QueriesDep,
     kind: MemoryKind | None = None,
     status_: Annotated[MemoryStatus | None, Query(alias="status")] = None,
-    attribute: str | None = None,
+    attribute: Annotated[str | None, Query(max_length=200)] = None,
     valid_at: Annotated[datetime | None, Query(
         description="True at this time. Default: now, unless `status` is given (then: any time).")] = None,
     known_at: Annotated[datetime | None, Query(
         description="As Lore knew it at this time (default: now); "
                     "forgotten ones reappear as they were.")] = None,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Offset = 0,
+    limit: Limit = 100,
 ) -> MemoryPage:
     if valid_at is None and status_ is None:
         valid_at = datetime.now().astimezone()
@@ -62,6 +63,11 @@ def list_memories(
                              known_at=known_at and utc(known_at),
                              kind=kind.value if kind else None, attribute=attribute,
                              status=status_.value if status_ else None, skip=offset, limit=limit + 1)
+    return _page(items, offset, limit)
+
+
+def _page(items: list[MemoryView], offset: int, limit: int) -> MemoryPage:
+    """A page of a read that asked for one item more than `limit`, to know whether more follow."""
     more = len(items) > limit
     return MemoryPage(items=items[:limit], offset=offset, limit=limit,
                       next_offset=offset + limit if more else None)
@@ -80,20 +86,22 @@ def get_memory(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> Mem
     return found
 
 
-@router.get("/memories/{memory_id}/history", response_model=list[MemoryView],
+@router.get("/memories/{memory_id}/history", response_model=MemoryPage,
             summary="Its supersession chain, oldest first")
-def memory_history(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> list[MemoryView]:
-    chain = queries.history(user_id, memory_id)
-    if not chain:
+def memory_history(user_id: UserId, memory_id: MemoryId, queries: QueriesDep,
+                   offset: Offset = 0, limit: Limit = 100) -> MemoryPage:
+    chain = queries.history(user_id, memory_id, skip=offset, limit=limit + 1)
+    if not chain and queries.memory(user_id, memory_id) is None:
         raise _no_such_memory(user_id, memory_id)
-    return chain
+    return _page(chain, offset, limit)
 
 
-@router.get("/timeline", response_model=list[MemoryView], summary="The values one slot held")
+@router.get("/timeline", response_model=MemoryPage, summary="The values one slot held, oldest first")
 def timeline(user_id: UserId, queries: QueriesDep,
-             attribute: Annotated[str, Query(min_length=1, description="The slot, e.g. favorite_color.")],
-             ) -> list[MemoryView]:
-    return queries.timeline(user_id, attribute)
+             attribute: Annotated[str, Query(min_length=1, max_length=200,
+                                             description="The slot, e.g. favorite_color.")],
+             offset: Offset = 0, limit: Limit = 100) -> MemoryPage:
+    return _page(queries.timeline(user_id, attribute, skip=offset, limit=limit + 1), offset, limit)
 
 
 @router.delete("/memories/{memory_id}", summary="Forget a memory (soft: restorable)", **_ACCEPTED)
@@ -116,7 +124,7 @@ def stats(user_id: UserId, lore: LoreDep) -> Stats:
     by_kind: dict[str, int] = defaultdict(int)
     by_status: dict[str, int] = defaultdict(int)
     both: dict[str, dict[str, int]] = defaultdict(dict)
-    for kind, state, n in memory_counts(lore.driver, user_id, lore.settings.neo4j_database):
+    for kind, state, n in lore.outcomes.memory_counts(user_id):
         by_kind[kind] += n
         by_status[state] += n
         both[kind][state] = n

@@ -1,0 +1,39 @@
+"""What the application layer needs from the graph and the log, as ports (Protocols).
+
+The adapters (projections/, infra/) satisfy them structurally and never import this module;
+tests hand the services in-memory stand-ins of the same shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from datetime import datetime
+from typing import Protocol
+
+from domain.state import UserState
+from domain.stored import StoredEvent
+from infra.eventlog import EventLog
+from projections.outcomes import CommandOutcome, CommandRef
+
+
+class DecisionReads(Protocol):
+    """The state decisions are made on, and what earlier commands came to."""
+
+    def states(self, user_ids: Collection[str]) -> dict[str, UserState]:
+        """The decision state of these people (people without memories may be left out)."""
+
+    def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
+        """The outcome of each of these commands that has taken effect."""
+
+
+class Projection(Protocol):
+    """The read model the log is projected into: applied exactly once, resumable."""
+
+    def apply(self, batch: Sequence[StoredEvent]) -> int: ...
+
+    def catch_up(self, event_log: EventLog, batch_size: int = ...,
+                 on_progress: Callable[[int], None] | None = ...,
+                 partitions: Collection[int] | None = ...) -> int: ...
+
+    def recorded_until(self) -> dict[int, datetime]:
+        """Per partition, the latest transaction time of the events applied."""
