@@ -42,10 +42,10 @@ def test_a_slot_changes_and_every_read_sees_its_history(client: TestClient) -> N
     superseded = client.get("/v1/users/ada/memories", params={"status": "superseded"}).json()
     assert sorted(m["value"] for m in superseded["items"]) == ["blue", "red"]
 
-    timeline = client.get("/v1/users/ada/timeline", params={"attribute": "favorite_color"}).json()
+    timeline = client.get("/v1/users/ada/timeline", params={"attribute": "favorite_color"}).json()["items"]
     assert [(m["value"], m["valid_until"]) for m in timeline] == [
         ("blue", "2026-02-01T00:00:00Z"), ("red", "2026-03-01T00:00:00Z"), ("green", None)]
-    history = client.get(f"/v1/users/ada/memories/{green['memory_id']}/history").json()
+    history = client.get(f"/v1/users/ada/memories/{green['memory_id']}/history").json()["items"]
     assert [m["value"] for m in history] == ["blue", "red", "green"]
     one = client.get(f"/v1/users/ada/memories/{red['memory_id']}").json()
     assert one["superseded_by"] == green["memory_id"] and one["status"] == "superseded"
@@ -144,3 +144,60 @@ def test_openapi_documents_every_route_with_examples(client: TestClient) -> None
     ]:
         assert method in paths[path], (method, path)
     assert spec["components"]["schemas"]["MemoryCreate"]["examples"]
+
+
+def test_an_event_that_recurs_is_two_memories_and_a_restated_preference_is_one(client: TestClient) -> None:
+    for month in (1, 6):
+        response = client.post("/v1/users/ada/memories", params={"wait": "true"}, json={
+            "content": "had a migraine", "kind": "event", "valid_from": f"2026-{month:02d}-10T08:00:00Z"})
+        assert response.json()["status"] == "applied"
+    for month in (1, 6):
+        client.post("/v1/users/ada/memories", params={"wait": "true"}, json={
+            "content": "prefers window seats", "kind": "preference",
+            "valid_from": f"2026-{month:02d}-10T00:00:00Z"})
+    stats = client.get("/v1/users/ada/stats").json()
+    assert stats["by_kind"] == {"event": 2, "preference": 1}
+    events = client.get("/v1/users/ada/memories",
+                        params={"kind": "event", "status": "active"}).json()["items"]
+    assert sorted(m["valid_from"][:7] for m in events) == ["2026-01", "2026-06"]
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("memories", {"content": "x", "entities": ["e"] * 51}, "entities"),
+    ("memories", {"content": "x", "entities": ["x" * 201]}, "entities"),
+    ("memories", {"content": "x", "episode_id": "not an id"}, "episode_id"),
+    ("memories", {"content": "x" * 10_001}, "content"),
+    ("episodes", {"session_id": "s", "messages": [{"role": "user", "content": "y" * 50_000}] * 21},
+     "messages"),
+    ("episodes", {"session_id": "s", "messages": [{"role": "user", "content": "y"}] * 1_001}, "messages"),
+])
+def test_every_input_over_its_bound_is_422_naming_it(client: TestClient, path: str, body: dict,
+                                                    field: str) -> None:
+    response = client.post(f"/v1/users/ada/{path}", json=body)
+    assert response.status_code == 422 and field in str(response.json()["detail"]), response.text
+    assert client.get("/v1/users/ada/stats").json()["total"] == 0
+
+
+def test_a_command_larger_than_a_command_may_be_is_422(neo4j: Driver, servers: ServerEndpoints,
+                                                       tmp_path: Path) -> None:
+    settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", max_command_bytes=4096)
+    with TestClient(create_app(lambda: bootstrap(settings))) as small:
+        response = small.post("/v1/users/ada/memories", json={"content": "z" * 5000})
+        assert response.status_code == 422 and "LORE_MAX_COMMAND_BYTES" in response.text
+        assert small.post("/v1/users/ada/memories", json={"content": "z" * 3000}).status_code == 202
+
+
+def test_timeline_and_history_come_in_pages(client: TestClient) -> None:
+    for month in range(1, 8):
+        colour(client, f"c{month}", month)
+    seen, offset = [], 0
+    while offset is not None:
+        page = client.get("/v1/users/ada/timeline",
+                          params={"attribute": "favorite_color", "limit": 3, "offset": offset}).json()
+        seen += [m["value"] for m in page["items"]]
+        offset = page["next_offset"]
+    assert seen == [f"c{m}" for m in range(1, 8)]
+    latest = client.get("/v1/users/ada/memories").json()["items"][0]["memory_id"]
+    page = client.get(f"/v1/users/ada/memories/{latest}/history", params={"limit": 2, "offset": 4}).json()
+    assert [m["value"] for m in page["items"]] == ["c5", "c6"] and page["next_offset"] == 6
+    assert client.get("/v1/users/ada/memories/nothing/history").status_code == 404

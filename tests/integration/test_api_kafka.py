@@ -65,7 +65,7 @@ def test_http_then_kafka_with_one_command_id_takes_effect_once(
     again = RecordMemory(command_id="both-doors", user_id="ada", occurred_at=datetime.now(UTC),
                          content="likes coffee")
     produce(settings.kafka_bootstrap, settings.commands_topic, as_messages([again]))
-    wait_until(lambda: consumed_everything(settings), 60, "the worker to consume the Kafka copy")
+    wait_until(lambda: consumed_everything(settings), "the worker to consume the Kafka copy")
     assert memories(neo4j) == ["likes tea"]
 
 
@@ -75,7 +75,7 @@ def test_kafka_then_http_with_one_command_id_answers_duplicate(
     first = RecordMemory(command_id="kafka-first", user_id="ada", occurred_at=datetime.now(UTC),
                          content="runs on sundays")
     produce(settings.kafka_bootstrap, settings.commands_topic, as_messages([first]))
-    wait_until(lambda: memories(neo4j) == ["runs on sundays"], 60, "the Kafka command to apply")
+    wait_until(lambda: memories(neo4j) == ["runs on sundays"], "the Kafka command to apply")
 
     response = client.post("/v1/users/ada/memories", params={"wait": "true"},
                            json={"content": "runs on mondays", "command_id": "kafka-first"})
@@ -88,7 +88,7 @@ def test_without_wait_the_answer_is_accepted_and_the_write_arrives(
 ) -> None:
     response = client.post("/v1/users/ada/memories", json={"content": "plays chess"})
     assert response.status_code == 202 and response.json()["status"] in {"accepted", "applied"}
-    wait_until(lambda: memories(neo4j) == ["plays chess"], 60, "the write to arrive")
+    wait_until(lambda: memories(neo4j) == ["plays chess"], "the write to arrive")
 
 
 def test_a_refusal_through_kafka_mode_is_404_with_wait(client: TestClient) -> None:

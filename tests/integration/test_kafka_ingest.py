@@ -14,16 +14,16 @@ from neo4j import Driver
 
 from bench.history import history
 from infra.settings import Settings
-from projections.graph.fingerprint import fingerprint
+from projections.graph.fingerprint import TRANSACTION_TIMES, fingerprint
 from services.bootstrap import bootstrap
 from services.worker import REASON_HEADER
 from tests.support.kafka_flow import (
     Sent,
-    accepted_at,
     applied,
     as_messages,
     produce,
     read_topic,
+    sent_at,
     start_worker,
     stop,
     wait_until,
@@ -32,8 +32,9 @@ from tests.support.servers import ServerEndpoints
 
 USERS, COMMANDS = 100, 10_000
 MAX_BYTES = 64 * 1024
-# Compared across an SQLite and a Kafka log, whose positions differ by nature.
-SAME_EFFECT = frozenset({"log_position"})
+# Compared across an SQLite and a Kafka log, whose positions differ by nature, as do the times at
+# which Lore decided (each run records its own).
+SAME_EFFECT = frozenset({"log_position"}) | TRANSACTION_TIMES
 
 POISON = {
     b"{this is not json": "not JSON",
@@ -66,12 +67,12 @@ def reference(neo4j: Driver, tmp_path: Path, messages: list[Sent]) -> tuple[str,
     from services.wire import parse_command
 
     lore = bootstrap(Settings(neo4j_uri=neo4j_uri(neo4j), home=tmp_path / "reference", embedder="none"))
-    commands = [parse_command(m.value, max_bytes=MAX_BYTES, received_at=accepted_at(m)) for m in messages]
+    commands = [parse_command(m.value, max_bytes=MAX_BYTES, received_at=sent_at(m)) for m in messages]
     refused = 0
     try:
         for start in range(0, len(commands), 1000):
             part = slice(start, start + 1000)
-            outcomes = lore.commands.handle(commands[part], [accepted_at(m) for m in messages[part]])
+            outcomes = lore.commands.handle(commands[part])
             refused += sum(o.status == "rejected" for o in outcomes)
         printed = fingerprint(neo4j, ignore=SAME_EFFECT)
         lore.projector.wipe()
@@ -101,7 +102,8 @@ def test_poison_goes_to_the_dead_letter_topic_and_every_valid_command_applies_on
     produce(settings.kafka_bootstrap, settings.commands_topic, with_poison(valid))
     worker = start_worker(settings, tmp_path / "worker.log")
     try:
-        wait_until(lambda: applied(neo4j) >= len(valid), 300, "every valid command", [worker])
+        wait_until(lambda: applied(neo4j) >= len(valid), "every valid command", [worker],
+                   progress=lambda: applied(neo4j))
     finally:
         stop(worker)
 
@@ -127,14 +129,16 @@ def test_a_worker_killed_mid_stream_loses_nothing_and_applies_nothing_twice(
     produce(settings.kafka_bootstrap, settings.commands_topic, messages)
 
     worker = start_worker(settings, tmp_path / "worker-1.log")
-    wait_until(lambda: applied(neo4j) >= 2000, 120, "a part of the stream", [worker])
+    wait_until(lambda: applied(neo4j) >= 2000, "a part of the stream", [worker],
+               progress=lambda: applied(neo4j))
     worker.send_signal(signal.SIGKILL)
     worker.wait()
     assert applied(neo4j) < len(messages), "the kill must land mid-stream"
 
     restarted = start_worker(settings, tmp_path / "worker-2.log")
     try:
-        wait_until(lambda: applied(neo4j) >= len(messages), 300, "the rest of the stream", [restarted])
+        wait_until(lambda: applied(neo4j) >= len(messages), "the rest of the stream", [restarted],
+                   progress=lambda: applied(neo4j))
     finally:
         stop(restarted)
     assert applied(neo4j) == len(messages)
@@ -155,14 +159,16 @@ def test_two_workers_share_the_stream_and_one_killed_loses_nothing(
     first = start_worker(settings, tmp_path / "worker-a.log")
     second = start_worker(settings, tmp_path / "worker-b.log")
     try:
-        wait_until(lambda: split(tmp_path / "worker-a.log") and split(tmp_path / "worker-b.log"), 60,
+        wait_until(lambda: split(tmp_path / "worker-a.log") and split(tmp_path / "worker-b.log"),
                    "the two workers to split the partitions", [first, second])
         produce(settings.kafka_bootstrap, settings.commands_topic, messages[:3000])
-        wait_until(lambda: applied(neo4j) >= 1500, 120, "both workers under way", [first, second])
+        wait_until(lambda: applied(neo4j) >= 1500, "both workers under way", [first, second],
+                   progress=lambda: applied(neo4j))
         first.send_signal(signal.SIGKILL)
         first.wait()
         produce(settings.kafka_bootstrap, settings.commands_topic, messages[3000:])
-        wait_until(lambda: applied(neo4j) >= len(messages), 300, "the survivor to finish", [second])
+        wait_until(lambda: applied(neo4j) >= len(messages), "the survivor to finish", [second],
+                   progress=lambda: applied(neo4j))
     finally:
         stop(first, second)
     assert applied(neo4j) == len(messages)

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from domain.commands import ForgetMemory, RecordMemory
+from domain.commands import ForgetMemory, RecordMemory, RestoreMemory
 from infra.settings import Settings
+from projections.search import Window
 from projections.temporal import TemporalQueries
 from services.bootstrap import bootstrap
 from tests.support.servers import ServerEndpoints
@@ -80,3 +81,29 @@ def test_forgotten_memories_are_hidden_now_but_visible_as_known_before(lore) -> 
     assert queries.memories("ada") == []
     assert [m.memory_id for m in queries.memories("ada", known_at=d(1, 20))] == [blue.memory_id]
     assert queries.memory("ada", blue.memory_id).status == "forgotten"
+
+
+def test_a_memory_forgotten_then_restored_was_not_known_while_it_was_forgotten(lore) -> None:
+    tell(lore, 1, "blue", valid_from=d(1), told=d(1, 2))
+    queries = TemporalQueries(lore.driver)
+    (blue,) = queries.memories("ada")
+    for n, (command, month) in enumerate(((ForgetMemory, 3), (RestoreMemory, 5), (ForgetMemory, 7),
+                                          (RestoreMemory, 9))):
+        lore.commands.clock.now = d(month)
+        (outcome,) = lore.commands.handle([command(command_id=f"x{n}", user_id="ada", occurred_at=d(month),
+                                                   memory_id=blue.memory_id)])
+        assert outcome.status == "applied"
+
+    def known(month: int, day: int = 15) -> list[str]:
+        return [m.memory_id for m in queries.memories("ada", valid_at=d(2), known_at=d(month, day))]
+
+    held = [blue.memory_id]
+    assert [known(m) for m in (2, 3, 4, 5, 6, 7, 8, 9, 10)] == [held, [], [], held, held, [], [], held, held]
+    assert known(3, 1) == [] and known(5, 1) == [blue.memory_id]  # the instants themselves
+    assert [m.memory_id for m in queries.memories("ada")] == [blue.memory_id]  # restored now
+
+    def searched(month: int) -> list[str]:
+        window = Window(valid_at=d(2), known_at=d(month, 15))
+        return [h.id for h in lore.search.search("ada", "favourite colour blue", window)]
+
+    assert [searched(m) for m in (2, 4, 6, 8, 10)] == [held, [], held, [], held]

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -20,6 +21,8 @@ from infra.settings import Settings
 from services.wire import to_message
 
 T0 = datetime(2026, 5, 1, tzinfo=UTC)
+# How long a wait may see nothing move before it fails: a hang, not a slow machine.
+STALL_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -30,12 +33,13 @@ class Sent:
 
 
 def as_messages(commands: Iterable[Command]) -> list[Sent]:
-    """Each command as a message, with a fixed timestamp (its `recorded_at`), one ms apart."""
+    """Each command as a message, with a fixed timestamp, one ms apart."""
     return [Sent(c.user_id.encode(), to_message(c), int((T0 + timedelta(milliseconds=i)).timestamp() * 1000))
             for i, c in enumerate(commands)]
 
 
-def accepted_at(message: Sent) -> datetime:
+def sent_at(message: Sent) -> datetime:
+    """The message's timestamp: a command without `occurred_at` happened then."""
     return datetime.fromtimestamp(message.timestamp_ms / 1000, tz=UTC)
 
 
@@ -48,13 +52,17 @@ def produce(bootstrap: str, topic: str, messages: Iterable[Sent]) -> None:
     producer.close()
 
 
-def read_topic(bootstrap: str, topic: str, expect: int, timeout_s: float = 60) -> list:
+def read_topic(bootstrap: str, topic: str, expect: int, stall_s: float = STALL_S) -> list:
+    """The topic's messages, once it holds `expect` of them, or when none has come for `stall_s`."""
     consumer = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
-                             enable_auto_commit=False, consumer_timeout_ms=3000)
+                             enable_auto_commit=False, consumer_timeout_ms=1000)
     found: list = []
-    deadline = time.monotonic() + timeout_s
-    while len(found) < expect and time.monotonic() < deadline:
+    moved = time.monotonic()
+    while len(found) < expect and time.monotonic() - moved < stall_s:
+        before = len(found)
         found.extend(consumer)
+        if len(found) > before:
+            moved = time.monotonic()
     consumer.close()
     return found
 
@@ -68,6 +76,7 @@ def env_for(settings: Settings) -> dict[str, str]:
         "LORE_EMBEDDER": settings.embedder, "LORE_MAX_COMMAND_BYTES": str(settings.max_command_bytes),
         "LORE_WORKER_SESSION_TIMEOUT_MS": str(settings.worker_session_timeout_ms),
         "LORE_WORKER_BATCH": str(settings.worker_batch),
+        "LORE_MAX_ENTRY_BYTES": str(settings.max_entry_bytes),
     }
     return {**os.environ, **values}
 
@@ -92,13 +101,30 @@ def applied(driver: Driver) -> int:
     return int(records[0]["n"])
 
 
-def wait_until(condition: Callable[[], bool], timeout_s: float, what: str,
-               workers: Iterable[subprocess.Popen[bytes]] = ()) -> None:
-    deadline = time.monotonic() + timeout_s
+def wait_until(condition: Callable[[], bool], what: str, workers: Iterable[subprocess.Popen[bytes]] = (),
+               progress: Callable[[], object] | None = None, stall_s: float = STALL_S) -> None:
+    """Wait for `condition`, however long the work takes while it moves: the wait fails when a
+    worker exits, or when `progress()` (a count the work raises, e.g. commands applied) has not
+    changed for `stall_s` — never on a budget of wall-clock time for the whole of the work."""
+    moved, last = time.monotonic(), progress() if progress else None
     while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+        if progress is not None and (now := progress()) != last:
+            moved, last = time.monotonic(), now
+        if time.monotonic() - moved > stall_s:
+            raise AssertionError(f"no progress for {stall_s:.0f}s while waiting for {what}")
         for worker in workers:
             if worker.poll() is not None:
                 raise AssertionError(f"a worker exited with {worker.returncode} while waiting for {what}")
         time.sleep(0.1)
+
+
+def kafka_settings(servers_neo4j: str, bootstrap: str, home: Path, topic: Callable[..., str],
+                   partitions: int = 4, **extra: object) -> Settings:
+    """Settings of a Lore on Kafka whose topics and consumer group are this test's own."""
+    values: dict[str, object] = dict(
+        neo4j_uri=servers_neo4j, home=home, embedder="none", event_log="kafka", kafka_bootstrap=bootstrap,
+        commands_topic=topic("commands", partitions=partitions),
+        events_topic=topic("events", partitions=partitions), dead_letter_topic=topic("dlq"),
+        worker_group=f"workers-{uuid.uuid4().hex[:8]}",
+    )
+    return Settings(**{**values, **extra})

@@ -1,0 +1,91 @@
+"""Ids that clients choose belong to their person: two people using the same command id and
+episode id are both stored, neither touches the other, and erasing one leaves the other's graph
+exactly as it was — through HTTP (embedded log) and through Kafka."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from neo4j import Driver
+
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
+from services.api import create_app
+from services.bootstrap import bootstrap
+from tests.support.kafka_flow import kafka_settings
+from tests.support.servers import ServerEndpoints
+
+PEOPLE = {"ada": "Ada takes her coffee black", "bob": "Bob takes his tea with milk"}
+
+
+@pytest.fixture(params=["sqlite", "kafka"])
+def client(request: pytest.FixtureRequest, neo4j: Driver, servers: ServerEndpoints, tmp_path: Path,
+           kafka_topic: Callable[..., str]) -> Iterator[TestClient]:
+    if request.param == "sqlite":
+        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none")
+    else:
+        settings = kafka_settings(servers.neo4j_uri, servers.kafka_bootstrap, tmp_path, kafka_topic)
+    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
+        yield test_client
+
+
+def write(client: TestClient, user: str) -> dict:
+    memory = client.post(f"/v1/users/{user}/memories", params={"wait": "true"},
+                         json={"content": PEOPLE[user], "command_id": "chat-1", "episode_id": "conv-1"})
+    episode = client.post(f"/v1/users/{user}/episodes", params={"wait": "true"}, json={
+        "command_id": "chat-2", "episode_id": "conv-1", "session_id": "morning",
+        "messages": [{"role": "user", "content": f"{user} says: {PEOPLE[user]}"},
+                     {"role": "assistant", "content": f"Noted, {user}."}]})
+    assert memory.status_code == episode.status_code == 202, (memory.text, episode.text)
+    return {"memory": memory.json(), "episode": episode.json()}
+
+
+def turns(neo4j: Driver, user: str) -> list[str]:
+    records, _, _ = neo4j.execute_query(
+        "MATCH (:User {user_id: $u})-[:HAD]->(ep:Episode)-[:HAS_MESSAGE]->(x:Message) "
+        "RETURN ep.episode_id AS episode, x.content AS content ORDER BY x.position", u=user)
+    assert {r["episode"] for r in records} <= {"conv-1"}
+    return [r["content"] for r in records]
+
+
+def test_two_people_with_the_same_command_and_episode_ids_are_both_kept_apart(
+    client: TestClient, neo4j: Driver
+) -> None:
+    ada, bob = write(client, "ada"), write(client, "bob")
+    for answer in (ada, bob):
+        assert answer["memory"]["status"] == answer["episode"]["status"] == "applied"
+    assert ada["memory"]["memory_id"] != bob["memory"]["memory_id"]
+
+    for user, text in PEOPLE.items():
+        listed = client.get(f"/v1/users/{user}/memories").json()["items"]
+        assert [m["content"] for m in listed] == [text]
+        assert turns(neo4j, user) == [f"{user} says: {text}", f"Noted, {user}."]
+        # Each person's memory is linked to their own conversation only.
+        records, _, _ = neo4j.execute_query(
+            "MATCH (m:Memory {user_id: $u})-[:EXTRACTED_FROM]->(ep:Episode) RETURN ep.user_id AS owner",
+            u=user)
+        assert [r["owner"] for r in records] == [user]
+
+    # The same id again is the same command for the same person only.
+    again = client.post("/v1/users/ada/memories", params={"wait": "true"},
+                        json={"content": "something else", "command_id": "chat-1"})
+    assert again.json()["status"] == "duplicate" and again.json()["memory_id"] == ada["memory"]["memory_id"]
+
+    before = fingerprint(neo4j, "ada")
+    erased = client.delete("/v1/users/bob", params={"wait": "true"})
+    assert erased.status_code == 202 and erased.json()["status"] == "applied"
+    assert client.get("/v1/users/bob/memories").json()["items"] == [] and turns(neo4j, "bob") == []
+    assert fingerprint(neo4j, "ada") == before, "erasing Bob touched Ada's graph"
+    assert turns(neo4j, "ada") == [f"ada says: {PEOPLE['ada']}", "Noted, ada."]
+
+
+def test_one_person_cannot_forget_or_restore_anothers_memory(client: TestClient, neo4j: Driver) -> None:
+    bobs = write(client, "bob")["memory"]["memory_id"]
+    before = fingerprint(neo4j, "bob")
+    refused = client.delete(f"/v1/users/ada/memories/{bobs}", params={"wait": "true"})
+    assert refused.status_code == 404 and refused.json()["code"] == "memory_not_found"
+    assert client.get(f"/v1/users/ada/memories/{bobs}").status_code == 404
+    assert fingerprint(neo4j, "bob") == before
