@@ -221,4 +221,5 @@ class KafkaEventLog:
 
     def close(self) -> None:
         self._producer.flush(30)
+        self._producer.close()  # its threads stop now, not whenever the object is collected
         self._consumer.close()

@@ -11,11 +11,13 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
+from domain.commands import EraseUser, Message, RecordEpisode, RecordMemory
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
-from tests.support.kafka_flow import kafka_settings
+from tests.support.kafka_flow import T0 as T
+from tests.support.kafka_flow import applied, as_messages, kafka_settings, produce, wait_until
 from tests.support.servers import ServerEndpoints
 
 PEOPLE = {"ada": "Ada takes her coffee black", "bob": "Bob takes his tea with milk"}
@@ -89,3 +91,26 @@ def test_one_person_cannot_forget_or_restore_anothers_memory(client: TestClient,
     assert refused.status_code == 404 and refused.json()["code"] == "memory_not_found"
     assert client.get(f"/v1/users/ada/memories/{bobs}").status_code == 404
     assert fingerprint(neo4j, "bob") == before
+
+
+def test_the_same_ids_sent_by_two_producers_on_kafka_are_two_peoples(
+    neo4j: Driver, servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str]
+) -> None:
+    settings = kafka_settings(servers.neo4j_uri, servers.kafka_bootstrap, tmp_path, kafka_topic)
+    sent = [command for user, text in PEOPLE.items() for command in (
+        RecordMemory(command_id="crm-1", user_id=user, occurred_at=T, content=text, episode_id="conv-1"),
+        RecordEpisode(command_id="crm-2", user_id=user, occurred_at=T, session_id="s", episode_id="conv-1",
+                      messages=(Message(role="user", content=f"{user} says: {text}"),)),
+    )]
+    with TestClient(create_app(lambda: bootstrap(settings))) as client:  # its worker consumes
+        produce(settings.kafka_bootstrap, settings.commands_topic, as_messages(sent))
+        wait_until(lambda: applied(neo4j) >= len(sent), "both people's commands",
+                   progress=lambda: applied(neo4j))
+        for user, text in PEOPLE.items():
+            assert [m["content"] for m in client.get(f"/v1/users/{user}/memories").json()["items"]] == [text]
+            assert turns(neo4j, user) == [f"{user} says: {text}"]
+        before = fingerprint(neo4j, "ada")
+        produce(settings.kafka_bootstrap, settings.commands_topic,
+                as_messages([EraseUser(command_id="crm-3", user_id="bob", occurred_at=T)]))
+        wait_until(lambda: applied(neo4j) > len(sent), "the erasure", progress=lambda: applied(neo4j))
+    assert turns(neo4j, "bob") == [] and fingerprint(neo4j, "ada") == before
