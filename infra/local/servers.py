@@ -102,6 +102,14 @@ class Neo4jServer:
             return False
 
 
+def cluster_id() -> str:
+    """A new KRaft cluster id, as `kafka-storage random-uuid` makes one: never starting with "-",
+    which the storage tool would read as an option (one id in 64 would)."""
+    while (found := base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")).startswith("-"):
+        pass
+    return found
+
+
 @dataclass(frozen=True)
 class KafkaServer:
     home: Path
@@ -173,10 +181,9 @@ class KafkaServer:
     def _format(self, jars: Path) -> None:
         import subprocess
 
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
         proc = subprocess.run(
             [*self._java(jars), "kafka.tools.StorageTool", "format",
-             "-t", cluster_id, "-c", str(self._properties)],
+             "-t", cluster_id(), "-c", str(self._properties)],
             capture_output=True, text=True,
         )
         if proc.returncode != 0:
