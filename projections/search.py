@@ -331,6 +331,8 @@ class CandidateQueries:
         else:
             index, statement = (MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT), MESSAGE_TEXT
         lucene = _scoped("user_key_cjk" if cjk else "user_key", user_id, lucene_terms(words))
+        # BM25 weighs the query as asked, unless it had to be cut to its telling words.
+        asked = query if len(words) == len(query_words(query, budget=len(query))) else " ".join(words)
         fetch = max(self.text_pool, limit)
         while True:
             records, _, _ = self.driver.execute_query(
@@ -338,9 +340,11 @@ class CandidateQueries:
             if cjk:
                 scores = [float(r["score"]) for r in records]
             else:
-                scores = rescore(" ".join(words), [r["content"] or "" for r in records],
+                scores = rescore(asked, [r["content"] or "" for r in records],
                                  owned if owned is not None else len(records))
-            best = {r["id"]: s for s, r in zip(scores, records, strict=True) if s > 0}
+            # Best first, ties in a fixed order (by id), whatever order Lucene found them in.
+            best = dict(sorted(((r["id"], s) for s, r in zip(scores, records, strict=True) if s > 0),
+                               key=lambda pair: (pair[1], pair[0]), reverse=True))
             # The window filter runs on the whole pool, before the cut to `limit`.
             found = self._run(kind, statement, ids=list(best), scores=best, user_id=user_id, limit=limit,
                               **window.params())
