@@ -100,6 +100,16 @@ class Settings(BaseSettings):
     rewriter_count: int = Field(default=2, ge=1, le=5)
     rewriter_timeout_s: float = Field(default=3.0, gt=0)
 
+    llm: Literal["none", "openai"] = Field(
+        default="none",
+        description="A language model for memory formation: openai = any OpenAI-compatible chat endpoint "
+        "(LORE_LLM_BASE_URL, LORE_LLM_MODEL, LORE_LLM_API_KEY); none = the offline rules only.",
+    )
+    llm_base_url: str | None = None
+    llm_api_key: str = "unused"
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_s: float = Field(default=120.0, gt=0)
+
     api_host: str = "127.0.0.1"
     api_port: int = 8000
 

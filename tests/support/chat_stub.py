@@ -17,21 +17,28 @@ class ChatStub:
     answer: str
     status: int = 200
     asked: list[str] = field(default_factory=list)
+    requests: list[dict] = field(default_factory=list)
+    # Answers given in turn, (status, text), before `answer` and `status` for every ask after them.
+    script: list[tuple[int, str]] = field(default_factory=list)
 
 
 @contextmanager
-def chat_stub(answer: str, status: int = 200) -> Iterator[ChatStub]:
-    stub = ChatStub(url="", answer=answer, status=status)
+def chat_stub(answer: str, status: int = 200,
+              script: list[tuple[int, str]] | None = None) -> Iterator[ChatStub]:
+    stub = ChatStub(url="", answer=answer, status=status, script=list(script or []))
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             stub.asked.append(body["messages"][-1]["content"])
+            stub.requests.append(body)
+            status, answer = stub.script.pop(0) if stub.script else (stub.status, stub.answer)
             reply = {"id": "stub", "object": "chat.completion", "created": 0, "model": body["model"],
                      "choices": [{"index": 0, "finish_reason": "stop",
-                                  "message": {"role": "assistant", "content": stub.answer}}]}
-            data = json.dumps(reply if stub.status == 200 else {"error": {"message": "down"}}).encode()
-            self.send_response(stub.status)
+                                  "message": {"role": "assistant", "content": answer}}],
+                     "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
+            data = json.dumps(reply if status == 200 else {"error": {"message": answer or "down"}}).encode()
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

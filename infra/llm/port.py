@@ -1,0 +1,49 @@
+"""The LLM port: a question, and an answer that fits a pydantic model — or a clear failure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from infra.settings import Settings
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Structured(Generic[T]):
+    """An answer that fits its schema, with what it cost and how it was had: kept in the log, so
+    that a replay needs no model."""
+
+    value: T
+    raw: str                 # the model's own text, as it answered
+    model: str
+    mode: str                # json_schema | json_object | repaired
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class StructuredOutputError(RuntimeError):
+    """The model's answer did not fit the schema, also after one round of repair."""
+
+    def __init__(self, message: str, raw: str) -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class LLM(Protocol):
+    model: str
+
+    def structured(self, system: str, user: str, schema: type[T], name: str) -> Structured[T]:
+        """Ask, and get an answer that validates against `schema` (named `name` to the endpoint)."""
+
+
+def open_llm(settings: Settings) -> LLM | None:
+    if settings.llm == "none":
+        return None
+    from infra.llm.openai import OpenAILLM
+
+    return OpenAILLM(base_url=settings.llm_base_url, api_key=settings.llm_api_key, model=settings.llm_model,
+                     timeout_s=settings.llm_timeout_s)

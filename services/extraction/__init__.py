@@ -1,0 +1,1 @@
+"""Memory formation in the application: the extractors (offline rules, or a language model)."""

@@ -1,0 +1,90 @@
+"""Structured output from an OpenAI-compatible endpoint, against a stand-in chat server (a local
+HTTP process answering programmed responses, tests/support/chat_stub.py): the JSON schema is
+asked for, JSON mode is the fallback, an answer that does not fit gets one repair round; and what
+the extractor makes of the model's answer."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from pydantic import BaseModel
+
+from domain.commands import Message
+from domain.model import MemoryKind
+from infra.llm import StructuredOutputError
+from infra.llm.openai import OpenAILLM
+from services.extraction.llm_extractor import PROMPT_VERSION, extract_with
+from tests.support.chat_stub import chat_stub
+
+SAID_AT = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
+
+
+class Colour(BaseModel):
+    name: str
+    warm: bool
+
+
+def llm(url: str) -> OpenAILLM:
+    return OpenAILLM(base_url=url, api_key="test", model="stand-in", max_retries=0)
+
+
+def test_the_answer_is_asked_for_with_the_json_schema_and_validated() -> None:
+    with chat_stub('{"name": "teal", "warm": false}') as stub:
+        answer = llm(stub.url).structured("Name a colour.", "one please", Colour, "colour")
+    assert answer.value == Colour(name="teal", warm=False) and answer.mode == "json_schema"
+    assert (answer.prompt_tokens, answer.completion_tokens) == (100, 20)
+    (request,) = stub.requests
+    assert request["response_format"]["type"] == "json_schema"
+    assert request["response_format"]["json_schema"]["schema"] == Colour.model_json_schema()
+
+
+def test_an_endpoint_that_refuses_schemas_is_asked_in_json_mode_from_then_on() -> None:
+    refused = (400, "response_format json_schema is not supported")
+    with chat_stub('{"name": "red", "warm": true}', script=[refused]) as stub:
+        model = llm(stub.url)
+        first = model.structured("Name a colour.", "one", Colour, "colour")
+        second = model.structured("Name a colour.", "another", Colour, "colour")
+    assert first.mode == second.mode == "json_object" and first.value.warm
+    asked_as = [r["response_format"]["type"] for r in stub.requests]
+    assert asked_as == ["json_schema", "json_object", "json_object"]
+    assert '"warm"' in stub.requests[1]["messages"][0]["content"]  # the schema, in the prompt
+
+
+def test_an_answer_that_does_not_fit_gets_one_repair_round() -> None:
+    script = [(200, '{"name": "blue"}')]  # "warm" missing
+    with chat_stub('{"name": "blue", "warm": false}', script=script) as stub:
+        answer = llm(stub.url).structured("Name a colour.", "one", Colour, "colour")
+    assert answer.mode == "repaired" and answer.value.name == "blue"
+    assert (answer.prompt_tokens, answer.completion_tokens) == (200, 40)
+    assert "warm: Field required" in stub.requests[1]["messages"][-1]["content"]
+
+
+def test_an_answer_that_does_not_fit_twice_is_a_clear_failure_with_the_models_text() -> None:
+    with chat_stub("not json at all") as stub, pytest.raises(StructuredOutputError) as failed:
+        llm(stub.url).structured("Name a colour.", "one", Colour, "colour")
+    assert "does not fit its schema, also after one repair" in str(failed.value)
+    assert failed.value.raw == "not json at all" and len(stub.requests) == 2
+
+
+def test_the_extractor_turns_the_models_answer_into_candidates() -> None:
+    said = [("user", "I moved to Lisbon last month, and I use Zed now."), ("assistant", "Nice!"),
+            ("user", "Remind me to book movers next Friday.")]
+    messages = [Message(role=role, content=text, timestamp=SAID_AT) for role, text in said]
+    answer = {"memories": [
+        {"kind": "fact", "content": "Moved to Lisbon", "attribute": "City", "value": "Lisbon",
+         "when": "last month", "entities": ["Lisbon"], "confidence": 0.9, "messages": [0]},
+        {"kind": "preference", "content": "Uses the Zed editor", "attribute": "ide", "value": "Zed",
+         "confidence": 0.8, "asserted": False, "messages": [0, 7]},
+        {"kind": "todo", "content": "Book movers", "due": "next Friday", "confidence": 0.9, "messages": [2]},
+    ]}
+    with chat_stub(json.dumps(answer)) as stub:
+        candidates, raw = extract_with(llm(stub.url), messages, SAID_AT)
+    lisbon, zed, movers = candidates
+    assert (lisbon.attribute, lisbon.value, lisbon.valid_from) == ("home_city", "Lisbon",
+                                                                   datetime(2026, 2, 10, 9, 0, tzinfo=UTC))
+    assert (zed.attribute, zed.asserted, zed.positions) == ("editor", False, (0,))  # 7 is no message
+    assert movers.kind is MemoryKind.TODO and movers.due_at == datetime(2026, 3, 13, tzinfo=UTC)
+    assert all(c.extractor == f"stand-in:{PROMPT_VERSION}" for c in candidates)
+    assert json.loads(raw.raw) == answer and "[2] user: Remind me" in stub.asked[0]
