@@ -39,6 +39,10 @@ def _consumer(settings: Settings, group: str | None) -> Any:
                          consumer_timeout_ms=3000)
 
 
+def _source(letter: object) -> tuple[str, ...]:
+    return tuple(_header(letter, f"lore.dlq.source.{key}") for key in ("topic", "partition", "offset"))
+
+
 def _header(letter: object, name: str) -> str:
     found = dict(getattr(letter, "headers", None) or []).get(name)
     return found.decode(errors="replace") if found else ""
@@ -75,7 +79,9 @@ def replay(
 
     settings = _settings()
     consumer = _consumer(settings, group)
-    chosen = [letter for letter in consumer if _header(letter, CODE_HEADER) in code]
+    # A letter may have been sent twice (its batch consumed again): send each source message once.
+    chosen = list({_source(letter): letter for letter in consumer
+                   if _header(letter, CODE_HEADER) in code}.values())
     producer = KafkaProducer(bootstrap_servers=settings.kafka_bootstrap, acks="all", enable_idempotence=True,
                              max_request_size=settings.max_command_bytes + 64 * 1024)
     with Progress(TextColumn("sending back"), BarColumn(), MofNCompleteColumn(), console=console) as progress:

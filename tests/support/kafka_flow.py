@@ -67,6 +67,25 @@ def read_topic(bootstrap: str, topic: str, expect: int, stall_s: float = STALL_S
     return found
 
 
+def read_all(bootstrap: str, topic: str) -> list:
+    """Everything the topic holds now (for a topic no one writes to any more)."""
+    consumer = KafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest",
+                             enable_auto_commit=False, consumer_timeout_ms=3000)
+    found = list(consumer)
+    consumer.close()
+    return found
+
+
+def by_source(letters: Iterable) -> list:
+    """Dead letters, one per message they came from (a batch consumed again sends its letters again)."""
+    first: dict[tuple[bytes, ...], object] = {}
+    for letter in letters:
+        headers = dict(letter.headers)
+        source = tuple(headers[f"lore.dlq.source.{k}"] for k in ("topic", "partition", "offset"))
+        first.setdefault(source, letter)
+    return list(first.values())
+
+
 def env_for(settings: Settings) -> dict[str, str]:
     values = {
         "LORE_NEO4J_URI": settings.neo4j_uri, "LORE_HOME": str(settings.home),
