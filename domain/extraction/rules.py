@@ -75,11 +75,17 @@ def sentences(messages: Sequence[Message], at: datetime) -> list[Said]:
 
 def since(said: Said, future: bool = False) -> datetime | None:
     """The time a sentence names, resolved against when it was said (None: it names none)."""
-    if not future and (year := _SINCE_YEAR.search(said.text)):
+    return resolve(said.text, said.at, future)
+
+
+def resolve(text: str, at: datetime, future: bool = False) -> datetime | None:
+    """The time `text` names ("last month", "since 2019", "next Friday at 10"), resolved against
+    `at`, in the past unless `future`; None when it names none."""
+    if not future and (year := _SINCE_YEAR.search(text)):
         return datetime(int(year.group("year")), 1, 1, tzinfo=UTC)
-    found = search_dates(said.text, languages=["en"], settings={
-        "RELATIVE_BASE": said.at.replace(tzinfo=None), "PREFER_DATES_FROM": "future" if future else "past",
-        "RETURN_AS_TIMEZONE_AWARE": False})
+    found = search_dates(text, languages=["en"], settings={
+        "RELATIVE_BASE": at.astimezone(UTC).replace(tzinfo=None),
+        "PREFER_DATES_FROM": "future" if future else "past", "RETURN_AS_TIMEZONE_AWARE": False})
     for phrase, moment in found or []:
         if _WHEN.search(phrase) and phrase.strip().lower() not in {"may", "march", "sun"}:
             return moment.replace(tzinfo=UTC)
