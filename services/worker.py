@@ -87,7 +87,8 @@ async def _raw_bodies(message: Any) -> Any:
 
 
 def received_at(record: Record) -> datetime:
-    """The producer's timestamp: when it says the command happened, if the command does not."""
+    """The record's timestamp (the broker's: lore.commands is LogAppendTime): when the command
+    happened, if it does not say."""
     return datetime.fromtimestamp(record.timestamp / 1000, tz=UTC)
 
 
@@ -187,7 +188,9 @@ def prepare_topics(settings: Settings) -> int:
     partitions of the command and event topics, which must be equal, so that a worker owns the
     same people in both."""
     assert settings.kafka_bootstrap
-    commands = topic_config(settings.max_command_bytes)
+    # Commands are kept by the broker's clock: a producer stamping an old time (CreateTime) would
+    # otherwise have its commands deleted by retention before a worker applied them.
+    commands = {**topic_config(settings.max_command_bytes), "message.timestamp.type": "LogAppendTime"}
     counts = {
         topic: ensure_topic(settings.kafka_bootstrap, topic, settings.kafka_partitions, config)
         for topic, config in (

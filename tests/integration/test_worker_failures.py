@@ -21,7 +21,7 @@ from infra.eventlog.kafka import key_partition
 from infra.settings import Settings
 from services.cli import app
 from services.wire import to_message
-from services.worker import CODE_HEADER, REASON_HEADER
+from services.worker import CODE_HEADER, REASON_HEADER, prepare_topics
 from tests.support.kafka_flow import (
     Sent,
     applied,
@@ -194,6 +194,19 @@ def test_a_refusal_whose_dead_letter_could_not_be_published_is_sent_after_redeli
     assert dict(letter.headers)[CODE_HEADER] == b"memory_not_found"
     assert json.loads(letter.value)["command_id"] == "nope"
     assert applied(neo4j) == 1
+
+
+def test_commands_stamped_long_ago_are_kept_by_the_brokers_clock(
+    make_settings: Callable[..., Settings]
+) -> None:
+    settings = make_settings()
+    prepare_topics(settings)
+    old = as_messages(facts(["ada"], "old"))  # stamped months ago, as a producer may
+    produce(settings.kafka_bootstrap, settings.commands_topic, old)
+    (record,) = read_topic(settings.kafka_bootstrap, settings.commands_topic, 1)
+    # Retention counts from the broker's time, not the producer's: nothing expires unapplied.
+    assert record.timestamp_type == 1 and record.timestamp > old[0].timestamp_ms
+    assert abs(record.timestamp / 1000 - datetime.now(UTC).timestamp()) < 3600
 
 
 def test_transaction_time_is_lores_whatever_the_producer_stamped(
