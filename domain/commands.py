@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator
 
-from domain.model import MemoryKind, utc
+from domain.extraction.candidate import Candidate
+from domain.model import MemoryKind, UtcDatetime
 
-UtcDatetime = Annotated[datetime, AfterValidator(utc)]
 IDENTIFIER_PATTERN = r"^[A-Za-z0-9_.:@\-]+$"
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
 EntityName = Annotated[str, Field(min_length=1, max_length=200)]
@@ -96,8 +95,76 @@ class EraseUser(_Command):
     type: Literal["EraseUser"] = "EraseUser"
 
 
+class EndSession(_Command):
+    """The conversation is over: what it said and was not extracted yet is extracted now."""
+
+    type: Literal["EndSession"] = "EndSession"
+    session_id: Identifier
+
+
+class ExtractEpisode(_Command):
+    """Extract the memories of a whole episode, now (whatever was extracted from it before)."""
+
+    type: Literal["ExtractEpisode"] = "ExtractEpisode"
+    episode_id: Identifier
+
+
+class MessageRef(BaseModel):
+    """One message of a person's conversation: the episode it came in, and its place there."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    episode_id: Identifier
+    position: int = Field(ge=0, lt=MAX_EPISODE_MESSAGES)
+
+
+class Similar(BaseModel):
+    """A memory of the person's that is close to a candidate, and how close (cosine)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory_id: Identifier
+    cosine: float = Field(ge=-1.0, le=1.0)
+
+
+MAX_CANDIDATES = 200
+MAX_RAW_OUTPUT_CHARS = 200_000
+
+
+class RecordExtraction(_Command):
+    """What an extractor found in a window of a conversation: consolidated into the person's memory
+    by the decider. Lore's extraction process sends it, in answer to an ExtractionDue; the
+    model's raw answer and its cost travel with it, so that a replay needs no model."""
+
+    type: Literal["RecordExtraction"] = "RecordExtraction"
+    extraction_id: Identifier = Field(description="The ExtractionDue this answers.")
+    session_id: Identifier
+    window: tuple[MessageRef, ...] = Field(max_length=MAX_EPISODE_MESSAGES)
+    extractor: str = Field(min_length=1, max_length=200, description="rules/1, or the model's name.")
+    prompt_version: str | None = Field(default=None, max_length=100)
+    raw_output: str | None = Field(default=None, max_length=MAX_RAW_OUTPUT_CHARS)
+    prompt_tokens: int = Field(default=0, ge=0)
+    completion_tokens: int = Field(default=0, ge=0)
+    skipped: str | None = Field(default=None, max_length=200,
+                                description="Why nothing was asked of the extractor (small talk, ...).")
+    candidates: tuple[Candidate, ...] = Field(default=(), max_length=MAX_CANDIDATES)
+    similar: tuple[tuple[Similar, ...], ...] = Field(
+        default=(), description="Per candidate: the person's memories close to it, closest first.")
+
+    @field_validator("similar")
+    @classmethod
+    def _one_per_candidate(cls, similar: tuple[tuple[Similar, ...], ...],
+                           info: ValidationInfo) -> tuple[tuple[Similar, ...], ...]:
+        candidates = info.data.get("candidates", ())
+        if similar and len(similar) != len(candidates):
+            raise ValueError(f"one list of similar memories per candidate: {len(candidates)} "
+                             f"candidates, {len(similar)} lists")
+        return similar
+
+
 Command = Annotated[
-    RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser,
+    RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
+    | EndSession | ExtractEpisode | RecordExtraction,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

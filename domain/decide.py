@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import datetime
@@ -9,42 +10,66 @@ from functools import singledispatch
 from typing import Any
 
 from domain.commands import (
+    EndSession,
     EraseUser,
+    ExtractEpisode,
     ForgetMemory,
+    MessageRef,
     RecordEpisode,
+    RecordExtraction,
     RecordMemory,
     RestoreMemory,
 )
 from domain.errors import (
     DomainError,
+    EpisodeNotFound,
     InvalidValidityWindow,
     MemoryAlreadyForgotten,
     MemoryNotForgotten,
     MemoryNotFound,
+    SessionNotFound,
 )
 from domain.events import (
     CommandRejected,
     Embedding,
     EpisodeRecorded,
     Event,
+    ExtractionDue,
+    MemoriesExtracted,
     MemoryForgotten,
+    MemoryMerged,
     MemoryRecorded,
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
+    SessionAdvanced,
     UserErased,
+    Verdict,
 )
+from domain.extraction.candidate import Candidate, importance
+from domain.extraction.consolidate import Judgement, judge
+from domain.extraction.policy import ExtractionPolicy
 from domain.model import MemoryKind, derived_id, normalized
-from domain.state import MemoryState, UserState, slot_key
+from domain.state import MemoryState, SessionProgress, UserState, evolve, slot_key
+
+DEFAULT_POLICY = ExtractionPolicy()
 
 
 def decide(
-    state: UserState, command: Any, now: datetime, embeddings: Sequence[Embedding] = ()
+    state: UserState, command: Any, now: datetime, embeddings: Sequence[Embedding] = (),
+    policy: ExtractionPolicy = DEFAULT_POLICY,
 ) -> list[Event]:
     """The events that `command` causes in `state`; raises a DomainError to refuse it.
 
-    `embeddings`: the vector of a memory's content, or one per message of an episode."""
-    return _decide(command, state, _Envelope(command, now), tuple(embeddings))
+    `embeddings`: the vector of a memory's content, one per message of an episode, or one per
+    candidate of an extraction. `policy`: when conversations are due for extraction."""
+    return _decide(command, state, _Envelope(command, now, policy), tuple(embeddings))
+
+
+def extraction_command_id(extraction_id: str) -> str:
+    """The id of the RecordExtraction that answers an ExtractionDue: one answer per extraction,
+    however often the extraction process sees it."""
+    return f"extraction-{extraction_id}"
 
 
 def rejected(command: Any, error: DomainError, now: datetime) -> CommandRejected:
@@ -56,10 +81,11 @@ def rejected(command: Any, error: DomainError, now: datetime) -> CommandRejected
 class _Envelope:
     """Numbers the events of one command, so that ids are the same each time it is decided."""
 
-    def __init__(self, command: Any, now: datetime) -> None:
+    def __init__(self, command: Any, now: datetime, policy: ExtractionPolicy = DEFAULT_POLICY) -> None:
         self._command = command
         self._now = now
         self._count = 0
+        self.policy = policy
 
     def __call__(self) -> dict[str, Any]:
         self._count += 1
@@ -170,8 +196,165 @@ def _(command: RecordEpisode, state: UserState, envelope: _Envelope,
     if episode_id in state.episodes:
         return []
     vectors = tuple(embeddings) if len(embeddings) == len(command.messages) else ()
-    return [EpisodeRecorded(**envelope(), episode_id=episode_id, session_id=command.session_id,
-                            messages=command.messages, embeddings=vectors)]
+    events: list[Event] = [EpisodeRecorded(**envelope(), episode_id=episode_id, session_id=command.session_id,
+                                           messages=command.messages, embeddings=vectors)]
+    policy = envelope.policy
+    progress = state.sessions.get(command.session_id) or SessionProgress()
+    pending, turns, recent = list(progress.pending), progress.pending_turns, list(progress.recent)
+    windows: list[tuple[MessageRef, ...]] = []
+
+    def cut() -> None:
+        # What was said since the last extraction, and at least the latest `window` messages.
+        nonlocal pending, turns
+        if policy.every_turns and turns >= policy.every_turns:
+            windows.append(tuple(pending if len(pending) > len(recent) else recent))
+            pending, turns = [], 0
+
+    for position, message in enumerate(command.messages):
+        if message.role == "user":
+            cut()  # a turn is the person's message and the replies to it: cut before the next one
+            turns += 1
+        ref = MessageRef(episode_id=episode_id, position=position)
+        pending.append(ref)
+        recent = [*recent, ref][-policy.window:]
+    cut()
+    events.append(SessionAdvanced(**envelope(), session_id=command.session_id,
+                                  messages=progress.messages + len(command.messages), pending_turns=turns,
+                                  pending=tuple(pending), recent=tuple(recent)))
+    events.extend(_due(envelope, command, command.session_id, "turns", window, i)
+                  for i, window in enumerate(windows))
+    return events
+
+
+def _due(envelope: _Envelope, command: Any, session_id: str, trigger: Any, window: tuple[MessageRef, ...],
+         number: int) -> ExtractionDue:
+    return ExtractionDue(**envelope(), extraction_id=derived_id("extraction", command.user_id,
+                                                                 command.command_id, str(number)),
+                         session_id=session_id, trigger=trigger, window=window)
+
+
+@_decide.register
+def _(command: EndSession, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    progress = state.sessions.get(command.session_id)
+    if progress is None:
+        raise SessionNotFound(command.session_id)
+    if progress.ended and not progress.pending:
+        return []
+    events: list[Event] = [SessionAdvanced(**envelope(), session_id=command.session_id,
+                                           messages=progress.messages, pending_turns=0, pending=(),
+                                           recent=progress.recent, ended=True)]
+    if progress.pending and progress.messages >= envelope.policy.min_messages:
+        pending, recent = progress.pending, progress.recent
+        events.append(_due(envelope, command, command.session_id, "session_end",
+                           pending if len(pending) > len(recent) else recent, 0))
+    return events
+
+
+@_decide.register
+def _(command: ExtractEpisode, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    found = state.episodes.get(command.episode_id)
+    if found is None:
+        raise EpisodeNotFound(command.episode_id)
+    session_id, size = found
+    window = tuple(MessageRef(episode_id=command.episode_id, position=i) for i in range(size))
+    return [_due(envelope, command, session_id, "asked", window, 0)]
+
+
+@_decide.register
+def _(command: RecordExtraction, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    """Consolidate each candidate against what the person has (and what this extraction added
+    before it), in order; the verdicts are logged first, then the memory events that carry them out."""
+    missing = sorted({ref.episode_id for ref in command.window} - state.episodes.keys())
+    if command.candidates and missing:
+        # Erased (or never recorded) while it was being extracted: nothing of it may come back.
+        raise EpisodeNotFound(missing[0])
+    scratch = copy.deepcopy(state)
+    verdicts: list[Verdict] = []
+    changes: list[Event] = []
+    decided_by = command.extractor + (f":{command.prompt_version}" if command.prompt_version else "")
+    vectors = embeddings if len(embeddings) == len(command.candidates) else [None] * len(command.candidates)
+    for number, candidate in enumerate(command.candidates):
+        found = judge(scratch, candidate, command.similar[number] if command.similar else ())
+        refs = _refs(command, candidate)
+        target = found.target
+        if target is not None and found.verdict == "same" and refs \
+                and {(r.episode_id, r.position) for r in refs} <= target.messages:
+            # The same messages read again (windows overlap, an episode extracted again): no new source.
+            found = Judgement("same", "already taken from these messages", target, found.others)
+            made: list[Event] = []
+            memory_id: str | None = target.memory_id
+        elif found.target is not None and found.verdict == "same":
+            memory_id = found.target.memory_id
+            made = [_reinforced(envelope, found.target, candidate, decided_by, refs)]
+        elif found.verdict == "kept_out":
+            made, memory_id = [], None
+        else:
+            memory_id = derived_id("memory", command.user_id, command.command_id, str(number))
+            made = _recorded_from(command, candidate, found, envelope, memory_id, decided_by, vectors[number])
+        evolve(scratch, made)
+        changes.extend(made)
+        verdicts.append(Verdict(candidate=number, verdict=found.verdict, memory_id=memory_id,
+                                other=found.others, reason=found.reason))
+    extracted = MemoriesExtracted(
+        **envelope(), extraction_id=command.extraction_id, session_id=command.session_id,
+        window=command.window, extractor=command.extractor, prompt_version=command.prompt_version,
+        raw_output=command.raw_output, prompt_tokens=command.prompt_tokens,
+        completion_tokens=command.completion_tokens, skipped=command.skipped,
+        candidates=command.candidates, verdicts=tuple(verdicts))
+    return [extracted, *changes]
+
+
+def _reinforced(envelope: _Envelope, target: MemoryState, candidate: Candidate, decided_by: str,
+                refs: tuple[MessageRef, ...]) -> MemoryReinforced:
+    """Said again: more certain (a noisy-or of the two), more important, one more source."""
+    confidence = 1 - (1 - target.confidence) * (1 - candidate.confidence)
+    return MemoryReinforced(**envelope(), memory_id=target.memory_id, confidence=round(confidence, 6),
+                            importance=round(min(1.0, target.importance + 0.1), 4),
+                            decided_by=decided_by, messages=refs)
+
+
+def _recorded_from(command: RecordExtraction, candidate: Candidate, found: Judgement, envelope: _Envelope,
+                   memory_id: str, decided_by: str, embedding: Embedding | None) -> list[Event]:
+    """A new memory (new, distinct, an update, a merge), and what it closes or merges."""
+    merged = found.others if found.verdict == "merge" else ()
+    after = found.after
+    events: list[Event] = [_extracted(command, candidate, envelope, memory_id,
+                                      after.valid_from if after is not None else None,
+                                      decided_by, merged, embedding)]
+    if found.verdict == "update" and found.target is not None:
+        events.append(MemorySuperseded(**envelope(), memory_id=found.target.memory_id,
+                                       by_memory_id=memory_id, valid_until=candidate.valid_from,
+                                       decided_by=decided_by, reason=found.reason))
+    if after is not None:
+        events.append(MemorySuperseded(**envelope(), memory_id=memory_id, by_memory_id=after.memory_id,
+                                       valid_until=after.valid_from, decided_by=decided_by,
+                                       reason="a later value was known already"))
+    if merged:
+        events.append(MemoryMerged(**envelope(), memory_id=memory_id, merged_from=merged,
+                                   decided_by=decided_by, reason=found.reason))
+    return events
+
+
+def _refs(command: RecordExtraction, candidate: Candidate) -> tuple[MessageRef, ...]:
+    """The messages a candidate comes from, by their place in the person's conversations."""
+    return tuple(command.window[p] for p in candidate.positions if 0 <= p < len(command.window))
+
+
+def _extracted(command: RecordExtraction, candidate: Candidate, envelope: _Envelope, memory_id: str,
+               valid_until: datetime | None, decided_by: str, merged: tuple[str, ...],
+               embedding: Embedding | None) -> MemoryRecorded:
+    refs = _refs(command, candidate)
+    episode = refs[0].episode_id if refs else (command.window[0].episode_id if command.window else None)
+    return MemoryRecorded(
+        **envelope(), memory_id=memory_id, kind=candidate.kind, content=candidate.content,
+        attribute=candidate.attribute, value=candidate.value, valid_from=candidate.valid_from,
+        valid_until=valid_until, importance=importance(candidate, merges=len(merged)),
+        confidence=candidate.confidence, source=candidate.extractor, entities=candidate.entities,
+        episode_id=episode, embedding=embedding, decided_by=decided_by, due_at=candidate.due_at,
+        asserted=candidate.asserted, messages=refs, merged_from=merged)
 
 
 @_decide.register

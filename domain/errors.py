@@ -39,3 +39,19 @@ class InvalidValidityWindow(DomainError):
     def __init__(self, valid_from: object, valid_until: object) -> None:
         super().__init__(f"valid_until ({valid_until}) is before valid_from ({valid_from})")
 
+
+
+class EpisodeNotFound(DomainError):
+    code = "episode_not_found"
+
+    def __init__(self, episode_id: str) -> None:
+        super().__init__(f"episode {episode_id!r} does not exist for this user")
+        self.episode_id = episode_id
+
+
+class SessionNotFound(DomainError):
+    code = "session_not_found"
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(f"session {session_id!r} has no messages for this user")
+        self.session_id = session_id

@@ -9,8 +9,9 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.commands import Message, UtcDatetime
-from domain.model import MemoryKind
+from domain.commands import Message, MessageRef
+from domain.extraction.candidate import Candidate
+from domain.model import MemoryKind, UtcDatetime
 
 
 class _Event(BaseModel):
@@ -60,6 +61,13 @@ class MemoryRecorded(_Event):
     entities: tuple[str, ...] = ()
     episode_id: str | None = None
     embedding: Embedding | None = None
+    # Memory formation: what decided it (None: the client, as sent), when a to-do is due, whether
+    # the person said it (or a model inferred it), the messages it was taken from, what it merged.
+    decided_by: str | None = None
+    due_at: UtcDatetime | None = None
+    asserted: bool = True
+    messages: tuple[MessageRef, ...] = ()
+    merged_from: tuple[str, ...] = ()
 
 
 class MemorySuperseded(_Event):
@@ -69,6 +77,8 @@ class MemorySuperseded(_Event):
     memory_id: str
     by_memory_id: str
     valid_until: UtcDatetime
+    decided_by: str | None = None
+    reason: str | None = None
 
 
 class MemoryReinforced(_Event):
@@ -78,6 +88,9 @@ class MemoryReinforced(_Event):
     memory_id: str
     confidence: float
     source: str | None = None
+    importance: float | None = Field(default=None, description="Raised by a consolidation; None: unchanged.")
+    decided_by: str | None = None
+    messages: tuple[MessageRef, ...] = Field(default=(), description="The messages that said it again.")
 
 
 class EpisodeRecorded(_Event):
@@ -104,6 +117,71 @@ class MemoryRestored(_Event):
     memory_id: str
 
 
+class MemoryMerged(_Event):
+    """`memory_id` now holds what `merged_from` said (recorded just before, with every detail of
+    them); the originals are kept, with status merged."""
+
+    type: Literal["MemoryMerged"] = "MemoryMerged"
+    memory_id: str
+    merged_from: tuple[str, ...]
+    decided_by: str
+    reason: str
+
+
+class SessionAdvanced(_Event):
+    """Where a session stands for extraction after this command: its size, the messages not
+    extracted yet (`pending`, `pending_turns` of them the person's) and the latest ones."""
+
+    type: Literal["SessionAdvanced"] = "SessionAdvanced"
+    session_id: str
+    messages: int
+    pending_turns: int
+    pending: tuple[MessageRef, ...]
+    recent: tuple[MessageRef, ...]
+    ended: bool = False
+
+
+class ExtractionDue(_Event):
+    """These messages are to be extracted (`trigger`: turns | session_end | asked). Lore's
+    extraction process answers each with one RecordExtraction."""
+
+    type: Literal["ExtractionDue"] = "ExtractionDue"
+    extraction_id: str
+    session_id: str
+    trigger: Literal["turns", "session_end", "asked"]
+    window: tuple[MessageRef, ...]
+
+
+class Verdict(BaseModel):
+    """What consolidation made of one candidate, and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    candidate: int
+    verdict: Literal["new", "same", "merge", "update", "distinct", "kept_out"]
+    memory_id: str | None = Field(default=None, description="The memory it became or reinforced.")
+    other: tuple[str, ...] = Field(default=(), description="The memories it was judged against.")
+    reason: str
+
+
+class MemoriesExtracted(_Event):
+    """An extraction as it happened: its input, what answered, what it cost, what it found, and
+    each verdict of consolidation. The memory events that follow carry them out."""
+
+    type: Literal["MemoriesExtracted"] = "MemoriesExtracted"
+    extraction_id: str
+    session_id: str
+    window: tuple[MessageRef, ...]
+    extractor: str
+    prompt_version: str | None = None
+    raw_output: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    skipped: str | None = None
+    candidates: tuple[Candidate, ...] = ()
+    verdicts: tuple[Verdict, ...] = ()
+
+
 class UserErased(_Event):
     type: Literal["UserErased"] = "UserErased"
 
@@ -119,6 +197,7 @@ class CommandRejected(_Event):
 
 Event = Annotated[
     MemoryRecorded | MemorySuperseded | MemoryReinforced | EpisodeRecorded
-    | MemoryForgotten | MemoryRestored | UserErased | CommandRejected,
+    | MemoryForgotten | MemoryRestored | UserErased | CommandRejected
+    | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted,
     Field(discriminator="type"),
 ]

@@ -6,6 +6,9 @@ import re
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Annotated
+
+from pydantic import AfterValidator
 
 
 class MemoryKind(StrEnum):
@@ -28,6 +31,7 @@ class MemoryStatus(StrEnum):
     ACTIVE = "active"
     SUPERSEDED = "superseded"
     FORGOTTEN = "forgotten"
+    MERGED = "merged"
 
 
 _LORE_NAMESPACE = uuid.UUID("6f0a4c1e-7d1b-4f7e-9a51-3c2d8e0b5a10")
@@ -49,6 +53,11 @@ def episode_key(user_id: str, episode_id: str) -> str:
     return derived_id("episode-key", user_id, episode_id)
 
 
+def session_key(user_id: str, session_id: str) -> str:
+    """A session's identity in the graph: a client-chosen session id belongs to its person."""
+    return derived_id("session-key", user_id, session_id)
+
+
 def message_id(user_id: str, episode_id: str, position: int) -> str:
     """The id of the `position`th message of a person's episode."""
     return derived_id("message", user_id, episode_id, str(position))
@@ -64,3 +73,6 @@ def utc(moment: datetime) -> datetime:
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC)
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(utc)]

@@ -7,15 +7,20 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import singledispatch
 
+from domain.commands import MessageRef
 from domain.events import (
     CommandRejected,
     EpisodeRecorded,
     Event,
+    ExtractionDue,
+    MemoriesExtracted,
     MemoryForgotten,
+    MemoryMerged,
     MemoryRecorded,
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
+    SessionAdvanced,
     UserErased,
 )
 from domain.model import MemoryKind, MemoryStatus, normalized
@@ -34,15 +39,37 @@ class MemoryState:
     sequence: int
     superseded_by: str | None = None
     forgotten: bool = False
+    importance: float = 0.5
+    asserted: bool = True
+    merged_into: str | None = None
+    # The messages it was taken from (episode_id, position): a message read again is not a new source.
+    messages: set[tuple[str, int]] = field(default_factory=set)
 
     @property
     def status(self) -> MemoryStatus:
         if self.forgotten:
             return MemoryStatus.FORGOTTEN
+        if self.merged_into:
+            return MemoryStatus.MERGED
         return MemoryStatus.SUPERSEDED if self.superseded_by else MemoryStatus.ACTIVE
+
+    @property
+    def active(self) -> bool:
+        return self.status is MemoryStatus.ACTIVE
 
     def holds_at(self, moment: datetime) -> bool:
         return self.valid_from <= moment and (self.valid_until is None or moment < self.valid_until)
+
+
+@dataclass
+class SessionProgress:
+    """Where a session stands for extraction (see SessionAdvanced)."""
+
+    messages: int = 0
+    pending_turns: int = 0
+    pending: tuple[MessageRef, ...] = ()
+    recent: tuple[MessageRef, ...] = ()
+    ended: bool = False
 
 
 @dataclass
@@ -54,7 +81,9 @@ class UserState:
     # (kind, normalized content) -> memory_ids in the order recorded, for memories without a slot:
     # an event said again on another day is another memory with the same words.
     by_content: dict[tuple[MemoryKind, str], list[str]] = field(default_factory=dict)
-    episodes: set[str] = field(default_factory=set)
+    # episode_id -> (session_id, how many messages)
+    episodes: dict[str, tuple[str, int]] = field(default_factory=dict)
+    sessions: dict[str, SessionProgress] = field(default_factory=dict)
     _sequence: int = 0
 
     def timeline(self, slot: str) -> list[MemoryState]:
@@ -100,6 +129,9 @@ def _(event: MemoryRecorded, state: UserState) -> None:
         valid_until=event.valid_until,
         confidence=event.confidence,
         sequence=state.next_sequence(),
+        importance=event.importance,
+        asserted=event.asserted,
+        messages={(ref.episode_id, ref.position) for ref in event.messages},
     )
     state.remember(memory)
 
@@ -113,7 +145,33 @@ def _(event: MemorySuperseded, state: UserState) -> None:
 
 @_apply.register
 def _(event: MemoryReinforced, state: UserState) -> None:
-    state.memories[event.memory_id].confidence = event.confidence
+    memory = state.memories[event.memory_id]
+    memory.confidence = event.confidence
+    if event.importance is not None:
+        memory.importance = event.importance
+    memory.messages.update((ref.episode_id, ref.position) for ref in event.messages)
+
+
+@_apply.register
+def _(event: MemoryMerged, state: UserState) -> None:
+    for original in event.merged_from:
+        state.memories[original].merged_into = event.memory_id
+
+
+@_apply.register
+def _(event: SessionAdvanced, state: UserState) -> None:
+    state.sessions[event.session_id] = SessionProgress(
+        event.messages, event.pending_turns, event.pending, event.recent, event.ended)
+
+
+@_apply.register
+def _(event: ExtractionDue, state: UserState) -> None:
+    """The session's progress after it comes in the SessionAdvanced beside it."""
+
+
+@_apply.register
+def _(event: MemoriesExtracted, state: UserState) -> None:
+    """Its verdicts are carried out by the memory events after it."""
 
 
 @_apply.register
@@ -128,7 +186,7 @@ def _(event: MemoryRestored, state: UserState) -> None:
 
 @_apply.register
 def _(event: EpisodeRecorded, state: UserState) -> None:
-    state.episodes.add(event.episode_id)
+    state.episodes[event.episode_id] = (event.session_id, len(event.messages))
 
 
 @_apply.register
@@ -137,6 +195,7 @@ def _(event: UserErased, state: UserState) -> None:
     state.slots.clear()
     state.by_content.clear()
     state.episodes.clear()
+    state.sessions.clear()
 
 
 @_apply.register

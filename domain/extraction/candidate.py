@@ -6,8 +6,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.commands import UtcDatetime
-from domain.model import MemoryKind
+from domain.model import MemoryKind, UtcDatetime
 
 
 class Candidate(BaseModel):

@@ -85,7 +85,8 @@ def resolve(text: str, at: datetime, future: bool = False) -> datetime | None:
         return datetime(int(year.group("year")), 1, 1, tzinfo=UTC)
     found = search_dates(text, languages=["en"], settings={
         "RELATIVE_BASE": at.astimezone(UTC).replace(tzinfo=None),
-        "PREFER_DATES_FROM": "future" if future else "past", "RETURN_AS_TIMEZONE_AWARE": False})
+        "PREFER_DATES_FROM": "future" if future else "past", "PREFER_DAY_OF_MONTH": "first",
+        "RETURN_AS_TIMEZONE_AWARE": False})
     for phrase, moment in found or []:
         if _WHEN.search(phrase) and phrase.strip().lower() not in {"may", "march", "sun"}:
             return moment.replace(tzinfo=UTC)
@@ -158,7 +159,10 @@ def _i(words: str) -> str:
 RULES: tuple[Rule, ...] = (
     Rule("residence", re.compile(_i(r"(?:just |recently |finally )?(?:moved|relocated) to ") + NAME),
          _slot(MemoryKind.FACT, "home_city", "residence")),
-    Rule("residence", re.compile(_i(r"(?:now |currently )?(?:live|lived|living|based|settled) in ") + NAME),
+    Rule("residence", re.compile(_i(r"(?:now |currently )?(?:live|living|based|settled) in ") + NAME),
+         _slot(MemoryKind.FACT, "home_city", "residence")),
+    # "I lived in Rome" is the past; "I've lived in Osaka since 2019" is where they live.
+    Rule("residence", re.compile(r"(?i:\bI(?:'ve| have) (?:lived|been living) in )" + NAME),
          _slot(MemoryKind.FACT, "home_city", "residence")),
     Rule("employer", re.compile(_i(r"(?:now |currently )?(?:work|working) (?:at|for) ") + NAME),
          _slot(MemoryKind.FACT, "employer", "employer")),

@@ -144,7 +144,7 @@ def test_erasing_a_person_forgets_everything_about_them() -> None:
     person.color("blue", month(1))
     person.do(RecordEpisode, session_id="s", messages=[{"role": "user", "content": "hi"}])
     person.do(EraseUser)
-    assert person.state.memories == {} and person.state.episodes == set()
+    assert person.state.memories == {} and person.state.episodes == {} and person.state.sessions == {}
 
 
 def test_deciding_the_same_command_twice_gives_the_same_events() -> None:
@@ -155,7 +155,8 @@ def test_deciding_the_same_command_twice_gives_the_same_events() -> None:
 def test_an_episode_recorded_twice_with_its_id_is_kept_once() -> None:
     person = Person()
     messages = [{"role": "user", "content": "hello"}]
-    assert len(person.do(RecordEpisode, session_id="s", episode_id="e1", messages=messages)) == 1
+    first = person.do(RecordEpisode, session_id="s", episode_id="e1", messages=messages)
+    assert [type(e).__name__ for e in first] == ["EpisodeRecorded", "SessionAdvanced"]
     assert person.do(RecordEpisode, session_id="s", episode_id="e1", messages=messages) == []
 
 

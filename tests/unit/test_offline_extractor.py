@@ -86,9 +86,9 @@ def test_the_assistants_words_are_not_the_persons() -> None:
 
 
 @pytest.mark.parametrize(("line", "when"), [
-    ("I moved to Lisbon last month.", datetime(2026, 2, 10, 9, 0, tzinfo=UTC)),
+    ("I moved to Lisbon last month.", datetime(2026, 2, 1, 9, 0, tzinfo=UTC)),  # a month: its start
     ("I've lived in Osaka since 2019.", datetime(2019, 1, 1, tzinfo=UTC)),
-    ("I joined Hooli in March 2024.", datetime(2024, 3, 10, tzinfo=UTC)),
+    ("I joined Hooli in March 2024.", datetime(2024, 3, 1, tzinfo=UTC)),
     ("I live in Lisbon.", SAID_AT),
 ])
 def test_times_are_resolved_against_when_they_were_said(line: str, when: datetime) -> None:

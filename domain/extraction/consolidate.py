@@ -1,0 +1,103 @@
+"""Consolidation without a model: what a candidate is to the memories the person already has.
+
+Deterministic and conservative. A single-valued slot decides by value and time: the same value
+in force is the same memory, another value in force is an update (the old window closes where
+the new one opens) — except that a model's inference never replaces what the person said
+themselves. Without a slot, a candidate is judged against the person's memories of the same kind
+that are close to it (cosine at least the policy's): when its words are all in one of them it is
+the same memory; when it holds every word of one and more, it is a merge (it keeps every detail of
+both); anything else is distinct. Words are compared as sets of stemmed content words, so a
+number or a name that differs keeps two memories apart.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import snowballstemmer
+
+from domain.commands import Similar
+from domain.extraction.candidate import Candidate
+from domain.model import normalized
+from domain.state import MemoryState, UserState, slot_key
+
+VerdictName = Literal["new", "same", "merge", "update", "distinct", "kept_out"]
+
+_WORD = re.compile(r"\w+")
+# Words that carry no detail of their own: a memory that adds only these adds nothing.
+_STOP = frozenset(re.findall(r"\w+", """
+    a an the and or but of to in on at for with by from as is are was were be been being am i me my
+    mine we our us you your it its this that these those there here so very really just also too
+    do does did have has had will would can could should may might"""))
+
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words that carry detail, stemmed ("lives" and "live" are one word; "5" and "10" two)."""
+    return frozenset(_STEMMER.stemWords([w for w in _WORD.findall(text.casefold()) if w not in _STOP]))
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: VerdictName
+    reason: str
+    target: MemoryState | None = None      # same: the memory reinforced; update: the one closed;
+    others: tuple[str, ...] = ()           # merge: the one merged in
+    after: MemoryState | None = None       # a slot's next value, when the candidate is a late one
+
+
+def judge(state: UserState, candidate: Candidate, similar: Sequence[Similar]) -> Judgement:
+    slot = slot_key(candidate.attribute)
+    if slot is not None:
+        return _judge_slot(state, candidate, slot)
+    return _judge_free(state, candidate, similar)
+
+
+def _judge_slot(state: UserState, candidate: Candidate, slot: str) -> Judgement:
+    timeline = [m for m in state.timeline(slot) if not m.forgotten and not m.merged_into]
+    at = bisect_right([m.valid_from for m in timeline], candidate.valid_from)
+    before = timeline[at - 1] if at > 0 else None
+    after = timeline[at] if at < len(timeline) else None
+    value = normalized(candidate.value or candidate.content)
+    if before is not None and before.holds_at(candidate.valid_from):
+        if before.value_key == value:
+            return Judgement("same", f"{slot} already holds this value", before, (before.memory_id,))
+        if before.asserted and not candidate.asserted:
+            return Judgement("kept_out", f"the person said {slot} is {before.value_key!r} themselves; "
+                             "an inference does not replace it", before, (before.memory_id,))
+        return Judgement("update", f"{slot} changes from {before.value_key!r} to {value!r}", before,
+                         (before.memory_id,), after)
+    if after is not None:
+        return Judgement("new", f"an earlier value of {slot}, before {after.value_key!r}", None,
+                         (after.memory_id,), after)
+    return Judgement("new", f"the first value of {slot}")
+
+
+def _judge_free(state: UserState, candidate: Candidate, similar: Sequence[Similar]) -> Judgement:
+    key = normalized(candidate.content)
+    for memory_id in reversed(state.by_content.get((candidate.kind, key), [])):
+        memory = state.memories[memory_id]
+        if memory.active:
+            return Judgement("same", "the same words", memory, (memory_id,))
+    words = content_words(candidate.content)
+    close = [(s, state.memories[s.memory_id]) for s in similar if s.memory_id in state.memories]
+    close = [(s, m) for s, m in close if m.active and m.kind is candidate.kind and m.slot is None]
+    for match, memory in close:
+        theirs = content_words(memory.content_key)
+        if words <= theirs:
+            return Judgement("same", f"every word of it is in the memory already (cosine {match.cosine:.2f})",
+                             memory, (memory.memory_id,))
+        if theirs <= words:
+            return Judgement("merge", "it holds every detail of the memory and more "
+                             f"(cosine {match.cosine:.2f})", memory, (memory.memory_id,))
+    if close:
+        named = ", ".join(f"{m.memory_id} ({s.cosine:.2f})" for s, m in close)
+        return Judgement("distinct", f"close to {named}, but each says something the other does not",
+                         None, tuple(m.memory_id for _, m in close))
+    return Judgement("new", "nothing like it yet")

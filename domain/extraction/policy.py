@@ -1,0 +1,13 @@
+"""When a conversation is extracted: a decision of the domain, so its settings come in as a value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ExtractionPolicy:
+    every_turns: int = 5        # the person's messages between two extractions (0: only at the end)
+    window: int = 10            # the latest messages an extraction reads at least
+    min_messages: int = 3       # a session shorter than this is not worth extracting at its end
+    similar_cosine: float = 0.85  # how close a memory must be to be judged against a candidate
