@@ -106,8 +106,9 @@ def _scoped(key_field: str, user_id: str, terms: str) -> str:
 # than the rest of a search together (see _native).
 _MEMORY_FIELDS = """
 m {.memory_id, .kind, .content, .attribute, .value, .status, .superseded_by, .importance, .confidence,
-   .source, .access_count, valid_from: toString(m.valid_from), recorded_at: toString(m.recorded_at),
-   last_accessed_at: toString(m.last_accessed_at), valid_until: toString(until),
+   .source, .access_count, .messages, valid_from: toString(m.valid_from),
+   recorded_at: toString(m.recorded_at), last_accessed_at: toString(m.last_accessed_at),
+   valid_until: toString(until),
    episode_id: [(m)-[:EXTRACTED_FROM]->(ep) | ep.episode_id][0]} AS fields
 """
 

@@ -21,7 +21,8 @@ def _fields(valid_until: str) -> str:
     return (
         "m {.memory_id, .user_id, .kind, .content, .attribute, .value, .status, .valid_from, "
         ".recorded_at, .retired_at, .superseded_by, .importance, .confidence, .source, "
-        f".access_count, valid_until: {valid_until}}}"
+        f".access_count, .decided_by, .asserted, .due_at, .merged_into, .merged_from, "
+        f"valid_until: {valid_until}}}"
     )
 
 
@@ -29,6 +30,7 @@ def _fields(valid_until: str) -> str:
 # and names their window as known then `until`. Shared with search.
 KNOWN_AT_FILTER = """
 WHERE m.recorded_at <= $known_at
+  AND (m.merged_at IS NULL OR m.merged_at > $known_at)
   AND none(i IN range(0, size(coalesce(m.forgotten_at, [])) - 1)
            WHERE m.forgotten_at[i] <= $known_at
              AND (i >= size(coalesce(m.restored_at, [])) OR m.restored_at[i] > $known_at))
@@ -45,7 +47,7 @@ WHERE $valid_at IS NULL OR until IS NULL OR $valid_at < until
 
 # The same as believed now: the stored window is the one in force, no edge needs reading.
 KNOWN_NOW_FILTER = """
-WHERE m.status <> 'forgotten'
+WHERE NOT m.status IN ['forgotten', 'merged']
   AND ($valid_at IS NULL OR (m.valid_from <= $valid_at
                              AND (m.valid_until IS NULL OR $valid_at < m.valid_until)))
 WITH *, m.valid_until AS until
@@ -96,7 +98,7 @@ SKIP $skip LIMIT $limit
 
 _TIMELINE = f"""
 MATCH (m:Memory {{user_id: $user_id, slot: $slot}})
-WHERE m.status <> 'forgotten'
+WHERE NOT m.status IN ['forgotten', 'merged']
 RETURN {_fields('m.valid_until')} AS memory
 ORDER BY m.valid_from, m.log_position, m.memory_id
 SKIP $skip LIMIT $limit

@@ -24,3 +24,10 @@ class MemoryView(BaseModel):
     confidence: float
     source: str | None = None
     access_count: int = 0
+    decided_by: str | None = Field(default=None,
+                                   description="What decided it: an extractor, or null (sent as is).")
+    asserted: bool | None = Field(default=None,
+                                  description="Said by the person (false: inferred by a model).")
+    due_at: datetime | None = Field(default=None, description="For a to-do: when it is due.")
+    merged_into: str | None = None
+    merged_from: list[str] | None = None

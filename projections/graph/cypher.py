@@ -45,7 +45,7 @@ MERGE (m:Memory {memory_id: r.memory_id})
 SET m += r.props, m:$(r.label),
     m.valid_from = datetime(r.valid_from), m.valid_until = datetime(r.valid_until),
     m.stated_valid_until = datetime(r.valid_until), m.occurred_at = datetime(r.occurred_at),
-    m.recorded_at = datetime(r.recorded_at)
+    m.recorded_at = datetime(r.recorded_at), m.due_at = datetime(r.due_at)
 MERGE (u)-[:REMEMBERS]->(m)
 WITH m, r
 CALL (m, r) {
@@ -57,6 +57,11 @@ CALL (m, r) {
   UNWIND r.episodes AS episode_key
   MATCH (ep:Episode {key: episode_key})
   MERGE (m)-[:EXTRACTED_FROM]->(ep)
+}
+CALL (m, r) {
+  UNWIND r.message_ids AS message_id
+  MATCH (x:Message {message_id: message_id})
+  MERGE (m)-[:FROM_MESSAGE]->(x)
 }
 WITH m, r WHERE r.embedding IS NOT NULL
 CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)
@@ -71,23 +76,67 @@ SET old.valid_until = until,
     old.superseded_by = r.by_memory_id,
     old.superseded_at = at,
     old.status = CASE old.status WHEN 'forgotten' THEN 'forgotten' ELSE 'superseded' END
-WITH old, new, until, at
+WITH old, new, until, at, r
 CALL (old, new, at) {
   MATCH (other:Memory)-[earlier:SUPERSEDES]->(old)
   WHERE earlier.replaced_at IS NULL AND other <> new
   SET earlier.replaced_at = at
 }
 MERGE (new)-[s:SUPERSEDES]->(old)
-SET s.at = at, s.valid_until = until, s.replaced_at = null
+SET s.at = at, s.valid_until = until, s.replaced_at = null, s.decided_by = r.decided_by, s.reason = r.reason
 """
 
 MEMORY_REINFORCED = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
 SET m.confidence = r.confidence,
+    m.importance = coalesce(r.importance, m.importance),
     m.reinforced_count = coalesce(m.reinforced_count, 0) + 1,
     m.sources = CASE WHEN r.source IS NULL THEN m.sources
-                     ELSE coalesce(m.sources, []) + r.source END
+                     ELSE coalesce(m.sources, []) + r.source END,
+    m.messages = CASE WHEN size(r.messages) = 0 THEN m.messages
+                      ELSE coalesce(m.messages, []) + r.messages END
+WITH m, r
+CALL (m, r) {
+  UNWIND r.message_ids AS message_id
+  MATCH (x:Message {message_id: message_id})
+  MERGE (m)-[:FROM_MESSAGE]->(x)
+}
+"""
+
+# A merge keeps the originals, with status merged, linked from the memory that holds them now.
+MEMORY_MERGED = """
+UNWIND $rows AS r
+MATCH (new:Memory {memory_id: r.memory_id, user_id: r.user_id})
+UNWIND r.merged_from AS original
+MATCH (old:Memory {memory_id: original, user_id: r.user_id})
+SET old.status = CASE old.status WHEN 'forgotten' THEN 'forgotten' ELSE 'merged' END,
+    old.merged_into = r.memory_id, old.merged_at = datetime(r.recorded_at)
+MERGE (new)-[e:MERGED_FROM]->(old)
+SET e.at = datetime(r.recorded_at), e.decided_by = r.decided_by, e.reason = r.reason
+"""
+
+SESSION_ADVANCED = """
+UNWIND $rows AS r
+MATCH (u:User {user_id: r.user_id})
+MERGE (s:Session {key: r.key})
+SET s += r.props, s.updated_at = datetime(r.recorded_at)
+MERGE (u)-[:HAD_SESSION]->(s)
+"""
+
+EXTRACTION_DUE = """
+UNWIND $rows AS r
+MERGE (x:Extraction {extraction_id: r.extraction_id})
+SET x += r.props, x.due_since = datetime(r.recorded_at)
+WITH x, r
+OPTIONAL MATCH (s:Session {key: r.session})
+CALL (s, x) { WITH s, x WHERE s IS NOT NULL MERGE (s)-[:EXTRACTION]->(x) }
+"""
+
+MEMORIES_EXTRACTED = """
+UNWIND $rows AS r
+MERGE (x:Extraction {extraction_id: r.extraction_id})
+SET x += r.props, x.done_at = datetime(r.recorded_at)
 """
 
 # What Lore believed over time: each forgetting and each restoring is kept (`forgotten_at[i]`
@@ -103,7 +152,8 @@ SET m.status = 'forgotten', m.retired_at = datetime(r.recorded_at), m.forgotten_
 MEMORY_RESTORED = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
-SET m.status = CASE WHEN m.superseded_by IS NULL THEN 'active' ELSE 'superseded' END,
+SET m.status = CASE WHEN m.merged_into IS NOT NULL THEN 'merged'
+                    WHEN m.superseded_by IS NULL THEN 'active' ELSE 'superseded' END,
     m.retired_at = null, m.forgotten_reason = null,
     m.restored_at = coalesce(m.restored_at, []) + datetime(r.recorded_at)
 """
@@ -139,6 +189,8 @@ CALL (r) { MATCH (m:Memory {user_id: r.user_id}) DETACH DELETE m }
 CALL (r) { MATCH (e:Entity {user_id: r.user_id}) DETACH DELETE e }
 CALL (r) { MATCH (e:Episode {user_id: r.user_id}) DETACH DELETE e }
 CALL (r) { MATCH (x:Message {user_id: r.user_id}) DETACH DELETE x }
+CALL (r) { MATCH (s:Session {user_id: r.user_id}) DETACH DELETE s }
+CALL (r) { MATCH (x:Extraction {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (u:User {user_id: r.user_id}) DETACH DELETE u }
 """
 

@@ -6,8 +6,9 @@ from collections.abc import Collection
 
 from neo4j import Driver
 
+from domain.commands import MessageRef
 from domain.model import MemoryKind, normalized
-from domain.state import MemoryState, UserState, slot_key
+from domain.state import MemoryState, SessionProgress, UserState, slot_key
 from projections.outcomes import CommandOutcome, CommandRef, OutcomeQueries
 
 _LOAD = """
@@ -15,13 +16,18 @@ UNWIND $user_ids AS uid
 CALL (uid) {
   OPTIONAL MATCH (m:Memory {user_id: uid})
   RETURN collect(m {.memory_id, .kind, .content, .attribute, .value, .valid_from, .valid_until,
-                    .confidence, .superseded_by, .status, .log_position}) AS memories
+                    .confidence, .superseded_by, .status, .log_position, .importance, .asserted,
+                    .merged_into, .messages}) AS memories
 }
 CALL (uid) {
   OPTIONAL MATCH (e:Episode {user_id: uid})
-  RETURN collect(e.episode_id) AS episodes
+  RETURN collect(e {.episode_id, .session_id, .message_count}) AS episodes
 }
-RETURN uid, memories, episodes
+CALL (uid) {
+  OPTIONAL MATCH (s:Session {user_id: uid})
+  RETURN collect(s {.session_id, .messages, .pending_turns, .pending, .recent, .ended}) AS sessions
+}
+RETURN uid, memories, episodes, sessions
 """
 
 
@@ -35,14 +41,20 @@ class GraphDecisionReads:
 
     def states(self, user_ids: Collection[str]) -> dict[str, UserState]:
         records, _, _ = self.driver.execute_query(_LOAD, user_ids=list(user_ids), database_=self.database)
-        return {record["uid"]: _state(record["uid"], record["memories"], record["episodes"])
-                for record in records}
+        return {r["uid"]: _state(r["uid"], r["memories"], r["episodes"], r["sessions"]) for r in records}
 
     def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
         return self._outcomes.outcomes(refs)
 
 
-def _state(user_id: str, memories: list[dict], episodes: list[str]) -> UserState:  # type: ignore[type-arg]
+def _refs(refs: list[str] | None) -> tuple[MessageRef, ...]:
+    """`episode_id#position`, as the projection keeps message references, back to references."""
+    return tuple(MessageRef(episode_id=ref.rpartition("#")[0], position=int(ref.rpartition("#")[2]))
+                 for ref in refs or [])
+
+
+def _state(user_id: str, memories: list[dict], episodes: list[dict],  # type: ignore[type-arg]
+           sessions: list[dict]) -> UserState:  # type: ignore[type-arg]
     state = UserState(user_id)
     for row in sorted(memories, key=lambda m: m["log_position"]):
         state.remember(MemoryState(
@@ -57,6 +69,13 @@ def _state(user_id: str, memories: list[dict], episodes: list[str]) -> UserState
             sequence=state.next_sequence(),
             superseded_by=row["superseded_by"],
             forgotten=row["status"] == "forgotten",
+            importance=row["importance"] if row["importance"] is not None else 0.5,
+            asserted=row["asserted"] is not False,
+            merged_into=row["merged_into"],
+            messages={(r.episode_id, r.position) for r in _refs(row["messages"])},
         ))
-    state.episodes.update(episodes)
+    state.episodes.update((e["episode_id"], (e["session_id"], e["message_count"])) for e in episodes)
+    for s in sessions:
+        state.sessions[s["session_id"]] = SessionProgress(
+            s["messages"], s["pending_turns"], _refs(s["pending"]), _refs(s["recent"]), bool(s["ended"]))
     return state

@@ -5,19 +5,23 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from domain.commands import message_text
+from domain.commands import MessageRef, message_text
 from domain.events import (
     CommandRejected,
     EpisodeRecorded,
     Event,
+    ExtractionDue,
+    MemoriesExtracted,
     MemoryForgotten,
+    MemoryMerged,
     MemoryRecorded,
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
+    SessionAdvanced,
     UserErased,
 )
-from domain.model import command_key, derived_id, episode_key, message_id, normalized
+from domain.model import command_key, derived_id, episode_key, message_id, normalized, session_key
 from domain.state import slot_key
 from projections.graph import cypher
 from projections.keys import has_cjk, user_key
@@ -59,12 +63,27 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             "access_count": 0,
             "log_position": position,
             "embedding_model": event.embedding.model if event.embedding else None,
+            "decided_by": event.decided_by,
+            "asserted": event.asserted,
+            "messages": refs(event.messages),
+            "merged_from": list(event.merged_from) or None,
             **text_props(event.content, event.user_id),
         },
+        "due_at": iso(event.due_at),
+        "message_ids": message_ids(event.user_id, event.messages),
         "entity_ids": [e["entity_id"] for e in entities(event)],
         "episodes": [episode_key(event.user_id, event.episode_id)] if event.episode_id else [],
         "embedding": event.embedding.vector() if event.embedding else None,
     }
+
+
+def refs(messages: tuple[MessageRef, ...]) -> list[str] | None:
+    """Message references as the graph keeps them: `episode_id#position`."""
+    return [f"{m.episode_id}#{m.position}" for m in messages] or None
+
+
+def message_ids(user_id: str, messages: tuple[MessageRef, ...]) -> list[str]:
+    return [message_id(user_id, m.episode_id, m.position) for m in messages]
 
 
 def entities(event: MemoryRecorded) -> list[dict[str, str]]:
@@ -81,7 +100,7 @@ def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
     found_entities: dict[str, dict[str, str]] = {}
     episodes: dict[str, dict[str, str]] = {}
     for event in wave:
-        if isinstance(event, MemoryRecorded | EpisodeRecorded):
+        if isinstance(event, MemoryRecorded | EpisodeRecorded | SessionAdvanced):
             users[event.user_id] = None
         if isinstance(event, MemoryRecorded):
             found_entities.update((e["entity_id"], e) for e in entities(event))
@@ -113,12 +132,48 @@ def applied_commands(events: list[Event]) -> list[dict[str, Any]]:
 
 def memory_superseded(event: MemorySuperseded, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id, "by_memory_id": event.by_memory_id,
-            "valid_until": iso(event.valid_until)}
+            "valid_until": iso(event.valid_until), "decided_by": event.decided_by, "reason": event.reason}
 
 
 def memory_reinforced(event: MemoryReinforced, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id, "confidence": event.confidence,
-            "source": event.source}
+            "source": event.source, "importance": event.importance, "messages": refs(event.messages) or [],
+            "message_ids": message_ids(event.user_id, event.messages)}
+
+
+def memory_merged(event: MemoryMerged, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "merged_from": list(event.merged_from),
+            "decided_by": event.decided_by, "reason": event.reason}
+
+
+def session_advanced(event: SessionAdvanced, position: int) -> dict[str, Any]:
+    return {**_base(event), "key": session_key(event.user_id, event.session_id), "props": {
+        "user_id": event.user_id, "session_id": event.session_id, "name": event.session_id,
+        "messages": event.messages, "pending_turns": event.pending_turns,
+        "pending": refs(event.pending) or [], "recent": refs(event.recent) or [], "ended": event.ended}}
+
+
+def extraction_due(event: ExtractionDue, position: int) -> dict[str, Any]:
+    return {**_base(event), "extraction_id": event.extraction_id,
+            "session": session_key(event.user_id, event.session_id),
+            "props": {"user_id": event.user_id, "session_id": event.session_id, "trigger": event.trigger,
+                      "window": refs(event.window) or [], "status": "due",
+                      "name": f"extraction ({event.trigger})", "log_position": position}}
+
+
+def memories_extracted(event: MemoriesExtracted, position: int) -> dict[str, Any]:
+    verdicts: dict[str, int] = {}
+    for verdict in event.verdicts:
+        verdicts[verdict.verdict] = verdicts.get(verdict.verdict, 0) + 1
+    return {**_base(event), "extraction_id": event.extraction_id,
+            "session": session_key(event.user_id, event.session_id),
+            "memory_ids": [v.memory_id for v in event.verdicts if v.memory_id],
+            "props": {"user_id": event.user_id, "session_id": event.session_id, "status": "done",
+                      "extractor": event.extractor, "prompt_version": event.prompt_version,
+                      "prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens,
+                      "skipped": event.skipped, "candidates": len(event.candidates),
+                      "verdicts": [f"{v.candidate}: {v.verdict} — {v.reason}" for v in event.verdicts],
+                      **{f"verdicts_{name}": count for name, count in verdicts.items()}}}
 
 
 def memory_forgotten(event: MemoryForgotten, position: int) -> dict[str, Any]:
@@ -184,6 +239,10 @@ WRITERS: dict[type, tuple[Any, str]] = {
     MemoryRecorded: (memory_recorded, cypher.MEMORY_RECORDED),
     MemorySuperseded: (memory_superseded, cypher.MEMORY_SUPERSEDED),
     MemoryReinforced: (memory_reinforced, cypher.MEMORY_REINFORCED),
+    MemoryMerged: (memory_merged, cypher.MEMORY_MERGED),
+    SessionAdvanced: (session_advanced, cypher.SESSION_ADVANCED),
+    ExtractionDue: (extraction_due, cypher.EXTRACTION_DUE),
+    MemoriesExtracted: (memories_extracted, cypher.MEMORIES_EXTRACTED),
     MemoryForgotten: (memory_forgotten, cypher.MEMORY_FORGOTTEN),
     MemoryRestored: (memory_restored, cypher.MEMORY_RESTORED),
     UserErased: (user_erased, cypher.USER_ERASED),

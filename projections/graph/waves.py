@@ -12,8 +12,12 @@ from collections.abc import Sequence
 from domain.events import (
     EpisodeRecorded,
     Event,
+    ExtractionDue,
+    MemoriesExtracted,
+    MemoryMerged,
     MemoryRecorded,
     MemorySuperseded,
+    SessionAdvanced,
     UserErased,
 )
 from domain.stored import StoredEvent
@@ -24,6 +28,12 @@ def _touches(event: Event) -> list[str]:
         return [event.memory_id, event.by_memory_id]
     if isinstance(event, EpisodeRecorded):
         return [f"episode:{event.user_id}:{event.episode_id}"]
+    if isinstance(event, MemoryMerged):
+        return [event.memory_id, *event.merged_from]
+    if isinstance(event, SessionAdvanced):
+        return [f"session:{event.user_id}:{event.session_id}"]
+    if isinstance(event, ExtractionDue | MemoriesExtracted):
+        return [f"session:{event.user_id}:{event.session_id}", f"extraction:{event.extraction_id}"]
     if isinstance(event, MemoryRecorded):
         # Memories taken from one episode wait for it, so the link finds the episode's node.
         episode = [f"episode:{event.user_id}:{event.episode_id}"] if event.episode_id else []
