@@ -12,17 +12,22 @@ from typing import Any
 
 from neo4j import Driver, GraphDatabase
 
+from domain.extraction.policy import ExtractionPolicy
 from infra.embedding import Embedder, open_embedder
 from infra.eventlog import EventLog, open_event_log
+from infra.llm import open_llm
 from infra.rewriting import open_rewriter
 from infra.settings import Settings
 from projections.access import AccessRecorder
+from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
 from projections.outcomes import OutcomeQueries
 from projections.search import CandidateQueries
 from projections.temporal import TemporalQueries
 from services.commands import CommandHandler
+from services.extraction.extractors import Extractor, LLMExtractor, RulesExtractor
+from services.extraction.process import ExtractionProcess
 from services.search import SearchService
 
 log = logging.getLogger(__name__)
@@ -40,11 +45,25 @@ class Lore:
     access: AccessRecorder
     queries: TemporalQueries
     outcomes: OutcomeQueries
+    extractions: ExtractionQueries
+    extraction: ExtractionProcess | None = None
     _closed: bool = field(default=False, init=False)
+
+    def start_extraction(self, kafka_worker: bool = False) -> None:
+        """Answer extractions due, in the background. A Kafka worker answers those of the
+        partitions it is assigned (none until it is); the embedded mode answers all."""
+        if self.extraction is None:
+            return
+        if kafka_worker:
+            handler = self.commands
+            self.extraction.partitions = lambda: handler.partitions() or frozenset()
+        self.extraction.start()
 
     def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self.extraction is not None:
+                self.extraction.stop()
             self.access.close()
             self.search.close()
             self.projector.close()
@@ -77,10 +96,32 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     def schema() -> None:
         ensure_schema(driver, embedder.dimensions if embedder else None, database)
 
+    policy = extraction_policy(settings)
     handler = CommandHandler(GraphDecisionReads(driver, database), event_log, projector, embedder,
                              ensure_schema=schema, max_entry_bytes=settings.max_entry_bytes,
-                             cached_people=settings.state_cache_people)
+                             cached_people=settings.state_cache_people, policy=policy)
     search = SearchService(CandidateQueries(driver, database), embedder, rewriter=open_rewriter(settings))
     access = AccessRecorder(driver, database)
+    extractions = ExtractionQueries(driver, database)
+    extractor = open_extractor(settings)
+    process = None if extractor is None else ExtractionProcess(
+        extractions, handler, extractor, embedder, policy,
+        tokens_per_person_per_day=settings.llm_tokens_per_person_per_day, poll_s=settings.extraction_poll_s)
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access,
-                TemporalQueries(driver, database), OutcomeQueries(driver, database))
+                TemporalQueries(driver, database), OutcomeQueries(driver, database), extractions, process)
+
+
+def extraction_policy(settings: Settings) -> ExtractionPolicy:
+    return ExtractionPolicy(every_turns=settings.extract_every_turns, window=settings.extract_window,
+                            min_messages=settings.extract_min_messages,
+                            similar_cosine=settings.similar_cosine)
+
+
+def open_extractor(settings: Settings) -> Extractor | None:
+    """The extractor the settings name (None: extraction is off)."""
+    if settings.extractor == "off":
+        return None
+    llm = open_llm(settings) if settings.extractor in ("auto", "llm") else None
+    if settings.extractor == "llm" and llm is None:
+        raise ValueError("LORE_EXTRACTOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
+    return LLMExtractor(llm) if llm is not None else RulesExtractor()

@@ -16,10 +16,11 @@ from typing import Literal
 
 from cachetools import LRUCache
 
-from domain.commands import Command, RecordEpisode, RecordMemory, message_text
-from domain.decide import decide, rejected
+from domain.commands import Command, RecordEpisode, RecordExtraction, RecordMemory, message_text
+from domain.decide import DEFAULT_POLICY, decide, rejected
 from domain.errors import DomainError
 from domain.events import CommandRejected, Embedding, Event
+from domain.extraction.policy import ExtractionPolicy
 from domain.state import UserState, evolve
 from domain.stored import Decided
 from infra.embedding import Embedder
@@ -63,7 +64,7 @@ class CommandHandler:
     def __init__(self, reads: DecisionReads, event_log: EventLog, projection: Projection,
                  embedder: Embedder | None, *, ensure_schema: Callable[[], None] = lambda: None,
                  clock: Clock = system_clock, max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
-                 cached_people: int = 10_000) -> None:
+                 cached_people: int = 10_000, policy: ExtractionPolicy = DEFAULT_POLICY) -> None:
         self.reads = reads
         self.event_log = event_log
         self.projection = projection
@@ -71,6 +72,7 @@ class CommandHandler:
         self.ensure_schema = ensure_schema
         self.clock = clock
         self.max_entry_bytes = max_entry_bytes
+        self.policy = policy
         self._states: LRUCache[str, UserState] = LRUCache(maxsize=cached_people)
         self._lock = threading.Lock()
         self._caught_up = False
@@ -89,6 +91,13 @@ class CommandHandler:
         catches up first. Returns at once, also while a batch is being handled."""
         with self._assignment_lock:
             self._assignment = (None if partitions is None else frozenset(partitions),)
+
+    def partitions(self) -> Collection[int] | None:
+        """The partitions this handler writes for (None: all), the latest assignment included."""
+        with self._assignment_lock:
+            if self._assignment is not None:
+                return self._assignment[0]
+        return self._partitions
 
     def handle(self, commands: Sequence[Command],
                partitions: Sequence[int | None] | None = None) -> list[Outcome]:
@@ -142,7 +151,7 @@ class CommandHandler:
                 continue
             state = states[command.user_id]
             try:
-                events = decide(state, command, now, embeddings.get(ref, ()))
+                events = decide(state, command, now, embeddings.get(ref, ()), self.policy)
                 entry = Decided(command.command_id, command.user_id, events, partition)
                 if len(entry.entry) > self.max_entry_bytes:
                     raise EventsTooLarge(len(entry.entry), self.max_entry_bytes)
@@ -181,6 +190,8 @@ class CommandHandler:
                 texts[_ref(command)] = [command.content]
             elif isinstance(command, RecordEpisode):
                 texts[_ref(command)] = [message_text(m) for m in command.messages]
+            elif isinstance(command, RecordExtraction) and command.candidates:
+                texts[_ref(command)] = [c.content for c in command.candidates]
         flat = [text for group in texts.values() for text in group]
         if not flat:
             return {}

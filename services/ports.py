@@ -10,9 +10,11 @@ from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
+from domain.commands import Message, MessageRef, Similar
 from domain.state import UserState
 from domain.stored import StoredEvent
 from infra.eventlog import EventLog
+from projections.extraction import DueExtraction
 from projections.outcomes import CommandOutcome, CommandRef
 
 
@@ -37,3 +39,16 @@ class Projection(Protocol):
 
     def recorded_until(self) -> dict[int, datetime]:
         """Per partition, the latest transaction time of the events applied."""
+
+
+class ExtractionReads(Protocol):
+    """The extraction process's queue (extractions due) and what it reads to answer them."""
+
+    def due(self, partitions: Collection[int] | None, limit: int = ...) -> list[DueExtraction]: ...
+
+    def messages(self, user_id: str, refs: Sequence[MessageRef]) -> list[Message | None]: ...
+
+    def similar(self, user_id: str, vectors: Sequence[Sequence[float]], threshold: float,
+                limit: int = ...) -> list[tuple[Similar, ...]]: ...
+
+    def tokens_since(self, user_id: str, since: datetime) -> int: ...

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from domain.commands import Command, Identifier, UtcDatetime, command_adapter
+
+CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
+                      "EndSession", "ExtractEpisode", "RecordExtraction"]
 
 
 class CommandMessage(BaseModel):
@@ -30,7 +33,7 @@ class CommandMessage(BaseModel):
         }]},
     )
 
-    type: Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser"]
+    type: CommandType
     command_id: Identifier = Field(description="Chosen by the producer; the same id takes effect once.")
     user_id: Identifier = Field(description="Whose memory; also the message key.")
     occurred_at: UtcDatetime | None = Field(
@@ -58,7 +61,7 @@ def describe(error: ValidationError, prefix: str = "") -> str:
     return "; ".join(parts)
 
 
-_UNION_TAGS = {"RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser"}
+_UNION_TAGS = set(get_args(CommandType))
 
 
 def parse_command(raw: bytes | None, *, max_bytes: int, received_at: datetime) -> Command:

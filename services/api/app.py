@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
-from services.api.routers import health, memories, search
+from services.api.routers import extraction, health, memories, search
 from services.bootstrap import Lore, bootstrap
 from services.intake import DirectIntake, Intake, KafkaIntake
 from services.worker import command_broker, prepare_topics
@@ -64,6 +64,9 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
                 app.state.intake = await _kafka_intake(app, lore, stack, worker)
             else:
                 app.state.intake = DirectIntake(lore.commands, lore.settings.max_command_bytes)
+            if worker or not lore.settings.uses_kafka_log:
+                # Beside this process's writer: on Kafka, for the partitions its worker is given.
+                lore.start_extraction(kafka_worker=lore.settings.uses_kafka_log)
             yield
 
     app = FastAPI(
@@ -82,4 +85,5 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
     app.include_router(memories.router, prefix="/v1")
     app.include_router(memories.users, prefix="/v1")
     app.include_router(search.router, prefix="/v1")
+    app.include_router(extraction.router, prefix="/v1")
     return app

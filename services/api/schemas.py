@@ -80,6 +80,35 @@ class WriteAccepted(BaseModel):
     memory_id: str | None = Field(default=None, description="The memory recorded or changed, once applied.")
 
 
+class SessionEnd(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    command_id: str | None = Field(default=None, description="Client-chosen; the same id takes effect once.")
+    occurred_at: datetime | None = None
+
+
+class ExtractionRequest(SessionEnd):
+    episode_id: str = Field(min_length=1, max_length=200, description="The episode to extract.")
+
+
+class ExtractionState(BaseModel):
+    extraction_id: str
+    status: Literal["due", "done"] = Field(description="due: waiting for the extractor; done: in the graph.")
+    trigger: str | None = None
+    extractor: str | None = None
+    skipped: str | None = Field(default=None, description="Why nothing was extracted, if so.")
+    candidates: int = 0
+    verdicts: list[str] = Field(default_factory=list, description="What became of each candidate, and why.")
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ExtractionAccepted(WriteAccepted):
+    extraction: ExtractionState | None = Field(
+        default=None, description="The extraction the command made due (null: none was, e.g. a session "
+        "too short, or the command is not applied yet).")
+
+
 class Problem(BaseModel):
     detail: str
     code: str | None = None
@@ -99,6 +128,9 @@ class Stats(BaseModel):
     by_kind: dict[str, int]
     by_status: dict[str, int]
     by_kind_and_status: dict[str, dict[str, int]]
+    extractions: dict[str, dict[str, int]] = Field(
+        default_factory=dict, description="Extractions by status (due, done): how many, and the model "
+        "tokens they took (prompt_tokens, completion_tokens).")
 
 
 class SearchRequest(BaseModel):

@@ -18,6 +18,8 @@ from services.wire import describe, to_message
 # A refusal of the domain, as HTTP says it.
 _REFUSALS = {
     "memory_not_found": status.HTTP_404_NOT_FOUND,
+    "episode_not_found": status.HTTP_404_NOT_FOUND,
+    "session_not_found": status.HTTP_404_NOT_FOUND,
     "memory_already_forgotten": status.HTTP_409_CONFLICT,
     "memory_not_forgotten": status.HTTP_409_CONFLICT,
     "invalid_validity_window": status.HTTP_422_UNPROCESSABLE_CONTENT,

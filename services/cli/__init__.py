@@ -8,6 +8,7 @@ import typer
 from rich.logging import RichHandler
 
 from services.cli.dlq import dlq_app
+from services.cli.extract import extract, reextract
 from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
 from services.cli.rebuild import catch_up, fingerprint, rebuild
@@ -28,6 +29,8 @@ app.command("catch-up")(catch_up)
 app.command()(worker)
 app.command()(produce)
 app.command()(asyncapi)
+app.command()(extract)
+app.command()(reextract)
 
 
 @app.callback()

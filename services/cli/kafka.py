@@ -40,7 +40,8 @@ def worker() -> None:
     lore = bootstrap(settings)
     partitions = prepare_topics(settings)
     broker, _ = command_broker(settings, lore.commands, partitions=partitions)
-    app = FastStream(broker, on_shutdown=[lore.close])
+    app = FastStream(broker, on_startup=[lambda: lore.start_extraction(kafka_worker=True)],
+                     on_shutdown=[lore.close])
     log.info("worker: %s -> %s on %s, group %s", settings.commands_topic, settings.events_topic,
              settings.kafka_bootstrap, settings.worker_group)
     asyncio.run(app.run())

@@ -14,13 +14,15 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.commands import Message
+from domain.extraction import rules
 from domain.extraction.candidate import Candidate
+from domain.extraction.consolidate import content_words
 from domain.extraction.rules import resolve
 from domain.extraction.slots import SLOTS, canonical_slot
-from domain.model import MemoryKind, utc
+from domain.model import MemoryKind, normalized, utc
 from infra.llm import LLM, Structured
 
-PROMPT_VERSION = "extract-memories/1"
+PROMPT_VERSION = "extract-memories/2"
 
 SYSTEM = f"""You keep the long-term memory of a personal assistant. From a conversation between a
 person (role "user") and the assistant, list what is worth remembering about the person: lasting
@@ -34,7 +36,21 @@ in their life, and to-dos they asked for. Rules:
 - "when": the time as the person said it ("last month", "since 2019"), or null; "due" for a to-do.
 - "messages": the positions (from 0) of the messages it comes from.
 - Leave out greetings, small talk, thanks, and what the assistant said of itself.
-Kinds: {", ".join(k.value for k in MemoryKind)}."""
+Kinds: {", ".join(k.value for k in MemoryKind)}.
+
+Example. Conversation:
+[0] user: I started at Acme as a designer two weeks ago, and I'm vegetarian now.
+[1] assistant: Congratulations on the new job!
+[2] user: Please remind me to call the dentist tomorrow.
+Answer:
+{{"memories": [
+ {{"kind": "fact", "content": "Works at Acme as a designer", "attribute": "employer", "value": "Acme",
+  "when": "two weeks ago", "due": null, "entities": ["Acme"], "confidence": 0.9, "asserted": true,
+  "messages": [0]}},
+ {{"kind": "fact", "content": "Is vegetarian", "attribute": "diet", "value": "vegetarian", "when": null,
+  "due": null, "entities": [], "confidence": 0.9, "asserted": true, "messages": [0]}},
+ {{"kind": "todo", "content": "Call the dentist", "attribute": null, "value": null, "when": null,
+  "due": "tomorrow", "entities": [], "confidence": 0.9, "asserted": true, "messages": [2]}}]}}"""
 
 
 class ExtractedMemory(BaseModel):
@@ -66,17 +82,38 @@ def extract_with(llm: LLM, messages: Sequence[Message], at: datetime) -> tuple[l
                                                                                Structured[ExtractedMemories]]:
     """The model's candidates for a conversation, and its answer as it gave it (for the log)."""
     answer = llm.structured(SYSTEM, transcript(messages), ExtractedMemories, "extracted_memories")
-    candidates = []
-    for found in answer.value.memories:
-        positions = tuple(p for p in found.messages if 0 <= p < len(messages))
-        said_at = utc(messages[positions[0]].timestamp or at) if positions else utc(at)
-        candidates.append(Candidate(
-            kind=found.kind, content=found.content,
-            attribute=canonical_slot(found.attribute) if found.attribute else None,
-            value=found.value if found.attribute else None,
-            valid_from=(resolve(found.when, said_at) if found.when else None) or said_at,
-            due_at=resolve(found.due, said_at, future=True) if found.due else None,
-            entities=tuple(dict.fromkeys(found.entities)), confidence=found.confidence,
-            asserted=found.asserted, positions=positions,
-            extractor=f"{answer.model}:{PROMPT_VERSION}"))
-    return candidates, answer
+    return [_candidate(found, messages, at, f"{answer.model}:{PROMPT_VERSION}")
+            for found in answer.value.memories], answer
+
+
+def _candidate(found: ExtractedMemory, messages: Sequence[Message], at: datetime,
+               extractor: str) -> Candidate:
+    """What the model said, made exact by the offline rules where it left something out: a time
+    it did not name but its sentence does, and the slot that the rules find in its message when
+    the model's sentence names the same value ("I moved to Lisbon" is `home_city`)."""
+    positions = tuple(p for p in found.messages if 0 <= p < len(messages))
+    said_at = utc(messages[positions[0]].timestamp or at) if positions else utc(at)
+    attribute = canonical_slot(found.attribute) if found.attribute else None
+    value, kind = (found.value if attribute else None), found.kind
+    if attribute is None:
+        # The model may point at the wrong message: the one that says the value is looked for,
+        # and it must say it the way the model's sentence does (a word beside the value in common).
+        content = normalized(found.content)
+        slotted = {(c.attribute, c.value): c for c in rules.extract(messages, said_at)
+                   if c.attribute and c.value and normalized(c.value) in content
+                   and (content_words(content) & content_words(c.content)) - content_words(c.value)}
+        if len(slotted) == 1:
+            (rule,) = slotted.values()
+            attribute, value, kind = rule.attribute, rule.value, rule.kind
+            if not set(positions) & set(rule.positions):
+                positions = rule.positions
+    when = resolve(found.when, said_at) if found.when else None
+    if when is None and kind is not MemoryKind.TODO:
+        when = resolve(found.content, said_at)  # a to-do's time in its sentence is when it is due
+    due = None
+    if found.due or kind is MemoryKind.TODO:
+        due = resolve(found.due or found.content, said_at, future=True)
+    return Candidate(kind=kind, content=found.content, attribute=attribute, value=value,
+                     valid_from=when or said_at, due_at=due, entities=tuple(dict.fromkeys(found.entities)),
+                     confidence=found.confidence, asserted=found.asserted, positions=positions,
+                     extractor=extractor)

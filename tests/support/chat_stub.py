@@ -20,19 +20,30 @@ class ChatStub:
     requests: list[dict] = field(default_factory=list)
     # Answers given in turn, (status, text), before `answer` and `status` for every ask after them.
     script: list[tuple[int, str]] = field(default_factory=list)
+    # The first `hold` asks wait for `release` before they are answered; `held` is set once one waits.
+    hold: int = 0
+    held: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
 
 
 @contextmanager
 def chat_stub(answer: str, status: int = 200,
-              script: list[tuple[int, str]] | None = None) -> Iterator[ChatStub]:
-    stub = ChatStub(url="", answer=answer, status=status, script=list(script or []))
+              script: list[tuple[int, str]] | None = None, hold: int = 0) -> Iterator[ChatStub]:
+    stub = ChatStub(url="", answer=answer, status=status, script=list(script or []), hold=hold)
+    lock = threading.Lock()
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             stub.asked.append(body["messages"][-1]["content"])
-            stub.requests.append(body)
-            status, answer = stub.script.pop(0) if stub.script else (stub.status, stub.answer)
+            with lock:
+                stub.requests.append(body)
+                status, answer = stub.script.pop(0) if stub.script else (stub.status, stub.answer)
+                holding = stub.hold > 0
+                stub.hold -= holding
+            if holding:
+                stub.held.set()
+                stub.release.wait()
             reply = {"id": "stub", "object": "chat.completion", "created": 0, "model": body["model"],
                      "choices": [{"index": 0, "finish_reason": "stop",
                                   "message": {"role": "assistant", "content": answer}}],
@@ -54,5 +65,6 @@ def chat_stub(answer: str, status: int = 200,
     try:
         yield stub
     finally:
+        stub.release.set()
         server.shutdown()
         server.server_close()

@@ -96,7 +96,11 @@ def env_for(settings: Settings) -> dict[str, str]:
         "LORE_WORKER_SESSION_TIMEOUT_MS": str(settings.worker_session_timeout_ms),
         "LORE_WORKER_BATCH": str(settings.worker_batch),
         "LORE_MAX_ENTRY_BYTES": str(settings.max_entry_bytes),
+        "LORE_EXTRACTOR": settings.extractor, "LORE_LLM": settings.llm,
+        "LORE_LLM_MODEL": settings.llm_model, "LORE_EXTRACTION_POLL_S": str(settings.extraction_poll_s),
     }
+    if settings.llm_base_url:
+        values["LORE_LLM_BASE_URL"] = settings.llm_base_url
     return {**os.environ, **values}
 
 
@@ -116,7 +120,9 @@ def stop(*workers: subprocess.Popen[bytes]) -> None:
 
 
 def applied(driver: Driver) -> int:
-    records, _, _ = driver.execute_query("MATCH (a:AppliedCommand) RETURN count(a) AS n")
+    """Commands sent to Lore that took effect (the extraction process's own answers left out)."""
+    records, _, _ = driver.execute_query("MATCH (a:AppliedCommand) WHERE NOT a.command_id STARTS WITH "
+                                         "'extraction-' RETURN count(a) AS n")
     return int(records[0]["n"])
 
 

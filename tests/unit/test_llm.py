@@ -83,8 +83,34 @@ def test_the_extractor_turns_the_models_answer_into_candidates() -> None:
         candidates, raw = extract_with(llm(stub.url), messages, SAID_AT)
     lisbon, zed, movers = candidates
     assert (lisbon.attribute, lisbon.value, lisbon.valid_from) == ("home_city", "Lisbon",
-                                                                   datetime(2026, 2, 10, 9, 0, tzinfo=UTC))
+                                                                   datetime(2026, 2, 1, 9, 0, tzinfo=UTC))
     assert (zed.attribute, zed.asserted, zed.positions) == ("editor", False, (0,))  # 7 is no message
     assert movers.kind is MemoryKind.TODO and movers.due_at == datetime(2026, 3, 13, tzinfo=UTC)
     assert all(c.extractor == f"stand-in:{PROMPT_VERSION}" for c in candidates)
     assert json.loads(raw.raw) == answer and "[2] user: Remind me" in stub.asked[0]
+
+
+def test_what_a_model_leaves_out_the_rules_make_exact_and_nothing_more() -> None:
+    at = datetime(2026, 3, 15, 10, tzinfo=UTC)
+    said = ["Big news: I moved to Lisbon last month.", "Congratulations!", "I switched to Neovim.", "Brave.",
+            "Remind me to renew my passport next Friday.", "I will."]
+    messages = [Message(role="user" if i % 2 == 0 else "assistant", content=text, timestamp=at)
+                for i, text in enumerate(said)]
+    answer = {"memories": [
+        {"kind": "fact", "content": "Moved to Lisbon last month", "confidence": 0.9, "messages": [0]},
+        {"kind": "fact", "content": "Switched to Neovim", "confidence": 0.9, "messages": [3]},
+        {"kind": "todo", "content": "Renew my passport next Friday", "confidence": 0.9, "messages": [4]},
+        {"kind": "preference", "content": "Loves Lisbon's food", "confidence": 0.8, "messages": [0]},
+    ]}
+    with chat_stub(json.dumps(answer)) as stub:
+        found, _ = extract_with(OpenAILLM(stub.url, "k", "stand-in"), messages, at)
+    city, editor, todo, food = found
+    assert (city.attribute, city.value) == ("home_city", "Lisbon")
+    assert city.valid_from == datetime(2026, 2, 1, 10, tzinfo=UTC)
+    # The model pointed at the assistant's answer: the message that says it is taken instead.
+    assert (editor.attribute, editor.value, editor.kind) == ("editor", "Neovim", "preference")
+    assert editor.positions == (2,)
+    assert todo.due_at == datetime(2026, 3, 20, tzinfo=UTC)
+    assert todo.valid_from == at and todo.attribute is None
+    # The same city named, but not said the same way: no slot is made up for it.
+    assert food.attribute is None and food.valid_from == at

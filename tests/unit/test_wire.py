@@ -83,3 +83,14 @@ def test_an_episode_longer_than_an_episode_may_be_is_refused_naming_its_messages
         parse(long, max_bytes=4 * 1024 * 1024)
     reason = refused.value.reason
     assert "payload.messages: Value error, an episode holds at most 1,000,000 characters" in reason
+
+
+def test_every_command_of_the_domain_travels_on_kafka() -> None:
+    """The message's `type` names every command the domain knows: none is refused at the door."""
+    from typing import get_args
+
+    from domain.commands import Command
+    from services.wire import CommandType
+
+    types = get_args(get_args(Command)[0])
+    assert set(get_args(CommandType)) == {get_args(t.model_fields["type"].annotation)[0] for t in types}

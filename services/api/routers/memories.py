@@ -129,7 +129,7 @@ def stats(user_id: UserId, lore: LoreDep) -> Stats:
         by_status[state] += n
         both[kind][state] = n
     return Stats(user_id=user_id, total=sum(by_kind.values()), by_kind=by_kind, by_status=by_status,
-                 by_kind_and_status=both)
+                 by_kind_and_status=both, extractions=lore.extractions.usage(user_id))
 
 
 users = APIRouter(prefix="/users", tags=["people"])

@@ -1,0 +1,145 @@
+"""The extraction process: turns extractions that are due into memories, in the background.
+
+Its queue is the projection of the log: every ExtractionDue is an `(:Extraction {status: 'due'})`
+until the MemoriesExtracted that answers it is applied. So a crash loses no pending extraction (it
+is still due when the process starts again), and none is done twice: the answer to an extraction
+is one RecordExtraction whose command id comes from the extraction's, so a second answer is a
+duplicate that the log refuses. The extractor runs outside the writer lock; its result goes
+through the same command handler as every write, on the partition of the person's commands.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Collection
+from datetime import datetime, timedelta
+
+from domain.commands import Message, RecordExtraction, Similar
+from domain.decide import extraction_command_id
+from domain.extraction.policy import ExtractionPolicy
+from infra.embedding import Embedder
+from projections.extraction import DueExtraction
+from services.commands import CommandHandler, system_clock
+from services.extraction.extractors import Extraction, Extractor, only_small_talk
+from services.ports import ExtractionReads
+
+log = logging.getLogger(__name__)
+
+Partitions = Callable[[], Collection[int] | None]
+
+
+class ExtractionProcess:
+    def __init__(self, reads: ExtractionReads, handler: CommandHandler, extractor: Extractor,
+                 embedder: Embedder | None, policy: ExtractionPolicy, *, tokens_per_person_per_day: int = 0,
+                 poll_s: float = 0.5, partitions: Partitions = lambda: None,
+                 clock: Callable[[], datetime] = system_clock) -> None:
+        self.reads = reads
+        self.handler = handler
+        self.extractor = extractor
+        self.embedder = embedder
+        self.policy = policy
+        self.budget = tokens_per_person_per_day
+        self.poll_s = poll_s
+        self.partitions = partitions
+        self.clock = clock
+        self.waiting_for_budget: set[str] = set()
+        self.failing: str | None = None   # the last error, while extractions keep failing
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- one round ----------------------------------------------------------------------------
+
+    def run_once(self, limit: int = 20) -> int:
+        """Answer the extractions due now (up to `limit`); returns how many were answered."""
+        partitions = self.partitions()
+        answered = 0
+        for due in self.reads.due(partitions, limit=limit):
+            if self._stop.is_set():
+                break
+            if self._over_budget(due.user_id):
+                continue
+            messages = self.reads.messages(due.user_id, due.window)
+            if any(m is None for m in messages):
+                log.debug("extraction %s: its messages are not all in the graph yet", due.extraction_id)
+                continue
+            extraction = self._extract([m for m in messages if m is not None], due)
+            self._record(due, extraction, partitions is not None)
+            answered += 1
+        return answered
+
+    def _over_budget(self, user_id: str) -> bool:
+        if not (self.budget and self.extractor.uses_model):
+            return False
+        spent = self.reads.tokens_since(user_id, self.clock() - timedelta(days=1))
+        if spent < self.budget:
+            self.waiting_for_budget.discard(user_id)
+            return False
+        if user_id not in self.waiting_for_budget:
+            log.warning("extractions of %s wait: %s tokens spent in 24 hours, the budget is %s "
+                        "(LORE_LLM_TOKENS_PER_PERSON_PER_DAY)", user_id, f"{spent:,}", f"{self.budget:,}")
+        self.waiting_for_budget.add(user_id)
+        return True
+
+    def _extract(self, messages: list[Message], due: DueExtraction) -> Extraction:
+        if only_small_talk(messages):
+            return Extraction([], self.extractor.name, skipped="only small talk")
+        return self.extractor.extract(messages, due.due_since)
+
+    def _similar(self, user_id: str, extraction: Extraction) -> tuple[tuple[Similar, ...], ...]:
+        if self.embedder is None or not extraction.candidates:
+            return ()
+        vectors = self.embedder.embed([c.content for c in extraction.candidates])
+        return tuple(self.reads.similar(user_id, vectors, self.policy.similar_cosine))
+
+    def _record(self, due: DueExtraction, extraction: Extraction, partitioned: bool) -> None:
+        command = RecordExtraction(
+            command_id=extraction_command_id(due.extraction_id), user_id=due.user_id,
+            occurred_at=due.due_since, extraction_id=due.extraction_id, session_id=due.session_id,
+            window=due.window, extractor=extraction.extractor, prompt_version=extraction.prompt_version,
+            raw_output=extraction.raw_output, prompt_tokens=extraction.prompt_tokens,
+            completion_tokens=extraction.completion_tokens, skipped=extraction.skipped,
+            candidates=tuple(extraction.candidates), similar=self._similar(due.user_id, extraction))
+        partitions = [due.partition] if partitioned else None
+        (outcome,) = self.handler.handle([command], partitions=partitions)
+        prior = outcome.prior
+        refused = outcome.error or (prior.reason if prior and prior.outcome == "rejected" else None)
+        if refused:
+            # The extraction is answered all the same, empty and saying why: it is not due forever.
+            log.warning("extraction %s of %s was refused (%s); recorded as skipped", due.extraction_id,
+                        due.user_id, refused)
+            self.handler.handle([command.model_copy(update={
+                "command_id": f"{command.command_id}-refused", "candidates": (), "similar": (),
+                "raw_output": None, "skipped": f"refused: {refused}"[:200]})], partitions=partitions)
+        else:
+            log.info("extraction %s of %s: %d candidates by %s", due.extraction_id, due.user_id,
+                     len(extraction.candidates), extraction.extractor)
+
+    # -- in the background --------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="extraction", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout_s: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+            self._thread = None
+
+    def _run(self) -> None:
+        delay = self.poll_s
+        while not self._stop.is_set():
+            try:
+                answered = self.run_once()
+            except Exception as error:  # noqa: BLE001 - the work stays due; tried again after a pause
+                self.failing = f"{type(error).__name__}: {error}"
+                log.warning("extraction failed, tried again in %.0f s: %s", delay, self.failing)
+                self._stop.wait(delay)
+                delay = min(delay * 2, 60.0)
+                continue
+            self.failing = None
+            delay = self.poll_s
+            if not answered:
+                self._stop.wait(self.poll_s)
