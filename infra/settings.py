@@ -110,6 +110,26 @@ class Settings(BaseSettings):
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=120.0, gt=0)
 
+    extractor: Literal["auto", "rules", "llm", "off"] = Field(
+        default="auto",
+        description="What turns conversations into memories: rules = the offline extractor (no model); "
+        "llm = the language model of LORE_LLM; auto = llm when LORE_LLM is set, else rules; off = "
+        "conversations are kept as turns only (extractions due wait until it is on).",
+    )
+    extract_every_turns: int = Field(default=5, ge=0, description="Extract after this many of the "
+                                     "person's messages in a session (0: only at its end and on demand).")
+    extract_window: int = Field(default=10, ge=1, le=200,
+                                description="The latest messages an extraction reads.")
+    extract_min_messages: int = Field(default=3, ge=1,
+                                      description="A shorter session is not extracted at its end.")
+    similar_cosine: float = Field(default=0.85, ge=0.0, le=1.0, description="Consolidation judges a "
+                                  "candidate against the person's memories at least this close.")
+    llm_tokens_per_person_per_day: int = Field(default=0, ge=0, description="Tokens an LLM extraction may "
+                                               "spend on one person in 24 hours (0: no limit); over it, "
+                                               "extractions wait.")
+    extraction_poll_s: float = Field(default=0.5, gt=0, description="How often the extraction process "
+                                     "looks for work when it has none.")
+
     api_host: str = "127.0.0.1"
     api_port: int = 8000
 
