@@ -1,0 +1,237 @@
+"""Conversations become memories: extraction every few turns, at a session's end and on demand,
+through both doors, by the offline rules and by a model behind an OpenAI-compatible endpoint
+(here a stand-in server answering programmed responses, tests/support/chat_stub.py). Every
+decision is in the log: a rebuild with the model out of reach gives the same graph."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from neo4j import Driver
+
+from domain.commands import EndSession, Message, RecordEpisode
+from domain.events import MemoriesExtracted
+from infra.eventlog.kafka import KafkaEventLog
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
+from services.api import create_app
+from services.bootstrap import bootstrap
+from tests.support.chat_stub import chat_stub
+from tests.support.kafka_flow import as_messages, kafka_settings, produce, start_worker, stop, wait_until
+from tests.support.servers import ServerEndpoints
+
+USAGE = frozenset({"access_count", "last_accessed_at"})
+BERLIN_DAY = "2026-01-10T10:00:00Z"
+LISBON_DAY = "2026-03-15T10:00:00Z"  # a Sunday: "next Friday" is the 20th
+
+
+def turns(at: str, *said: tuple[str, str]) -> list[dict[str, str]]:
+    return [{"role": role, "content": text, "timestamp": at} for role, text in said]
+
+
+BERLIN = turns(BERLIN_DAY, ("user", "Hi! I live in Berlin."), ("assistant", "Nice to meet you."),
+               ("user", "I use VS Code for coding."), ("assistant", "A good editor."))
+LISBON = turns(LISBON_DAY, ("user", "Big news: I moved to Lisbon last month."),
+               ("assistant", "Congratulations!"), ("user", "I switched to Neovim."), ("assistant", "Brave."),
+               ("user", "Remind me to renew my passport next Friday."), ("assistant", "I will."))
+
+
+def kafka_mode(servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str],
+               **extra: Any) -> Settings:
+    return kafka_settings(servers.neo4j_uri, servers.kafka_bootstrap, tmp_path, kafka_topic,
+                          extraction_poll_s=0.1, **extra)
+
+
+@pytest.fixture(params=["sqlite", "kafka"])
+def settings(request: pytest.FixtureRequest, servers: ServerEndpoints, tmp_path: Path,
+             kafka_topic: Callable[..., str]) -> Settings:
+    if request.param == "kafka":
+        return kafka_mode(servers, tmp_path, kafka_topic)
+    return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", extraction_poll_s=0.1)
+
+
+@pytest.fixture()
+def client(neo4j: Driver, settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
+        yield test_client
+
+
+def talk(client: TestClient, session: str, messages: list[dict[str, str]], user: str = "ada",
+         episode: str | None = None) -> None:
+    response = client.post(f"/v1/users/{user}/episodes", params={"wait": "true"},
+                           json={"session_id": session, "messages": messages, "episode_id": episode})
+    assert response.status_code == 202 and response.json()["status"] == "applied", response.text
+
+
+def end(client: TestClient, session: str, user: str = "ada") -> dict[str, Any]:
+    response = client.post(f"/v1/users/{user}/sessions/{session}/end", params={"wait": "true"})
+    assert response.status_code == 202, response.text
+    return response.json()
+
+
+def timeline(client: TestClient, attribute: str, user: str = "ada") -> list[tuple[str, str, str | None]]:
+    items = client.get(f"/v1/users/{user}/timeline", params={"attribute": attribute}).json()["items"]
+    return [(m["value"], m["valid_from"][:10], m["valid_until"] and m["valid_until"][:10]) for m in items]
+
+
+def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: TestClient,
+                                                                    neo4j: Driver) -> None:
+    talk(client, "first-chat", BERLIN)
+    first = end(client, "first-chat")
+    assert first["extraction"]["status"] == "done" and first["extraction"]["extractor"] == "rules/1"
+    talk(client, "second-chat", LISBON)
+    second = end(client, "second-chat")["extraction"]
+    assert second["status"] == "done" and second["candidates"] == 3, second
+
+    assert timeline(client, "home_city") == [("Berlin", "2026-01-10", "2026-02-01"),
+                                             ("Lisbon", "2026-02-01", None)]
+    assert timeline(client, "editor") == [("VS Code", "2026-01-10", "2026-03-15"),
+                                          ("Neovim", "2026-03-15", None)]
+    editor = client.get("/v1/users/ada/memories", params={"attribute": "editor"}).json()["items"]
+    assert [(m["kind"], m["value"], m["decided_by"]) for m in editor] == [("preference", "Neovim", "rules/1")]
+    (todo,) = client.get("/v1/users/ada/memories", params={"kind": "todo"}).json()["items"]
+    assert "renew my passport" in todo["content"] and todo["due_at"].startswith("2026-03-20")
+
+    records, _, _ = neo4j.execute_query(
+        "MATCH (new:Memory {value: 'Lisbon'})-[s:SUPERSEDES]->(old:Memory {value: 'Berlin'}) "
+        "MATCH (new)-[:FROM_MESSAGE]->(x:Message) "
+        "RETURN s.decided_by AS by, s.reason AS reason, x.content AS said")
+    assert [(r["by"], r["said"]) for r in records] == [("rules/1", "Big news: I moved to Lisbon last month.")]
+    assert "berlin" in records[0]["reason"] and "lisbon" in records[0]["reason"]
+    # Nothing is due any more, and each extraction was answered once.
+    records, _, _ = neo4j.execute_query("MATCH (x:Extraction) RETURN x.status AS status, count(*) AS n")
+    assert {r["status"]: r["n"] for r in records} == {"done": 2}
+
+
+def test_every_fifth_turn_is_extracted_without_waiting_for_the_end(client: TestClient) -> None:
+    said = [("user", "I moved to Porto in May."), ("assistant", "ok")] + \
+           [turn for i in range(4) for turn in (("user", f"tell me about topic {i}"), ("assistant", "sure"))]
+    talk(client, "long-chat", turns("2026-06-02T09:00:00Z", *said))
+
+    def porto() -> bool:
+        return timeline(client, "home_city") == [("Porto", "2026-05-01", None)]
+    wait_until(porto, "the extraction due after five turns")
+
+
+def test_an_episode_extracted_again_on_demand_adds_no_second_source(client: TestClient) -> None:
+    talk(client, "chat", BERLIN, episode="berlin-chat")
+    episode = "berlin-chat"
+    answers = [client.post("/v1/users/ada/extract", params={"wait": "true"},
+                           json={"episode_id": episode}).json()["extraction"] for _ in range(2)]
+    assert [a["status"] for a in answers] == ["done", "done"]
+    assert all(v.split(": ")[1].startswith("same") for v in answers[1]["verdicts"]), answers[1]
+    (berlin,) = client.get("/v1/users/ada/memories", params={"attribute": "home_city"}).json()["items"]
+    assert berlin["confidence"] == pytest.approx(0.9)  # read twice, said once
+    wait = {"wait": "true"}
+    missing = client.post("/v1/users/ada/extract", params=wait, json={"episode_id": "never-recorded"})
+    assert missing.status_code == 404 and missing.json()["code"] == "episode_not_found"
+    assert client.post("/v1/users/bob/sessions/chat/end", params=wait).status_code == 404  # not Bob's
+
+
+def test_small_talk_and_short_sessions_are_not_extracted(client: TestClient) -> None:
+    talk(client, "hello", turns(BERLIN_DAY, ("user", "hi"), ("assistant", "hello!")))
+    assert end(client, "hello")["extraction"] is None  # two messages: nothing is due
+    talk(client, "thanks", turns(BERLIN_DAY, ("user", "thanks so much"), ("assistant", "welcome"),
+                                 ("user", "ok bye"), ("assistant", "bye")))
+    assert end(client, "thanks")["extraction"]["skipped"] == "only small talk"
+
+
+# -- a model behind an OpenAI-compatible endpoint ------------------------------------------------
+
+def answer(*memories: dict[str, Any]) -> str:
+    return json.dumps({"memories": [{"entities": [], "confidence": 0.9, "asserted": True, "when": None,
+                                     "due": None, "attribute": None, "value": None, **m} for m in memories]})
+
+
+FIRST = answer({"kind": "fact", "content": "Lives in Berlin", "attribute": "city", "value": "Berlin",
+                "messages": [0]})
+SECOND = answer(
+    {"kind": "fact", "content": "Moved to Lisbon last month", "attribute": "residence", "value": "Lisbon",
+     "when": "last month", "messages": [0]},
+    {"kind": "preference", "content": "Uses Neovim as editor", "attribute": "ide", "value": "Neovim",
+     "messages": [2]},
+    {"kind": "todo", "content": "Renew the passport", "due": "next Friday", "messages": [4]},
+    {"kind": "fact", "content": "Might move to Porto", "attribute": "home_city", "value": "Porto",
+     "asserted": False, "messages": [0]})
+
+
+def test_a_models_extraction_is_replayed_without_the_model(neo4j: Driver, servers: ServerEndpoints,
+                                                            tmp_path: Path) -> None:
+    with chat_stub("", script=[(200, FIRST), (200, SECOND)]) as stub:
+        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", llm="openai",
+                            llm_base_url=stub.url, llm_model="stand-in", extraction_poll_s=0.1)
+        with TestClient(create_app(lambda: bootstrap(settings))) as client:
+            talk(client, "first-chat", BERLIN)
+            assert end(client, "first-chat")["extraction"]["extractor"] == "stand-in"
+            talk(client, "second-chat", LISBON)
+            second = end(client, "second-chat")["extraction"]
+            assert second["prompt_tokens"] == 100 and second["completion_tokens"] == 20
+            assert any("kept_out" in v for v in second["verdicts"])  # an inference never replaces her word
+            assert timeline(client, "home_city") == [("Berlin", "2026-01-10", "2026-02-01"),
+                                                     ("Lisbon", "2026-02-01", None)]
+            (todo,) = client.get("/v1/users/ada/memories", params={"kind": "todo"}).json()["items"]
+            assert todo["due_at"].startswith("2026-03-20") and todo["decided_by"].startswith("stand-in:")
+        asked = len(stub.requests)
+        assert asked == 2 and "Remind me to renew my passport" in stub.asked[1]
+        live = fingerprint(neo4j, ignore=USAGE)
+
+    # The endpoint is gone; the rebuild asks nothing of it and gives the same graph.
+    offline = settings.model_copy(update={"llm_base_url": "http://127.0.0.1:9/v1"})
+    lore = bootstrap(offline)
+    try:
+        lore.projector.rebuild(lore.event_log)
+    finally:
+        lore.close()
+    assert fingerprint(neo4j, ignore=USAGE) == live
+
+
+def test_a_worker_killed_mid_extraction_extracts_the_session_once(
+    neo4j: Driver, servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str]
+) -> None:
+    with chat_stub(SECOND, hold=1) as stub:
+        settings = kafka_mode(servers, tmp_path, kafka_topic, llm="openai", llm_base_url=stub.url,
+                              llm_model="stand-in")
+        at = datetime.fromisoformat(LISBON_DAY)
+        produce(settings.kafka_bootstrap, settings.commands_topic, as_messages([
+            RecordEpisode(command_id="talk", user_id="ada", occurred_at=at, session_id="chat",
+                          messages=tuple(Message.model_validate(m) for m in LISBON)),
+            EndSession(command_id="end", user_id="ada", occurred_at=at, session_id="chat")]))
+        first = start_worker(settings, tmp_path / "worker-1.log")
+        try:
+            wait_until(stub.held.is_set, "the model asked mid-extraction", [first])
+        finally:
+            first.send_signal(signal.SIGKILL)
+            first.wait(30)
+        stub.release.set()
+        second = start_worker(settings, tmp_path / "worker-2.log")
+        try:
+            wait_until(lambda: extractions(neo4j) == {"done": 1},
+                       "the extraction, answered by the next worker", [second],
+                       progress=lambda: len(stub.requests))
+            time.sleep(1)  # a second answer, were there one, would be in the log by now
+        finally:
+            stop(second)
+    log = KafkaEventLog(settings.kafka_bootstrap, topic=settings.events_topic, partitions=4)
+    try:
+        events = [s.event for batch in log.read({}) for s in batch]
+    finally:
+        log.close()
+    extracted = [e for e in events if isinstance(e, MemoriesExtracted)]
+    assert len(extracted) == 1 and len(extracted[0].candidates) == 4
+    records, _, _ = neo4j.execute_query("MATCH (m:Memory {user_id: 'ada'}) RETURN m.content AS c")
+    assert sorted(r["c"] for r in records) == ["Moved to Lisbon last month", "Renew the passport",
+                                               "Uses Neovim as editor"]
+
+
+def extractions(neo4j: Driver) -> dict[str, int]:
+    records, _, _ = neo4j.execute_query("MATCH (x:Extraction) RETURN x.status AS s, count(*) AS n")
+    return {r["s"]: r["n"] for r in records}
+
