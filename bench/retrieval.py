@@ -10,8 +10,10 @@ alone, fused, and two baselines measured in the same run on the same turns: BM25
 brute-force cosine scan with the same embedder.
 
 FactConsolidation (MemoryAgentBench, FC-SH): numbered facts, a later one overriding an earlier
-conflicting one, recorded in order as memories one day apart; per file, how often the top hit
-is the latest fact (it holds a gold answer) and recall@5 of it.
+conflicting one, recorded in order one day apart — as memories, and (--fc-through extraction) as
+what a person says in a conversation, turned into memories by the extractor, the search then
+over memories and turns; per file, how often the top hit is the latest fact (it holds a gold
+answer) and recall@5 of it.
 Needs Neo4j at LORE_NEO4J_URI (`lore infra up`). It wipes that database.
 """
 
@@ -99,12 +101,38 @@ def ingest_locomo(client: TestClient, conversations: list[dict]) -> dict[str, li
     return turns
 
 
-def lore_ranker(lore: Lore, sources: tuple[str, ...], dia: dict[tuple[str, int], str]) -> Ranker:
+def lore_ranker(lore: Lore, sources: tuple[str, ...], dia: dict[tuple[str, int], str],
+                types: tuple[str, ...] = ("message",)) -> Ranker:
+    """Lore's search; a memory hit counts through the turns it was extracted from, in order."""
     def rank(user: str, question: str) -> list[str]:
         hits = lore.search.search(user, question, Window(valid_at=None, known_at=None), limit=K,
-                                  sources=sources, types=("message",))
-        return [dia[(h.fields["episode_id"], h.fields["position"])] for h in hits]
+                                  sources=sources, types=types)  # type: ignore[arg-type]
+        ranked: list[str] = []
+        for hit in hits:
+            if "position" in hit.fields:
+                found = [dia[(hit.fields["episode_id"], hit.fields["position"])]]
+            else:
+                found = [dia[(ref.rpartition("#")[0], int(ref.rpartition("#")[2]))]
+                         for ref in hit.fields.get("messages") or []]
+            ranked += [d for d in found if d not in ranked]
+        return ranked[:K]
     return rank
+
+
+def end_sessions(client: TestClient, conversations: list[dict]) -> dict[str, int]:
+    """Every session ended, so that what it says is extracted; how the extractions went."""
+    outcome: dict[str, int] = defaultdict(int)
+    for conv in track(conversations, description="extracting LoCoMo sessions", console=console):
+        user = f"locomo-{conv['sample_id']}"
+        n = 1
+        while f"session_{n}" in conv["conversation"]:
+            response = client.post(f"/v1/users/{user}/sessions/session-{n}/end", params={"wait": "true"})
+            assert response.status_code == 202, response.text
+            n += 1
+        for state, figures in client.get(f"/v1/users/{user}/stats").json()["extractions"].items():
+            outcome[state] += figures["extractions"]
+        outcome["memories"] += client.get(f"/v1/users/{user}/stats").json()["total"]
+    return outcome
 
 
 def bm25_ranker(turns: dict[str, list[tuple[str, str]]]) -> Ranker:
@@ -144,6 +172,10 @@ def scores(ranked: Sequence[str], evidence: set[str]) -> dict[str, float]:
 def run_locomo(lore: Lore, client: TestClient, model: LocalMiniLM, conversations: int) -> None:
     data = load_locomo(conversations)
     turns = ingest_locomo(client, data)
+    extracted = end_sessions(client, data)
+    console.print(f"extraction ({lore.extraction.extractor.name if lore.extraction else 'off'}): "
+                  f"{extracted['done']:,} extractions done, {extracted['due']:,} still due, "
+                  f"{extracted['memories']:,} memories")
     dia = {}
     for user, items in turns.items():
         for dia_id, _ in items:
@@ -153,6 +185,8 @@ def run_locomo(lore: Lore, client: TestClient, model: LocalMiniLM, conversations
         "lore: vector": lore_ranker(lore, ("vector",), dia),
         "lore: BM25": lore_ranker(lore, ("text",), dia),
         "lore: fused": lore_ranker(lore, ("vector", "text", "graph"), dia),
+        "lore: fused, memories + turns": lore_ranker(lore, ("vector", "text", "graph"), dia,
+                                                     ("memory", "message")),
         "baseline: BM25 (bm25s)": bm25_ranker(turns),
         "baseline: cosine scan": cosine_ranker(turns, model),
     }
@@ -182,8 +216,11 @@ def run_locomo(lore: Lore, client: TestClient, model: LocalMiniLM, conversations
         console.print(table)
 
 
-def run_factconsolidation(lore: Lore, client: TestClient, sizes: list[str]) -> None:
-    table = Table(title="FactConsolidation (FC-SH): is the top hit the latest fact?")
+def run_factconsolidation(lore: Lore, client: TestClient, sizes: list[str],
+                          through: str = "memories") -> None:
+    """`through`: memories — each fact recorded as a memory; extraction — each fact said by the
+    person in a conversation, memories made (or not) by the extractor, search over both."""
+    table = Table(title=f"FactConsolidation (FC-SH), recorded as {through}: is the top hit the latest fact?")
     for column in ("file", "facts", "questions", "top-1 latest", "recall@5 latest"):
         table.add_column(column, justify="right")
     start = datetime(2020, 1, 1, tzinfo=UTC)
@@ -193,17 +230,30 @@ def run_factconsolidation(lore: Lore, client: TestClient, sizes: list[str]) -> N
         facts = [line.split(". ", 1)[1] for line in row["context"].splitlines()[1:] if ". " in line]
         questions = _as_list(row["questions"])
         answers = _as_list(row["answers"])
-        user = f"fc-{size}"
+        user = f"fc-{size}-{through}"
         for i in track(range(0, len(facts), 200), description=f"recording FC {size}", console=console):
             for j, fact in enumerate(facts[i:i + 200], start=i):
-                response = client.post(f"/v1/users/{user}/memories", json={
-                    "content": fact, "kind": "fact", "command_id": f"{user}-{j}",
-                    "valid_from": (start + timedelta(days=j)).isoformat()})
+                when = (start + timedelta(days=j)).isoformat()
+                if through == "extraction":
+                    response = client.post(f"/v1/users/{user}/episodes", json={
+                        "session_id": "facts", "episode_id": f"fact-{j}", "command_id": f"{user}-{j}",
+                        "messages": [{"role": "user", "content": fact, "timestamp": when}]})
+                else:
+                    response = client.post(f"/v1/users/{user}/memories", json={
+                        "content": fact, "kind": "fact", "command_id": f"{user}-{j}", "valid_from": when})
                 assert response.status_code == 202, response.text
+        types: tuple[str, ...] = ("memory",)
+        if through == "extraction":
+            ended = client.post(f"/v1/users/{user}/sessions/facts/end", params={"wait": "true"}).json()
+            stats = client.get(f"/v1/users/{user}/stats").json()
+            console.print(f"FC {size} through extraction: {stats['total']:,} memories, extractions "
+                          f"{ {k: v['extractions'] for k, v in stats['extractions'].items()} }, "
+                          f"the last one {(ended.get('extraction') or {}).get('status')}")
+            types = ("memory", "message")
         top1 = recall5 = 0
         for question, gold in zip(questions, answers, strict=True):
             hits = lore.search.search(user, question, Window(valid_at=None, known_at=None), limit=5,
-                                      types=("memory",))
+                                      types=types)  # type: ignore[arg-type]
             texts = [h.fields["content"].lower() for h in hits]
             golds = [g.lower() for g in gold]
             top1 += bool(texts) and any(g in texts[0] for g in golds)
@@ -222,6 +272,9 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--conversations", type=int, default=10, help="LoCoMo conversations (of 10)")
     parser.add_argument("--fc-sizes", default="6k,32k,64k,262k", help="FactConsolidation files")
+    parser.add_argument("--fc-through", default="memories,extraction",
+                        help="how facts are recorded: as memories, and/or said in a conversation "
+                        "and extracted")
     args = parser.parse_args()
     settings = Settings(home=Path(tempfile.mkdtemp(prefix="lore-retrieval-")), kafka_bootstrap=None)
     model = LocalMiniLM()
@@ -231,7 +284,8 @@ def main() -> None:
         if args.conversations:
             run_locomo(lore, client, model, args.conversations)
         if args.fc_sizes:
-            run_factconsolidation(lore, client, [s for s in args.fc_sizes.split(",") if s])
+            for through in [t for t in args.fc_through.split(",") if t]:
+                run_factconsolidation(lore, client, [s for s in args.fc_sizes.split(",") if s], through)
 
 
 if __name__ == "__main__":
