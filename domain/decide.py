@@ -204,10 +204,9 @@ def _(command: RecordEpisode, state: UserState, envelope: _Envelope,
     windows: list[tuple[MessageRef, ...]] = []
 
     def cut() -> None:
-        # What was said since the last extraction, and at least the latest `window` messages.
         nonlocal pending, turns
         if policy.every_turns and turns >= policy.every_turns:
-            windows.append(tuple(pending if len(pending) > len(recent) else recent))
+            windows.append(_window(pending, recent))
             pending, turns = [], 0
 
     for position, message in enumerate(command.messages):
@@ -224,6 +223,12 @@ def _(command: RecordEpisode, state: UserState, envelope: _Envelope,
     events.extend(_due(envelope, command, command.session_id, "turns", window, i)
                   for i, window in enumerate(windows))
     return events
+
+
+def _window(pending: Sequence[MessageRef], recent: Sequence[MessageRef]) -> tuple[MessageRef, ...]:
+    """What was said since the last extraction, and at least the latest messages: `recent` holds
+    the latest `window` of them, `pending` the ones not extracted yet (its tail)."""
+    return tuple(pending if len(pending) > len(recent) else recent)
 
 
 def _due(envelope: _Envelope, command: Any, session_id: str, trigger: Any, window: tuple[MessageRef, ...],
@@ -245,9 +250,8 @@ def _(command: EndSession, state: UserState, envelope: _Envelope,
                                            messages=progress.messages, pending_turns=0, pending=(),
                                            recent=progress.recent, ended=True)]
     if progress.pending and progress.messages >= envelope.policy.min_messages:
-        pending, recent = progress.pending, progress.recent
         events.append(_due(envelope, command, command.session_id, "session_end",
-                           pending if len(pending) > len(recent) else recent, 0))
+                           _window(progress.pending, progress.recent), 0))
     return events
 
 

@@ -17,7 +17,15 @@ from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
-from tests.integration.test_memory_formation import BERLIN, LISBON, USAGE, end, talk, timeline
+from tests.integration.test_memory_formation import (
+    BERLIN,
+    LISBON,
+    USAGE,
+    end,
+    rebuild_with_the_model_gone,
+    talk,
+    timeline,
+)
 from tests.support.servers import ServerEndpoints
 
 pytest.importorskip("xllamacpp")
@@ -58,10 +66,5 @@ def test_a_real_model_extracts_a_move_an_editor_and_a_reminder_and_a_rebuild_nee
         assert any("passport" in t["content"] and (t["due_at"] or "").startswith("2026-03-20") for t in todos)
     live = fingerprint(neo4j, ignore=USAGE)
 
-    offline = settings.model_copy(update={"llm_base_url": "http://127.0.0.1:9/v1"})
-    lore = bootstrap(offline)
-    try:
-        lore.projector.rebuild(lore.event_log)
-    finally:
-        lore.close()
+    rebuild_with_the_model_gone(settings)
     assert fingerprint(neo4j, ignore=USAGE) == live
