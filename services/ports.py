@@ -44,7 +44,8 @@ class Projection(Protocol):
 class ExtractionReads(Protocol):
     """The extraction process's queue (extractions due) and what it reads to answer them."""
 
-    def due(self, partitions: Collection[int] | None, limit: int = ...) -> list[DueExtraction]: ...
+    def due(self, partitions: Collection[int] | None, limit: int = ...,
+            waiting: Collection[str] = ...) -> list[DueExtraction]: ...
 
     def messages(self, user_id: str, refs: Sequence[MessageRef]) -> list[Message | None]: ...
 

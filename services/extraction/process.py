@@ -54,7 +54,10 @@ class ExtractionProcess:
         """Answer the extractions due now (up to `limit`); returns how many were answered."""
         partitions = self.partitions()
         answered = 0
-        for due in self.reads.due(partitions, limit=limit):
+        # People over their budget are looked at again once a round, not at the head of the queue.
+        for user_id in list(self.waiting_for_budget):
+            self._over_budget(user_id)
+        for due in self.reads.due(partitions, limit=limit, waiting=self.waiting_for_budget):
             if self._stop.is_set():
                 break
             if self._over_budget(due.user_id):

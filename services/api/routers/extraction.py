@@ -59,24 +59,18 @@ async def _extract(lore: Lore, intake: IntakeDep, cmd: Command, wait: bool) -> J
     answer = await submit(intake, cmd, wait)
     if answer.status_code != status.HTTP_202_ACCEPTED:
         return answer
-    user_id, command_id = cmd.user_id, cmd.command_id
-    # The decider names the extraction it makes due after the command that asked for it.
-    extraction_id = derived_id("extraction", user_id, command_id, "0")
-    found = await run_in_threadpool(lore.extractions.extraction, user_id, extraction_id)
-    if wait:
-        deadline = time.monotonic() + lore.settings.wait_timeout_s
-        while (found is None or found.status != "done") and time.monotonic() < deadline:
-            if found is None and _applied(answer):
-                break  # applied, and nothing was due: nothing to wait for
-            await asyncio.sleep(0.1)
-            found = await run_in_threadpool(lore.extractions.extraction, user_id, extraction_id)
     body = ExtractionAccepted.model_validate_json(answer.body)
+    # The decider names the extraction it makes due after the command that asked for it.
+    extraction_id = derived_id("extraction", cmd.user_id, cmd.command_id, "0")
+    found = await run_in_threadpool(lore.extractions.extraction, cmd.user_id, extraction_id)
+    if wait and body.status != "accepted":
+        # Applied: an extraction is due now, or none was made (nothing pending, a short session).
+        deadline = time.monotonic() + lore.settings.wait_timeout_s
+        while found is not None and found.status != "done" and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            found = await run_in_threadpool(lore.extractions.extraction, cmd.user_id, extraction_id)
     body.extraction = _state(extraction_id, found) if found is not None else None
     return JSONResponse(status_code=status.HTTP_202_ACCEPTED, content=body.model_dump(mode="json"))
-
-
-def _applied(answer: JSONResponse) -> bool:
-    return b'"status":"applied"' in answer.body or b'"status":"duplicate"' in answer.body
 
 
 def _state(extraction_id: str, found: ExtractionView) -> ExtractionState:

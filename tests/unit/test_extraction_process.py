@@ -1,0 +1,131 @@
+"""The extraction process on in-memory stand-ins of its ports: each extraction due is answered
+once, a stale view of the queue answers nothing twice, small talk asks no extractor, and a
+person over their token budget waits without holding up anyone else."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import UTC, datetime
+
+from domain.commands import Message, MessageRef, RecordEpisode, Similar
+from domain.events import EpisodeRecorded, ExtractionDue, MemoriesExtracted
+from domain.extraction.candidate import Candidate
+from domain.extraction.policy import ExtractionPolicy
+from domain.model import MemoryKind
+from projections.extraction import DueExtraction
+from services.commands import CommandHandler
+from services.extraction.extractors import Extraction, RulesExtractor
+from services.extraction.process import ExtractionProcess
+from tests.support.memory_ports import MemoryGraph, MemoryLog, Reads
+
+T = datetime(2026, 3, 15, 10, tzinfo=UTC)
+
+
+class LogQueue:
+    """The extraction reads, answered from the log itself (the graph's Extraction nodes, folded)."""
+
+    def __init__(self, log: MemoryLog) -> None:
+        self.log = log
+        self.frozen: list[DueExtraction] | None = None  # a stale view of the queue, when set
+
+    def due(self, partitions: Collection[int] | None, limit: int = 20,
+            waiting: Collection[str] = ()) -> list[DueExtraction]:
+        if self.frozen is not None:
+            return self.frozen
+        done = {e.extraction_id for e in self.log.events() if isinstance(e, MemoriesExtracted)}
+        return [DueExtraction(e.extraction_id, e.user_id, e.session_id, e.window, None, e.recorded_at)
+                for e in self.log.events() if isinstance(e, ExtractionDue)
+                and e.extraction_id not in done and e.user_id not in waiting][:limit]
+
+    def messages(self, user_id: str, refs: Sequence[MessageRef]) -> list[Message | None]:
+        episodes = {e.episode_id: e for e in self.log.events()
+                    if isinstance(e, EpisodeRecorded) and e.user_id == user_id}
+        return [episodes[r.episode_id].messages[r.position] if r.episode_id in episodes else None
+                for r in refs]
+
+    def similar(self, user_id: str, vectors: Sequence[Sequence[float]], threshold: float,
+                limit: int = 5) -> list[tuple[Similar, ...]]:
+        return [() for _ in vectors]
+
+    def tokens_since(self, user_id: str, since: datetime) -> int:
+        return sum(e.prompt_tokens + e.completion_tokens for e in self.log.events()
+                   if isinstance(e, MemoriesExtracted) and e.user_id == user_id and e.recorded_at >= since)
+
+
+class PaidExtractor:
+    """A model stand-in: one memory per extraction, 100 tokens each; counts what it is asked."""
+
+    name = "paid-model"
+    uses_model = True
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def extract(self, messages: Sequence[Message], at: datetime) -> Extraction:
+        self.asked += 1
+        candidate = Candidate(kind=MemoryKind.FACT, content=f"fact {self.asked}", valid_from=at,
+                              confidence=0.9, positions=(0,), extractor=self.name)
+        return Extraction([candidate], self.name, "p/1", raw_output="{}", prompt_tokens=80,
+                          completion_tokens=20)
+
+
+Setup = tuple[CommandHandler, MemoryLog, LogQueue, ExtractionProcess]
+
+
+def setup(extractor: object, budget: int = 0) -> Setup:
+    graph, log = MemoryGraph(), MemoryLog()
+    handler = CommandHandler(Reads(graph), log, graph, None, clock=lambda: T)  # type: ignore[arg-type]
+    queue = LogQueue(log)
+    process = ExtractionProcess(queue, handler, extractor, None, ExtractionPolicy(),  # type: ignore[arg-type]
+                                tokens_per_person_per_day=budget, clock=lambda: T)
+    return handler, log, queue, process
+
+
+def talk(handler: CommandHandler, user: str, command_id: str, *said: str) -> None:
+    messages = []
+    for text in said:
+        messages += [Message(role="user", content=text, timestamp=T), Message(role="assistant", content="ok")]
+    (outcome,) = handler.handle([RecordEpisode(command_id=command_id, user_id=user, occurred_at=T,
+                                               session_id="s", messages=tuple(messages))])
+    assert outcome.status == "applied"
+
+
+def extracted(log: MemoryLog) -> list[MemoriesExtracted]:
+    return [e for e in log.events() if isinstance(e, MemoriesExtracted)]
+
+
+def test_each_extraction_due_is_answered_once_even_from_a_stale_queue() -> None:
+    handler, log, queue, process = setup(RulesExtractor())
+    talk(handler, "ada", "c1", "I moved to Lisbon last month.", "I switched to Neovim.", "one", "two",
+         "three")
+    stale = queue.due(None)
+    assert len(stale) == 1
+    assert process.run_once() == 1 and process.run_once() == 0
+    queue.frozen = stale  # a process that extracted, then crashed before it saw its answer applied
+    process.run_once()
+    (only,) = extracted(log)
+    assert [v.verdict for v in only.verdicts] == ["new", "new"]
+    assert {c.attribute for c in only.candidates} == {"home_city", "editor"}
+
+
+def test_small_talk_asks_no_extractor_and_is_answered_as_skipped() -> None:
+    extractor = PaidExtractor()
+    handler, log, _, process = setup(extractor)
+    talk(handler, "ada", "c1", "hi", "thanks so much", "ok", "cool", "bye")
+    assert process.run_once() == 1
+    (answer,) = extracted(log)
+    assert answer.skipped == "only small talk" and extractor.asked == 0
+
+
+def test_a_person_over_budget_waits_and_holds_up_no_one() -> None:
+    extractor = PaidExtractor()
+    handler, log, _, process = setup(extractor, budget=150)
+    for n in range(3):
+        talk(handler, "ada", f"a{n}", *(f"ada says {n}.{i}" for i in range(5)))
+    talk(handler, "bob", "b0", *(f"bob says {i}" for i in range(5)))
+    while process.run_once():
+        pass
+    by_person = [e.user_id for e in extracted(log)]
+    assert by_person.count("ada") == 2  # 100 tokens, then 200: the third waits
+    assert by_person.count("bob") == 1
+    assert process.waiting_for_budget == {"ada"}
