@@ -120,6 +120,10 @@ class ExtractionProcess:
 
     # -- in the background --------------------------------------------------------------------
 
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
     def start(self) -> None:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="extraction", daemon=True)

@@ -26,6 +26,9 @@ class Health(BaseModel):
     event_log: ComponentHealth
     worker: ComponentHealth | None = Field(
         default=None, description="The Kafka worker in this process, when there is one.")
+    extraction: ComponentHealth | None = Field(
+        default=None, description="The extraction process in this process, when it runs here. A failing "
+        "one leaves its work due (answered once it recovers): it does not make Lore degraded.")
 
 
 def _check(probe: object, what: str) -> ComponentHealth:
@@ -45,6 +48,17 @@ def _worker(worker: CommandWorker | None) -> ComponentHealth | None:
     return ComponentHealth(ready=False, detail=f"retrying for {time.monotonic() - since:.0f}s: {error}")
 
 
+def _extraction(lore: LoreDep) -> ComponentHealth | None:
+    process = lore.extraction
+    if process is None or not process.running:
+        return None
+    if process.failing:
+        return ComponentHealth(ready=False, detail=f"retrying: {process.failing}")
+    waiting = f"; {len(process.waiting_for_budget)} people wait for their token budget" \
+        if process.waiting_for_budget else ""
+    return ComponentHealth(ready=True, detail=f"extracting with {process.extractor.name}{waiting}")
+
+
 @router.get("/health", response_model=Health)
 async def health(lore: LoreDep, request: Request, response: Response) -> Health:
     neo4j = await run_in_threadpool(_check, lore.projector.ping, "bolt handshake")
@@ -57,4 +71,5 @@ async def health(lore: LoreDep, request: Request, response: Response) -> Health:
     ok = neo4j.ready and event_log.ready and (worker is None or worker.ready)
     if not ok:
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    return Health(status="ok" if ok else "degraded", neo4j=neo4j, event_log=event_log, worker=worker)
+    return Health(status="ok" if ok else "degraded", neo4j=neo4j, event_log=event_log, worker=worker,
+                  extraction=_extraction(lore))
