@@ -356,9 +356,12 @@ def _extracted(command: RecordExtraction, candidate: Candidate, envelope: _Envel
         **envelope(), memory_id=memory_id, kind=candidate.kind, content=candidate.content,
         attribute=candidate.attribute, value=candidate.value, valid_from=candidate.valid_from,
         valid_until=valid_until, importance=importance(candidate, merges=len(merged)),
-        confidence=candidate.confidence, source=candidate.extractor, entities=candidate.entities,
+        confidence=candidate.confidence, source=candidate.extractor,
+        entities=tuple(dict.fromkeys([*candidate.entities, *(n for r in candidate.relations
+                                                           for n in (r.subject, r.object) if n)])),
         episode_id=episode, embedding=embedding, decided_by=decided_by, due_at=candidate.due_at,
-        asserted=candidate.asserted, messages=refs, merged_from=merged)
+        asserted=candidate.asserted, messages=refs, merged_from=merged,
+        entity_types=candidate.entity_types, relations=candidate.relations)
 
 
 @_decide.register

@@ -10,7 +10,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from domain.commands import Message, MessageRef
-from domain.extraction.candidate import Candidate
+from domain.extraction.candidate import Candidate, Relation
 from domain.model import MemoryKind, UtcDatetime
 
 
@@ -68,6 +68,8 @@ class MemoryRecorded(_Event):
     asserted: bool = True
     messages: tuple[MessageRef, ...] = ()
     merged_from: tuple[str, ...] = ()
+    entity_types: tuple[tuple[str, str], ...] = ()
+    relations: tuple[Relation, ...] = ()
 
 
 class MemorySuperseded(_Event):

@@ -9,6 +9,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from domain.model import MemoryKind, UtcDatetime
 
 
+class Relation(BaseModel):
+    """`subject` —predicate→ `object`, between named things; no subject: the person themself."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    subject: str | None = Field(default=None, max_length=200)
+    predicate: str = Field(min_length=1, max_length=100, description="snake_case, e.g. works_at, sister")
+    object: str = Field(min_length=1, max_length=200)
+
+
 class Candidate(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -20,6 +30,9 @@ class Candidate(BaseModel):
     valid_from: UtcDatetime = Field(description="When it became true, resolved against the message's time.")
     due_at: UtcDatetime | None = Field(default=None, description="For a to-do: when it is due.")
     entities: tuple[str, ...] = ()
+    entity_types: tuple[tuple[str, str], ...] = Field(
+        default=(), description="(name, type) of the entities whose type is known: person, place, ...")
+    relations: tuple[Relation, ...] = ()
     confidence: float = Field(ge=0.0, le=1.0)
     asserted: bool = Field(default=True, description="Said by the person (not inferred by a model).")
     positions: tuple[int, ...] = Field(default=(), description="The messages of the episode it comes from.")

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from dateparser.search import search_dates
 
 from domain.commands import Message
-from domain.extraction.candidate import Candidate
+from domain.extraction.candidate import Candidate, Relation
 from domain.extraction.slots import canonical_slot
 from domain.model import MemoryKind, utc
 
@@ -95,18 +95,30 @@ def resolve(text: str, at: datetime, future: bool = False) -> datetime | None:
 
 def _candidate(said: Said, kind: MemoryKind, rule: str, *, attribute: str | None = None,
                value: str | None = None, entities: tuple[str, ...] = (), confidence: float = 0.9,
-               due_at: datetime | None = None) -> Candidate:
+               due_at: datetime | None = None, typed: str | None = None,
+               relation: str | None = None) -> Candidate:
+    """`typed`: the type of the entities; `relation`: how the person stands to the (one) entity."""
     content = said.text[0].upper() + said.text[1:]
     return Candidate(kind=kind, content=content, attribute=attribute, value=value,
                      valid_from=since(said) or said.at if kind is not MemoryKind.TODO else said.at,
                      due_at=due_at, entities=entities, confidence=confidence, positions=(said.position,),
+                     entity_types=tuple((name, typed) for name in entities) if typed else (),
+                     relations=tuple(Relation(predicate=relation, object=name) for name in entities)
+                     if relation else (),
                      extractor=f"rules:{rule}")
 
 
+# What a slot's value is, and how the person stands to it.
+_SLOT_TYPES = {"home_city": ("place", "lives_in"), "employer": ("organization", "works_at")}
+
+
 def _slot(kind: MemoryKind, slot: str, rule: str) -> Callable[[re.Match[str], Said], Candidate]:
+    typed, relation = _SLOT_TYPES.get(slot, (None, None))
+
     def build(match: re.Match[str], said: Said) -> Candidate:
         name = match.group("name").strip()
-        return _candidate(said, kind, rule, attribute=slot, value=name, entities=(name,))
+        return _candidate(said, kind, rule, attribute=slot, value=name, entities=(name,), typed=typed,
+                          relation=relation)
     return build
 
 
@@ -123,7 +135,7 @@ def _editor(match: re.Match[str], said: Said) -> Candidate | None:
         return None
     value = named or name
     return _candidate(said, MemoryKind.PREFERENCE, "editor", attribute="editor", value=value,
-                      entities=(value,))
+                      entities=(value,), typed="software", relation="uses")
 
 
 def _theme(match: re.Match[str], said: Said) -> Candidate:
@@ -135,7 +147,7 @@ def _person(match: re.Match[str], said: Said) -> Candidate:
     relation, name = match.group("rel").lower(), match.group("name").strip()
     slot = _SINGLE.get(relation.replace("é", "e"))
     return _candidate(said, MemoryKind.PERSON, "person", attribute=slot, value=name if slot else None,
-                      entities=(name,))
+                      entities=(name,), typed="person", relation=re.sub(r"\W+", "_", relation))
 
 
 def _plain(kind: MemoryKind, rule: str, confidence: float) -> Callable[[re.Match[str], Said], Candidate]:

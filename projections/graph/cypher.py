@@ -13,7 +13,8 @@ MERGE (u:User {user_id: user_id})
 ENTITIES = """
 UNWIND $keys AS e
 MERGE (en:Entity {entity_id: e.entity_id})
-  ON CREATE SET en.user_id = e.user_id, en.name = e.name, en.type = 'thing', en.user_key = e.user_key
+  ON CREATE SET en.user_id = e.user_id, en.name = e.name, en.type = e.type, en.user_key = e.user_key
+  ON MATCH SET en.type = CASE en.type WHEN 'thing' THEN e.type ELSE en.type END
 """
 
 # Client-chosen ids (commands, episodes) belong to their person: nodes are merged on a key
@@ -62,6 +63,14 @@ CALL (m, r) {
   UNWIND r.message_ids AS message_id
   MATCH (x:Message {message_id: message_id})
   MERGE (m)-[:FROM_MESSAGE]->(x)
+}
+CALL (m, r) {
+  UNWIND r.relations AS rel
+  MATCH (b:Entity {entity_id: rel.object})
+  OPTIONAL MATCH (named:Entity {entity_id: rel.subject})
+  MATCH (u:User {user_id: r.user_id})
+  WITH coalesce(named, u) AS a, b, rel, m
+  MERGE (a)-[x:RELATES {predicate: rel.predicate, memory_id: m.memory_id}]->(b)
 }
 WITH m, r WHERE r.embedding IS NOT NULL
 CALL db.create.setNodeVectorProperty(m, 'embedding', r.embedding)

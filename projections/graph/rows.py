@@ -72,6 +72,7 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
         "due_at": iso(event.due_at),
         "message_ids": message_ids(event.user_id, event.messages),
         "entity_ids": [e["entity_id"] for e in entities(event)],
+        "relations": relations(event),
         "episodes": [episode_key(event.user_id, event.episode_id)] if event.episode_id else [],
         "embedding": event.embedding.vector() if event.embedding else None,
     }
@@ -86,12 +87,24 @@ def message_ids(user_id: str, messages: tuple[MessageRef, ...]) -> list[str]:
     return [message_id(user_id, m.episode_id, m.position) for m in messages]
 
 
+def entity_id(user_id: str, name: str) -> str:
+    return derived_id("entity", user_id, normalized(name))
+
+
 def entities(event: MemoryRecorded) -> list[dict[str, str]]:
+    types = dict(event.entity_types)
     return [
-        {"entity_id": derived_id("entity", event.user_id, normalized(name)), "name": name,
+        {"entity_id": entity_id(event.user_id, name), "name": name, "type": types.get(name, "thing"),
          "user_id": event.user_id, "user_key": user_key(event.user_id)}
         for name in dict.fromkeys(event.entities)
     ]
+
+
+def relations(event: MemoryRecorded) -> list[dict[str, str | None]]:
+    """Between the memory's entities; a relation without a subject starts at the person (:User)."""
+    return [{"subject": entity_id(event.user_id, r.subject) if r.subject else None,
+             "object": entity_id(event.user_id, r.object), "predicate": r.predicate}
+            for r in event.relations]
 
 
 def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
@@ -103,7 +116,11 @@ def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
         if isinstance(event, MemoryRecorded | EpisodeRecorded | SessionAdvanced):
             users[event.user_id] = None
         if isinstance(event, MemoryRecorded):
-            found_entities.update((e["entity_id"], e) for e in entities(event))
+            for entity in entities(event):
+                # The first type said of a thing stands, as live writes keep it (replays batch more).
+                known = found_entities.get(entity["entity_id"])
+                if known is None or known["type"] == "thing":
+                    found_entities[entity["entity_id"]] = entity
             if event.episode_id:
                 key = episode_key(event.user_id, event.episode_id)
                 episodes[key] = {"key": key, "episode_id": event.episode_id, "user_id": event.user_id}

@@ -8,6 +8,7 @@ to the canonical vocabulary.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -15,14 +16,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.commands import Message
 from domain.extraction import rules
-from domain.extraction.candidate import Candidate
+from domain.extraction.candidate import Candidate, Relation
 from domain.extraction.consolidate import content_words
 from domain.extraction.rules import resolve
 from domain.extraction.slots import SLOTS, canonical_slot
 from domain.model import MemoryKind, normalized, utc
 from infra.llm import LLM, Structured
 
-PROMPT_VERSION = "extract-memories/2"
+ENTITY_TYPES = frozenset({"person", "place", "organization", "software", "thing"})
+_NOT_A_WORD = re.compile(r"[^a-z0-9]+")
+PROMPT_VERSION = "extract-memories/3"
 
 SYSTEM = f"""You keep the long-term memory of a personal assistant. From a conversation between a
 person (role "user") and the assistant, list what is worth remembering about the person: lasting
@@ -35,6 +38,9 @@ in their life, and to-dos they asked for. Rules:
   {", ".join(SLOTS)}, favorite_<thing>.
 - "when": the time as the person said it ("last month", "since 2019"), or null; "due" for a to-do.
 - "messages": the positions (from 0) of the messages it comes from.
+- "relations": how the person (subject null) or a named thing stands to another named thing,
+  e.g. {{"subject": null, "predicate": "sister", "object": "Maya", "object_type": "person"}};
+  types: person, place, organization, software, thing.
 - Leave out greetings, small talk, thanks, and what the assistant said of itself.
 Kinds: {", ".join(k.value for k in MemoryKind)}.
 
@@ -46,11 +52,21 @@ Answer:
 {{"memories": [
  {{"kind": "fact", "content": "Works at Acme as a designer", "attribute": "employer", "value": "Acme",
   "when": "two weeks ago", "due": null, "entities": ["Acme"], "confidence": 0.9, "asserted": true,
-  "messages": [0]}},
+  "messages": [0], "relations": [{{"subject": null, "predicate": "works_at", "object": "Acme",
+  "object_type": "organization"}}]}},
  {{"kind": "fact", "content": "Is vegetarian", "attribute": "diet", "value": "vegetarian", "when": null,
   "due": null, "entities": [], "confidence": 0.9, "asserted": true, "messages": [0]}},
  {{"kind": "todo", "content": "Call the dentist", "attribute": null, "value": null, "when": null,
   "due": "tomorrow", "entities": [], "confidence": 0.9, "asserted": true, "messages": [2]}}]}}"""
+
+
+class ExtractedRelation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    subject: str | None = Field(default=None, max_length=200)
+    predicate: str = Field(min_length=1, max_length=100)
+    object: str = Field(min_length=1, max_length=200)
+    object_type: str | None = Field(default=None, max_length=50)
 
 
 class ExtractedMemory(BaseModel):
@@ -66,6 +82,7 @@ class ExtractedMemory(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
     asserted: bool = True
     messages: list[int] = Field(default_factory=list)
+    relations: list[ExtractedRelation] = Field(default_factory=list, max_length=20)
 
 
 class ExtractedMemories(BaseModel):
@@ -113,7 +130,16 @@ def _candidate(found: ExtractedMemory, messages: Sequence[Message], at: datetime
     due = None
     if found.due or kind is MemoryKind.TODO:
         due = resolve(found.due or found.content, said_at, future=True)
+    relations = tuple(Relation(subject=r.subject, predicate=_snake(r.predicate), object=r.object)
+                      for r in found.relations if _snake(r.predicate))
+    types = tuple((r.object, r.object_type.lower()) for r in found.relations
+                  if r.object_type and r.object_type.lower() in ENTITY_TYPES)
     return Candidate(kind=kind, content=found.content, attribute=attribute, value=value,
                      valid_from=when or said_at, due_at=due, entities=tuple(dict.fromkeys(found.entities)),
+                     entity_types=types, relations=relations,
                      confidence=found.confidence, asserted=found.asserted, positions=positions,
                      extractor=extractor)
+
+
+def _snake(predicate: str) -> str:
+    return _NOT_A_WORD.sub("_", predicate.strip().lower()).strip("_")[:100]

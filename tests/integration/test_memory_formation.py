@@ -106,6 +106,12 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
         "RETURN s.decided_by AS by, s.reason AS reason, x.content AS said")
     assert [(r["by"], r["said"]) for r in records] == [("rules/1", "Big news: I moved to Lisbon last month.")]
     assert "berlin" in records[0]["reason"] and "lisbon" in records[0]["reason"]
+    records, _, _ = neo4j.execute_query(
+        "MATCH (:User {user_id: 'ada'})-[r:RELATES]->(e:Entity) RETURN r.predicate AS p, e.name AS name, "
+        "e.type AS type ORDER BY p, name")
+    assert [(r["p"], r["name"], r["type"]) for r in records] == [
+        ("lives_in", "Berlin", "place"), ("lives_in", "Lisbon", "place"),
+        ("uses", "Neovim", "software"), ("uses", "VS Code", "software")]
     # Nothing is due any more, and each extraction was answered once.
     records, _, _ = neo4j.execute_query("MATCH (x:Extraction) RETURN x.status AS status, count(*) AS n")
     assert {r["status"]: r["n"] for r in records} == {"done": 2}

@@ -114,3 +114,19 @@ def test_what_a_model_leaves_out_the_rules_make_exact_and_nothing_more() -> None
     assert todo.valid_from == at and todo.attribute is None
     # The same city named, but not said the same way: no slot is made up for it.
     assert food.attribute is None and food.valid_from == at
+
+
+def test_the_models_relations_are_kept_with_known_types_only() -> None:
+    at = datetime(2026, 3, 15, 10, tzinfo=UTC)
+    messages = [Message(role="user", content="My sister Maya joined Globex in Oslo.", timestamp=at)]
+    answer = {"memories": [{
+        "kind": "person", "content": "Sister Maya works at Globex", "confidence": 0.9, "messages": [0],
+        "relations": [
+            {"subject": None, "predicate": "Sister", "object": "Maya", "object_type": "person"},
+            {"subject": "Maya", "predicate": "works at", "object": "Globex", "object_type": "Company!"},
+            {"subject": "Maya", "predicate": "  ", "object": "Oslo", "object_type": "place"}]}]}
+    with chat_stub(json.dumps(answer)) as stub:
+        (found,), _ = extract_with(OpenAILLM(stub.url, "k", "stand-in"), messages, at)
+    assert [(r.subject, r.predicate, r.object) for r in found.relations] == \
+        [(None, "sister", "Maya"), ("Maya", "works_at", "Globex")]
+    assert found.entity_types == (("Maya", "person"), ("Oslo", "place"))  # "Company!" is no type of ours

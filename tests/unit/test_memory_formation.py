@@ -283,3 +283,14 @@ def test_an_extraction_of_a_conversation_erased_meanwhile_records_nothing() -> N
         person.extract([city("Berlin", day(1))])
     assert person.state.memories == {}
     assert kinds(person.extract([])) == ["MemoriesExtracted"]  # an empty answer is taken: nothing comes back
+
+
+def test_a_memory_names_every_entity_its_relations_name() -> None:
+    from domain.extraction.candidate import Relation
+
+    person = Person()
+    relation = Relation(subject="Maya", predicate="works_at", object="Globex")
+    (_, recorded) = person.extract([candidate("Maya works at Globex", MemoryKind.PERSON, entities=("Maya",),
+                                              relations=(relation,))])
+    assert isinstance(recorded, MemoryRecorded)
+    assert recorded.entities == ("Maya", "Globex") and recorded.relations == (relation,)

@@ -135,3 +135,15 @@ def test_slot_names_meet_in_one_canonical_slot() -> None:
     assert {canonical_slot(n) for n in ("city", "Home City", "lives_in", "home_city")} == {"home_city"}
     assert canonical_slot("Favourite Colour") == "favorite_color"
     assert canonical_slot("boss") == "manager" and canonical_slot("pet_name") == "pet_name"
+
+
+def test_the_people_places_and_employers_named_are_typed_and_related_to_the_person() -> None:
+    sister, city, work, goal = (one(line) for line in (
+        "My sister is called Maya.", "I live in Porto.", "I work at Acme Corp.", "I want to visit Kyoto."))
+    assert (sister.entity_types, [(r.subject, r.predicate, r.object) for r in sister.relations]) == \
+        ((("Maya", "person"),), [(None, "sister", "Maya")])
+    assert [(r.predicate, r.object) for r in city.relations] == [("lives_in", "Porto")]
+    assert city.entity_types == (("Porto", "place"),)
+    assert [(r.predicate, r.object) for r in work.relations] == [("works_at", "Acme Corp")]
+    # A goal names a place, but says nothing of how the person stands to it now: no relation.
+    assert goal.relations == () and goal.entity_types == ()
