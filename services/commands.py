@@ -69,7 +69,12 @@ class CommandHandler:
         self.event_log = event_log
         self.projection = projection
         self.embedder = embedder
-        self.ensure_schema = ensure_schema
+        self._ensure_schema = ensure_schema
+        # Set once Neo4j's constraints and indexes exist. A schema change waits for the reads in
+        # flight, and a read of a label whose index is being made can wait for it: in one process,
+        # nothing else reads the graph before this is set (the extraction process waits for it).
+        self.schema_ready = threading.Event()
+        self._schema_lock = threading.Lock()
         self.clock = clock
         self.max_entry_bytes = max_entry_bytes
         self.policy = policy
@@ -91,6 +96,13 @@ class CommandHandler:
         catches up first. Returns at once, also while a batch is being handled."""
         with self._assignment_lock:
             self._assignment = (None if partitions is None else frozenset(partitions),)
+
+    def ensure_schema(self) -> None:
+        """Make the graph's constraints and indexes, once per process (they are never dropped)."""
+        with self._schema_lock:
+            if not self.schema_ready.is_set():
+                self._ensure_schema()
+                self.schema_ready.set()
 
     def partitions(self) -> Collection[int] | None:
         """The partitions this handler writes for (None: all), the latest assignment included."""

@@ -137,6 +137,14 @@ class ExtractionProcess:
 
     def _run(self) -> None:
         delay = self.poll_s
+        while not self._stop.is_set() and not self.handler.schema_ready.is_set():
+            try:
+                self.handler.ensure_schema()  # the first reads wait for the graph's schema
+            except Exception as error:  # noqa: BLE001 - Neo4j not there yet: tried again
+                self.failing = f"{type(error).__name__}: {error}"
+                self._stop.wait(delay)
+                delay = min(delay * 2, 60.0)
+        delay = self.poll_s
         while not self._stop.is_set():
             try:
                 answered = self.run_once()
