@@ -109,6 +109,9 @@ class Settings(BaseSettings):
     llm_api_key: str = "unused"
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=120.0, gt=0)
+    llm_context_tokens: int = Field(default=4096, ge=1024, description="The model's context window: a "
+                                    "conversation longer than fits (with the instructions and room for "
+                                    "the answer) is asked in parts. Raise it for a model with more.")
 
     extractor: Literal["auto", "rules", "llm", "off"] = Field(
         default="auto",

@@ -20,6 +20,7 @@ from domain.model import message_id
 _DUE = """
 MATCH (x:Extraction {status: 'due'})
 WHERE ($partitions IS NULL OR x.partition IN $partitions) AND NOT x.user_id IN $waiting
+  AND NOT x.extraction_id IN $later
 RETURN x.extraction_id AS extraction_id, x.user_id AS user_id, x.session_id AS session_id,
        x.window AS window, x.partition AS partition, toString(x.due_since) AS due_since
 ORDER BY x.due_since, x.log_position
@@ -110,14 +111,15 @@ class ExtractionQueries:
         return records
 
     def due(self, partitions: Collection[int] | None, limit: int = 20,
-            waiting: Collection[str] = ()) -> list[DueExtraction]:
+            waiting: Collection[str] = (), later: Collection[str] = ()) -> list[DueExtraction]:
         """The oldest extractions not done yet (of `partitions`, None: all), but those of the
-        people `waiting` (e.g. for their token budget), so that they hold up no one else."""
+        people `waiting` (e.g. for their token budget) and those to be tried `later` (ids), so
+        that they hold up no one else."""
         return [DueExtraction(r["extraction_id"], r["user_id"], r["session_id"],
                               tuple(parse_ref(ref) for ref in r["window"] or []), r["partition"],
                               datetime.fromisoformat(r["due_since"]))
                 for r in self._run(_DUE, partitions=None if partitions is None else list(partitions),
-                                   limit=limit, waiting=list(waiting))]
+                                   limit=limit, waiting=list(waiting), later=list(later))]
 
     def messages(self, user_id: str, refs: Sequence[MessageRef]) -> list[Message | None]:
         """The messages, in the order asked; None where one is not in the graph (erased, or not yet)."""

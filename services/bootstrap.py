@@ -124,4 +124,4 @@ def open_extractor(settings: Settings) -> Extractor | None:
     llm = open_llm(settings) if settings.extractor in ("auto", "llm") else None
     if settings.extractor == "llm" and llm is None:
         raise ValueError("LORE_EXTRACTOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
-    return LLMExtractor(llm) if llm is not None else RulesExtractor()
+    return LLMExtractor(llm, settings.llm_context_tokens) if llm is not None else RulesExtractor()

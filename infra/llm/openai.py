@@ -5,6 +5,9 @@ The answer is asked for with `response_format` = the pydantic model's JSON schem
 that refuses JSON schemas is asked in JSON mode instead, with the schema in the prompt, and from
 then on in that mode. Either way the answer is validated; one that does not fit gets one round
 of repair (the model is told what was wrong), then the call fails with the model's text.
+A request the endpoint refuses in both modes (too long for its context, say) fails as
+`LLMRefused`: asking again would not help. Errors worth a retry (down, timeouts, 429, 5xx) are
+retried by the client, then raised as they are.
 """
 
 from __future__ import annotations
@@ -13,10 +16,10 @@ import json
 import logging
 from typing import Any, TypeVar
 
-from openai import BadRequestError, OpenAI
+from openai import APIStatusError, BadRequestError, OpenAI, UnprocessableEntityError
 from pydantic import BaseModel, ValidationError
 
-from infra.llm.port import Structured, StructuredOutputError
+from infra.llm.port import LLMRefused, Structured, StructuredOutputError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)
@@ -53,6 +56,7 @@ class OpenAILLM:
         return Structured(value, repaired, self.model, "repaired", usage[0] + more[0], usage[1] + more[1])
 
     def _ask(self, messages: list[dict[str, str]], schema: type[BaseModel], name: str) -> tuple[str, Any]:
+        refusal: BadRequestError | None = None
         if not self._schemas_refused:
             try:
                 return "json_schema", self._client.chat.completions.create(
@@ -60,15 +64,33 @@ class OpenAILLM:
                     response_format={"type": "json_schema", "json_schema": {
                         "name": name, "schema": schema.model_json_schema(), "strict": False}})
             except BadRequestError as error:
-                log.warning("%s refuses JSON schemas (%s): asking in JSON mode from now on", self.model,
-                            error)
-                self._schemas_refused = True
+                refusal = error  # the schema, or the request itself (too long): JSON mode tells
         shape = json.dumps(schema.model_json_schema())
         described = [{**messages[0], "content": f"{messages[0]['content']}\n\nAnswer with one JSON object "
                       f"that fits this JSON schema:\n{shape}"}, *messages[1:]]
-        return "json_object", self._client.chat.completions.create(
-            model=self.model, temperature=0, messages=described,  # type: ignore[arg-type]
-            response_format={"type": "json_object"})
+        try:
+            answer = self._client.chat.completions.create(
+                model=self.model, temperature=0, messages=described,  # type: ignore[arg-type]
+                response_format={"type": "json_object"})
+        except (BadRequestError, UnprocessableEntityError) as error:
+            raise LLMRefused(f"{self.model} refused the request: {_message(error)}") from error
+        except APIStatusError as error:
+            if error.status_code == 413:
+                raise LLMRefused(f"{self.model} refused the request as too large: "
+                                 f"{_message(error)}") from error
+            raise
+        if refusal is not None:
+            log.warning("%s refuses JSON schemas (%s): asking in JSON mode from now on", self.model,
+                        _message(refusal))
+            self._schemas_refused = True
+        return "json_object", answer
+
+
+def _message(error: APIStatusError) -> str:
+    body = error.body if isinstance(error.body, dict) else {}
+    detail = body.get("error", body) if isinstance(body, dict) else body
+    text = detail.get("message") if isinstance(detail, dict) else None
+    return f"HTTP {error.status_code}: {text or error.message}"[:300]
 
 
 def _text(response: Any) -> str:

@@ -33,6 +33,12 @@ class StructuredOutputError(RuntimeError):
         self.raw = raw
 
 
+class LLMRefused(RuntimeError):
+    """The endpoint refused this request as it is (HTTP 400, 413, 422: too long for its context,
+    a parameter it does not take): asked the same way again, it answers the same. Unlike an
+    endpoint that is down, slow or rate-limited, which is worth asking again later."""
+
+
 class LLM(Protocol):
     model: str
 

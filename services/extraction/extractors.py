@@ -6,6 +6,7 @@ answer and what it cost, which the log keeps so that a replay never asks again.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,8 +16,8 @@ from typing import Protocol
 from domain.commands import Message
 from domain.extraction import rules
 from domain.extraction.candidate import Candidate
-from infra.llm import LLM, StructuredOutputError
-from services.extraction.llm_extractor import PROMPT_VERSION, extract_with
+from infra.llm import LLM, LLMRefused, StructuredOutputError
+from services.extraction.llm_extractor import PROMPT_VERSION, extract_with, parts, transcript_budget
 
 RULES_VERSION = "rules/1"
 _SMALL_TALK = re.compile(
@@ -63,20 +64,44 @@ class RulesExtractor:
 
 
 class LLMExtractor:
-    """A language model, asked with the versioned extraction prompt for a structured answer."""
+    """A language model, asked with the versioned extraction prompt for a structured answer.
+
+    A window longer than the model's context is asked in consecutive parts that fit it; their
+    candidates are put together (a thing said in two parts is found twice and consolidation makes
+    it one). A part the model cannot answer in the schema, or the endpoint refuses, is recorded
+    as such and not asked again: the same question would get the same answer. An endpoint that
+    is down raises, and the extraction stays due."""
 
     uses_model = True
 
-    def __init__(self, llm: LLM) -> None:
+    def __init__(self, llm: LLM, context_tokens: int = 4096, answer_tokens: int = 1024) -> None:
         self.llm = llm
         self.name = llm.model
+        self.max_part_tokens = transcript_budget(context_tokens, answer_tokens)
 
     def extract(self, messages: Sequence[Message], at: datetime) -> Extraction:
-        try:
-            candidates, answer = extract_with(self.llm, messages, at)
-        except StructuredOutputError as error:
-            # The model will answer the same way again: recorded as a skip, with its answer.
-            return Extraction([], self.name, PROMPT_VERSION, raw_output=error.raw[:100_000],
-                              skipped=f"the model's answer did not fit the schema: {error}"[:200])
-        return Extraction(candidates, self.name, PROMPT_VERSION, raw_output=answer.raw,
-                          prompt_tokens=answer.prompt_tokens, completion_tokens=answer.completion_tokens)
+        candidates: list[Candidate] = []
+        raws: list[str] = []
+        failures: list[str] = []
+        prompt_tokens = completion_tokens = 0
+        cut = parts(messages, self.max_part_tokens)
+        for offset, part in cut:
+            try:
+                found, answer = extract_with(self.llm, part, at)
+            except StructuredOutputError as error:
+                raws.append(error.raw[:100_000])
+                failures.append(f"the model's answer did not fit the schema: {error}")
+                continue
+            except LLMRefused as error:
+                failures.append(str(error))
+                continue
+            candidates += [c.model_copy(update={"positions": tuple(p + offset for p in c.positions)})
+                           for c in found]
+            raws.append(answer.raw)
+            prompt_tokens += answer.prompt_tokens
+            completion_tokens += answer.completion_tokens
+        raw = raws[0] if len(raws) == 1 and len(cut) == 1 else json.dumps(raws) if raws else None
+        skipped = "; ".join(failures)[:200] if failures and len(failures) == len(cut) else None
+        notes = [f"{len(failures)} of {len(cut)} parts failed: {f}" for f in failures] if not skipped else []
+        return Extraction(candidates, self.name, PROMPT_VERSION, raw_output=raw, prompt_tokens=prompt_tokens,
+                          completion_tokens=completion_tokens, skipped=skipped, notes=notes)

@@ -8,6 +8,7 @@ to the canonical vocabulary.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -93,6 +94,41 @@ class ExtractedMemories(BaseModel):
 
 def transcript(messages: Sequence[Message]) -> str:
     return "\n".join(f"[{i}] {m.role}: {m.content}" for i, m in enumerate(messages))
+
+
+def estimated_tokens(text: str) -> int:
+    """A count of tokens that errs high: English runs near four characters a token in the common
+    tokenizers, numbers and other scripts nearer three; three keeps a part inside the context."""
+    return len(text) // 3 + 1
+
+
+def parts(messages: Sequence[Message], max_tokens: int) -> list[tuple[int, list[Message]]]:
+    """The conversation cut into consecutive parts whose transcripts fit `max_tokens`, each with
+    the position of its first message; a message too long for any part is shortened to fit."""
+    limit = max(max_tokens, 64)
+    cut: list[tuple[int, list[Message]]] = []
+    start, part, size = 0, [], 0
+    for position, message in enumerate(messages):
+        line = estimated_tokens(f"[{position - start}] {message.role}: {message.content}\n")
+        if line > limit:
+            keep = max(limit * 3 - 40, 1)
+            message = message.model_copy(update={"content": message.content[:keep] + " …"})
+            line = estimated_tokens(f"[0] {message.role}: {message.content}\n")
+        if part and size + line > limit:
+            cut.append((start, part))
+            start, part, size = position, [], 0
+        part.append(message)
+        size += line
+    if part:
+        cut.append((start, part))
+    return cut
+
+
+def transcript_budget(context_tokens: int, answer_tokens: int) -> int:
+    """What a part's transcript may take of the model's context: the rest after the instructions
+    (with the schema, as JSON mode sends it) and room for the answer."""
+    instructions = SYSTEM + json.dumps(ExtractedMemories.model_json_schema())
+    return context_tokens - estimated_tokens(instructions) - answer_tokens
 
 
 def extract_with(llm: LLM, messages: Sequence[Message], at: datetime) -> tuple[list[Candidate],

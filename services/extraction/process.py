@@ -45,31 +45,55 @@ class ExtractionProcess:
         self.clock = clock
         self.waiting_for_budget: set[str] = set()
         self.failing: str | None = None   # the last error, while extractions keep failing
+        # Extractions that failed (the endpoint down, say), with when to try each again and the
+        # pause after that: passed over until then, so that one holds up no other.
+        self.retry: dict[str, tuple[datetime, float]] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     # -- one round ----------------------------------------------------------------------------
 
     def run_once(self, limit: int = 20) -> int:
-        """Answer the extractions due now (up to `limit`); returns how many were answered."""
+        """Answer the extractions due now (up to `limit`); returns how many were answered. One that
+        fails is tried again after a pause that doubles (to an hour) and holds up no other; the
+        round raises only when all it tried failed, so that the caller pauses too."""
         partitions = self.partitions()
-        answered = 0
+        answered, failed = 0, None
         # People over their budget are looked at again once a round, not at the head of the queue.
         for user_id in list(self.waiting_for_budget):
             self._over_budget(user_id)
-        for due in self.reads.due(partitions, limit=limit, waiting=self.waiting_for_budget):
+        now = self.clock()
+        later = {x for x, (at, _) in self.retry.items() if at > now}
+        for due in self.reads.due(partitions, limit=limit, waiting=self.waiting_for_budget, later=later):
             if self._stop.is_set():
                 break
             if self._over_budget(due.user_id):
                 continue
-            messages = self.reads.messages(due.user_id, due.window)
-            if any(m is None for m in messages):
-                log.debug("extraction %s: its messages are not all in the graph yet", due.extraction_id)
-                continue
-            extraction = self._extract([m for m in messages if m is not None], due)
-            self._record(due, extraction, partitions is not None)
-            answered += 1
+            try:
+                if self._answer(due, partitions is not None):
+                    answered += 1
+                    self.retry.pop(due.extraction_id, None)
+            except Exception as error:  # noqa: BLE001 - the extraction stays due, tried again later
+                failed = error
+                self.failing = f"{type(error).__name__}: {error}"
+                pause = min(self.retry.get(due.extraction_id, (now, self.poll_s))[1] * 2, 3600.0)
+                self.retry[due.extraction_id] = (now + timedelta(seconds=pause), pause)
+                log.warning("extraction %s of %s failed, tried again in %.0f s: %s: %s", due.extraction_id,
+                            due.user_id, pause, type(error).__name__, error)
+        if failed is not None and not answered:
+            raise failed
         return answered
+
+    def _answer(self, due: DueExtraction, partitioned: bool) -> bool:
+        messages = self.reads.messages(due.user_id, due.window)
+        if any(m is None for m in messages):
+            log.debug("extraction %s: its messages are not all in the graph yet", due.extraction_id)
+            return False
+        extraction = self._extract([m for m in messages if m is not None], due)
+        for note in extraction.notes:
+            log.warning("extraction %s of %s: %s", due.extraction_id, due.user_id, note)
+        self._record(due, extraction, partitioned)
+        return True
 
     def _over_budget(self, user_id: str) -> bool:
         if not (self.budget and self.extractor.uses_model):
@@ -154,7 +178,8 @@ class ExtractionProcess:
                 self._stop.wait(delay)
                 delay = min(delay * 2, 60.0)
                 continue
-            self.failing = None
+            if not self.retry:
+                self.failing = None
             delay = self.poll_s
             if not answered:
                 self._stop.wait(self.poll_s)

@@ -5,7 +5,9 @@ person over their token budget waits without holding up anyone else."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from domain.commands import Message, MessageRef, RecordEpisode, Similar
 from domain.events import EpisodeRecorded, ExtractionDue, MemoriesExtracted
@@ -29,13 +31,14 @@ class LogQueue:
         self.frozen: list[DueExtraction] | None = None  # a stale view of the queue, when set
 
     def due(self, partitions: Collection[int] | None, limit: int = 20,
-            waiting: Collection[str] = ()) -> list[DueExtraction]:
+            waiting: Collection[str] = (), later: Collection[str] = ()) -> list[DueExtraction]:
         if self.frozen is not None:
             return self.frozen
         done = {e.extraction_id for e in self.log.events() if isinstance(e, MemoriesExtracted)}
         return [DueExtraction(e.extraction_id, e.user_id, e.session_id, e.window, None, e.recorded_at)
                 for e in self.log.events() if isinstance(e, ExtractionDue)
-                and e.extraction_id not in done and e.user_id not in waiting][:limit]
+                and e.extraction_id not in done and e.user_id not in waiting
+                and e.extraction_id not in later][:limit]
 
     def messages(self, user_id: str, refs: Sequence[MessageRef]) -> list[Message | None]:
         episodes = {e.episode_id: e for e in self.log.events()
@@ -129,3 +132,42 @@ def test_a_person_over_budget_waits_and_holds_up_no_one() -> None:
     assert by_person.count("ada") == 2  # 100 tokens, then 200: the third waits
     assert by_person.count("bob") == 1
     assert process.waiting_for_budget == {"ada"}
+
+
+class FlakyExtractor(PaidExtractor):
+    """A model stand-in whose endpoint is down for one person's conversations."""
+
+    def __init__(self, down_for: str) -> None:
+        super().__init__()
+        self.down_for = down_for
+        self.up = False
+
+    def extract(self, messages: Sequence[Message], at: datetime) -> Extraction:
+        if not self.up and any(self.down_for in m.content for m in messages):
+            raise ConnectionError("the endpoint is down")
+        return super().extract(messages, at)
+
+
+def test_an_extraction_that_fails_holds_up_no_other_and_is_tried_again_after_a_pause() -> None:
+    now = [T]
+    extractor = FlakyExtractor(down_for="ada")
+    handler, log, queue, process = setup(extractor)
+    process.clock = lambda: now[0]
+    talk(handler, "ada", "a0", *(f"ada says {i}" for i in range(5)))   # due first
+    talk(handler, "bob", "b0", *(f"bob says {i}" for i in range(5)))
+    assert process.run_once() == 1                                      # bob's, past ada's
+    assert [e.user_id for e in extracted(log)] == ["bob"] and process.failing
+    (waiting,) = queue.due(None)
+    assert waiting.user_id == "ada" and waiting.extraction_id in process.retry
+    extractor.up = True
+    assert process.run_once() == 0                                      # not yet: it pauses
+    now[0] = T + timedelta(seconds=5)
+    assert process.run_once() == 1
+    assert [e.user_id for e in extracted(log)] == ["bob", "ada"] and not process.retry
+
+
+def test_a_round_where_everything_fails_raises_so_that_the_process_pauses() -> None:
+    handler, _, _, process = setup(FlakyExtractor(down_for="ada"))
+    talk(handler, "ada", "a0", *(f"ada says {i}" for i in range(5)))
+    with pytest.raises(ConnectionError):
+        process.run_once()

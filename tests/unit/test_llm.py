@@ -9,13 +9,21 @@ import json
 from datetime import UTC, datetime
 
 import pytest
+from openai import APIStatusError
 from pydantic import BaseModel
 
 from domain.commands import Message
 from domain.model import MemoryKind
-from infra.llm import StructuredOutputError
+from infra.llm import LLMRefused, StructuredOutputError
 from infra.llm.openai import OpenAILLM
-from services.extraction.llm_extractor import PROMPT_VERSION, extract_with
+from services.extraction.extractors import LLMExtractor
+from services.extraction.llm_extractor import (
+    PROMPT_VERSION,
+    estimated_tokens,
+    extract_with,
+    parts,
+    transcript,
+)
 from tests.support.chat_stub import chat_stub
 
 SAID_AT = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
@@ -130,3 +138,71 @@ def test_the_models_relations_are_kept_with_known_types_only() -> None:
     assert [(r.subject, r.predicate, r.object) for r in found.relations] == \
         [(None, "sister", "Maya"), ("Maya", "works_at", "Globex")]
     assert found.entity_types == (("Maya", "person"), ("Oslo", "place"))  # "Company!" is no type of ours
+
+
+TOO_LONG = (400, "the request exceeds the available context size, try increasing it")
+
+
+def test_a_request_refused_in_both_modes_is_a_refusal_and_schemas_are_still_asked_for() -> None:
+    with chat_stub('{"name": "red", "warm": true}', script=[TOO_LONG, TOO_LONG]) as stub:
+        model = llm(stub.url)
+        with pytest.raises(LLMRefused) as refused:
+            model.structured("Name a colour.", "a very long question", Colour, "colour")
+        after = model.structured("Name a colour.", "a short one", Colour, "colour")
+    assert "HTTP 400" in str(refused.value) and "exceeds the available context size" in str(refused.value)
+    # The refusal was of the request, not of schemas: the next one is asked with its schema.
+    assert after.mode == "json_schema"
+    assert [r["response_format"]["type"] for r in stub.requests] == ["json_schema", "json_object",
+                                                                     "json_schema"]
+
+
+def said(*texts: str) -> list[Message]:
+    return [Message(role="user" if i % 2 == 0 else "assistant", content=text, timestamp=SAID_AT)
+            for i, text in enumerate(texts)]
+
+
+def test_a_conversation_is_cut_into_consecutive_parts_that_fit() -> None:
+    messages = said(*(f"message number {i} " + "word " * 40 for i in range(10)))
+    cut = parts(messages, max_tokens=200)
+    assert [start for start, _ in cut] == [0, 2, 4, 6, 8]
+    assert [m for _, part in cut for m in part] == messages  # nothing left out, in order
+    assert all(estimated_tokens(transcript(part)) <= 200 for _, part in cut)
+    assert parts(messages, max_tokens=10_000) == [(0, messages)]
+
+
+def test_a_message_longer_than_any_part_is_shortened_to_fit() -> None:
+    messages = said("short", "x" * 5_000, "short again")
+    cut = parts(messages, max_tokens=300)
+    (long,) = [m for _, part in cut for m in part if m.content.startswith("x")]
+    assert len(long.content) < 1_000 and long.content.endswith("…")
+    assert all(estimated_tokens(transcript(part)) <= 300 for _, part in cut)
+
+
+def test_a_window_longer_than_the_context_is_asked_in_parts_and_put_together() -> None:
+    messages = said(*(f"I like colour {i}. " + "and more " * 150 for i in range(4)))  # ~460 tokens each
+    answers = [(200, json.dumps({"memories": [{"kind": "preference", "content": f"Likes colour {i}",
+                                               "confidence": 0.9, "messages": [0]}]}))
+               for i in (0, 3)]
+    with chat_stub("unused", script=answers) as stub:  # 4,096 tokens leave ~1,600 for a part
+        extraction = LLMExtractor(llm(stub.url), context_tokens=4_096).extract(messages, SAID_AT)
+    assert len(stub.requests) == 2
+    assert stub.asked[1].startswith("[0] assistant: I like colour 3.")  # positions start again
+    assert [(c.content, c.positions) for c in extraction.candidates] == [("Likes colour 0", (0,)),
+                                                                         ("Likes colour 3", (3,))]
+    assert (extraction.prompt_tokens, extraction.completion_tokens) == (200, 40)
+    assert [json.loads(raw) for raw in json.loads(extraction.raw_output or "")] == \
+        [json.loads(text) for _, text in answers]
+    assert extraction.skipped is None
+
+
+def test_a_window_the_endpoint_refuses_is_a_skip_that_says_why() -> None:
+    with chat_stub("unused", status=TOO_LONG[0]) as stub:
+        stub.answer = TOO_LONG[1]
+        extraction = LLMExtractor(llm(stub.url)).extract(said("I moved to Oslo.", "ok", "bye"), SAID_AT)
+    assert extraction.candidates == [] and extraction.skipped is not None
+    assert "exceeds the available context size" in extraction.skipped
+
+
+def test_an_endpoint_that_is_down_is_no_skip_the_extraction_stays_due() -> None:
+    with chat_stub("unused", status=503) as stub, pytest.raises(APIStatusError):
+        LLMExtractor(llm(stub.url)).extract(said("I moved to Oslo.", "ok", "bye"), SAID_AT)
