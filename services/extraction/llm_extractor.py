@@ -9,6 +9,7 @@ to the canonical vocabulary.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Sequence
 from datetime import datetime
@@ -19,6 +20,7 @@ from domain.commands import Message
 from domain.extraction import rules
 from domain.extraction.candidate import Candidate, Relation
 from domain.extraction.consolidate import content_words
+from domain.extraction.grounding import ungrounded
 from domain.extraction.rules import resolve
 from domain.extraction.slots import SLOTS, canonical_slot
 from domain.model import MemoryKind, normalized, utc
@@ -27,6 +29,7 @@ from infra.llm import LLM, Structured
 ENTITY_TYPES = frozenset({"person", "place", "organization", "software", "thing"})
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
 PROMPT_VERSION = "extract-memories/3"
+log = logging.getLogger(__name__)
 
 SYSTEM = f"""You keep the long-term memory of a personal assistant. From a conversation between a
 person (role "user") and the assistant, list what is worth remembering about the person: lasting
@@ -133,10 +136,19 @@ def transcript_budget(context_tokens: int, answer_tokens: int) -> int:
 
 def extract_with(llm: LLM, messages: Sequence[Message], at: datetime) -> tuple[list[Candidate],
                                                                                Structured[ExtractedMemories]]:
-    """The model's candidates for a conversation, and its answer as it gave it (for the log)."""
-    answer = llm.structured(SYSTEM, transcript(messages), ExtractedMemories, "extracted_memories")
-    return [_candidate(found, messages, at, f"{answer.model}:{PROMPT_VERSION}")
-            for found in answer.value.memories], answer
+    """The model's candidates for a conversation, and its answer as it gave it (for the log).
+    What it says that the conversation does not (its prompt's example, a name no one said) is
+    left out."""
+    conversation = transcript(messages)
+    answer = llm.structured(SYSTEM, conversation, ExtractedMemories, "extracted_memories")
+    kept = []
+    for found in answer.value.memories:
+        why = ungrounded(found.content, found.value, found.entities, conversation)
+        if why:  # the raw answer is in the log: the drop is seen, and made again, from it
+            log.info("left out %r of %s: %s", found.content, answer.model, why)
+            continue
+        kept.append(_candidate(found, messages, at, f"{answer.model}:{PROMPT_VERSION}"))
+    return kept, answer
 
 
 def _candidate(found: ExtractedMemory, messages: Sequence[Message], at: datetime,

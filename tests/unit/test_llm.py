@@ -206,3 +206,16 @@ def test_a_window_the_endpoint_refuses_is_a_skip_that_says_why() -> None:
 def test_an_endpoint_that_is_down_is_no_skip_the_extraction_stays_due() -> None:
     with chat_stub("unused", status=503) as stub, pytest.raises(APIStatusError):
         LLMExtractor(llm(stub.url)).extract(said("I moved to Oslo.", "ok", "bye"), SAID_AT)
+
+
+def test_what_the_model_copies_from_its_example_or_makes_up_is_left_out() -> None:
+    messages = said("Hey! I finally adopted a dog, his name is Rufus.", "Lovely!")
+    answer = {"memories": [
+        {"kind": "fact", "content": "Works at Acme as a designer", "attribute": "employer", "value": "Acme",
+         "confidence": 0.9, "messages": [0]},                                  # the prompt's example
+        {"kind": "fact", "content": "Adopted a dog named Rex", "confidence": 0.9, "messages": [0]},
+        {"kind": "fact", "content": "Adopted a dog named Rufus", "confidence": 0.9, "messages": [0]}]}
+    with chat_stub(json.dumps(answer)) as stub:
+        found, raw = extract_with(llm(stub.url), messages, SAID_AT)
+    assert [c.content for c in found] == ["Adopted a dog named Rufus"]
+    assert json.loads(raw.raw) == answer  # what was left out stays in the log's raw answer
