@@ -14,8 +14,10 @@ import re
 from domain.extraction.consolidate import content_words
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_CALENDAR = frozenset(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "tomorrow", "yesterday", "i"])
+_CALENDAR = frozenset({
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "today", "tomorrow", "yesterday", "i"})
 
 
 def names(text: str, every_word: bool = False) -> set[str]:
