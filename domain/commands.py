@@ -127,6 +127,21 @@ class Similar(BaseModel):
     cosine: float = Field(ge=-1.0, le=1.0)
 
 
+class ProposedVerdict(BaseModel):
+    """A model's judgement of a candidate against the person's memories shown to it: proposed,
+    and taken by the decider only where it is allowed (consolidate.py says where)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    verdict: Literal["same", "merge", "update", "distinct"]
+    memory_id: Identifier | None = Field(default=None, description="The memory it is the same as, "
+                                         "merges with or updates.")
+    content: str | None = Field(default=None, max_length=2000,
+                                description="For a merge: one sentence keeping every detail of both.")
+    reason: str = Field(default="", max_length=500)
+    by: str = Field(min_length=1, max_length=200, description="The model and prompt version.")
+
+
 MAX_CANDIDATES = 200
 MAX_RAW_OUTPUT_CHARS = 200_000
 
@@ -150,16 +165,17 @@ class RecordExtraction(_Command):
     candidates: tuple[Candidate, ...] = Field(default=(), max_length=MAX_CANDIDATES)
     similar: tuple[tuple[Similar, ...], ...] = Field(
         default=(), description="Per candidate: the person's memories close to it, closest first.")
+    proposed: tuple[ProposedVerdict | None, ...] = Field(
+        default=(), description="Per candidate: a model's verdict against its similar memories, if asked.")
 
-    @field_validator("similar")
+    @field_validator("similar", "proposed")
     @classmethod
-    def _one_per_candidate(cls, similar: tuple[tuple[Similar, ...], ...],
-                           info: ValidationInfo) -> tuple[tuple[Similar, ...], ...]:
+    def _one_per_candidate(cls, per: tuple[object, ...], info: ValidationInfo) -> tuple[object, ...]:
         candidates = info.data.get("candidates", ())
-        if similar and len(similar) != len(candidates):
-            raise ValueError(f"one list of similar memories per candidate: {len(candidates)} "
-                             f"candidates, {len(similar)} lists")
-        return similar
+        if per and len(per) != len(candidates):
+            raise ValueError(f"one entry of {info.field_name} per candidate: {len(candidates)} "
+                             f"candidates, {len(per)} entries")
+        return per
 
 
 Command = Annotated[
@@ -168,3 +184,8 @@ Command = Annotated[
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+def merged_sentences(command: RecordExtraction) -> list[str]:
+    """The sentences of the merges a model proposed, in the order of their candidates."""
+    return [p.content for p in command.proposed if p is not None and p.verdict == "merge" and p.content]

@@ -279,9 +279,19 @@ def _(command: RecordExtraction, state: UserState, envelope: _Envelope,
     verdicts: list[Verdict] = []
     changes: list[Event] = []
     decided_by = command.extractor + (f":{command.prompt_version}" if command.prompt_version else "")
-    vectors = embeddings if len(embeddings) == len(command.candidates) else [None] * len(command.candidates)
+    count = len(command.candidates)
+    vectors: Sequence[Embedding | None] = embeddings[:count] if len(embeddings) >= count else [None] * count
+    merge_vectors = iter(embeddings[count:])  # one per merge a model proposed with its sentence
     for number, candidate in enumerate(command.candidates):
-        found = judge(scratch, candidate, command.similar[number] if command.similar else ())
+        proposed = command.proposed[number] if command.proposed else None
+        merge_vector = next(merge_vectors, None) if proposed and proposed.verdict == "merge" \
+            and proposed.content else None
+        found = judge(scratch, candidate, command.similar[number] if command.similar else (), proposed)
+        vector = vectors[number]
+        if found.content:
+            candidate = candidate.model_copy(update={"content": found.content})
+            vector = merge_vector
+        by = found.decided_by or decided_by
         refs = _refs(command, candidate)
         target = found.target
         if target is not None and found.verdict == "same" and refs \
@@ -292,22 +302,22 @@ def _(command: RecordExtraction, state: UserState, envelope: _Envelope,
             memory_id: str | None = target.memory_id
         elif found.target is not None and found.verdict == "same":
             memory_id = found.target.memory_id
-            made = [_reinforced(envelope, found.target, candidate, decided_by, refs)]
+            made = [_reinforced(envelope, found.target, candidate, by, refs)]
         elif found.verdict == "kept_out":
             made, memory_id = [], None
         else:
             memory_id = derived_id("memory", command.user_id, command.command_id, str(number))
-            made = _recorded_from(command, candidate, found, envelope, memory_id, decided_by, vectors[number])
+            made = _recorded_from(command, candidate, found, envelope, memory_id, by, vector)
         evolve(scratch, made)
         changes.extend(made)
         verdicts.append(Verdict(candidate=number, verdict=found.verdict, memory_id=memory_id,
-                                other=found.others, reason=found.reason))
+                                other=found.others, reason=found.reason, decided_by=found.decided_by))
     extracted = MemoriesExtracted(
         **envelope(), extraction_id=command.extraction_id, session_id=command.session_id,
         window=command.window, extractor=command.extractor, prompt_version=command.prompt_version,
         raw_output=command.raw_output, prompt_tokens=command.prompt_tokens,
         completion_tokens=command.completion_tokens, skipped=command.skipped,
-        candidates=command.candidates, verdicts=tuple(verdicts))
+        candidates=command.candidates, proposed=command.proposed, verdicts=tuple(verdicts))
     return [extracted, *changes]
 
 

@@ -9,7 +9,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.commands import Message, MessageRef
+from domain.commands import Message, MessageRef, ProposedVerdict
 from domain.extraction.candidate import Candidate, Relation
 from domain.model import MemoryKind, UtcDatetime
 
@@ -164,6 +164,7 @@ class Verdict(BaseModel):
     memory_id: str | None = Field(default=None, description="The memory it became or reinforced.")
     other: tuple[str, ...] = Field(default=(), description="The memories it was judged against.")
     reason: str
+    decided_by: str | None = Field(default=None, description="A model that judged it (else the rules).")
 
 
 class MemoriesExtracted(_Event):
@@ -181,6 +182,7 @@ class MemoriesExtracted(_Event):
     completion_tokens: int = 0
     skipped: str | None = None
     candidates: tuple[Candidate, ...] = ()
+    proposed: tuple[ProposedVerdict | None, ...] = ()
     verdicts: tuple[Verdict, ...] = ()
 
 

@@ -46,6 +46,13 @@ CALL (i) {
 RETURN i, collect({memory_id: memory_id, cosine: cosine}) AS similar
 """
 
+_SHOWN = """
+UNWIND $ids AS id
+MATCH (m:Memory {memory_id: id, user_id: $user_id})
+RETURN m.memory_id AS memory_id, m.kind AS kind, m.content AS content, m.attribute AS attribute,
+       toString(m.valid_from) AS valid_from
+"""
+
 _ONE = """
 MATCH (x:Extraction {extraction_id: $extraction_id, user_id: $user_id})
 RETURN x.status AS status, x.trigger AS trigger, x.extractor AS extractor, x.skipped AS skipped,
@@ -82,6 +89,17 @@ class DueExtraction:
     window: tuple[MessageRef, ...]
     partition: int | None
     due_since: datetime
+
+
+@dataclass(frozen=True)
+class MemoryShown:
+    """A memory as a model judging a candidate against it is shown it."""
+
+    memory_id: str
+    kind: str
+    content: str
+    attribute: str | None
+    valid_from: str
 
 
 @dataclass(frozen=True)
@@ -140,6 +158,12 @@ class ExtractionQueries:
         return [tuple(Similar(memory_id=s["memory_id"], cosine=max(-1.0, min(1.0, s["cosine"])))
                       for s in rows.get(i, []) if s["memory_id"] is not None)
                 for i in range(len(vectors))]
+
+    def shown(self, user_id: str, ids: Collection[str]) -> dict[str, MemoryShown]:
+        """The person's memories of `ids`, as a model is shown them."""
+        return {r["memory_id"]: MemoryShown(r["memory_id"], r["kind"], r["content"], r["attribute"],
+                                            (r["valid_from"] or "")[:10])
+                for r in self._run(_SHOWN, user_id=user_id, ids=sorted(ids))}
 
     def extraction(self, user_id: str, extraction_id: str) -> ExtractionView | None:
         rows = self._run(_ONE, user_id=user_id, extraction_id=extraction_id)

@@ -27,6 +27,7 @@ from projections.search import CandidateQueries
 from projections.temporal import TemporalQueries
 from services.commands import CommandHandler
 from services.extraction.extractors import Extractor, LLMExtractor, RulesExtractor
+from services.extraction.llm_consolidator import LLMConsolidator
 from services.extraction.process import ExtractionProcess
 from services.search import SearchService
 
@@ -104,8 +105,10 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     access = AccessRecorder(driver, database)
     extractions = ExtractionQueries(driver, database)
     extractor = open_extractor(settings)
+    # A model that extracts also judges consolidation; the rules judge what the rules extract.
+    consolidator = LLMConsolidator(extractor.llm) if isinstance(extractor, LLMExtractor) else None
     process = None if extractor is None else ExtractionProcess(
-        extractions, handler, extractor, embedder, policy,
+        extractions, handler, extractor, embedder, policy, consolidator=consolidator,
         tokens_per_person_per_day=settings.llm_tokens_per_person_per_day, poll_s=settings.extraction_poll_s)
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access,
                 TemporalQueries(driver, database), OutcomeQueries(driver, database), extractions, process)

@@ -16,7 +16,14 @@ from typing import Literal
 
 from cachetools import LRUCache
 
-from domain.commands import Command, RecordEpisode, RecordExtraction, RecordMemory, message_text
+from domain.commands import (
+    Command,
+    RecordEpisode,
+    RecordExtraction,
+    RecordMemory,
+    merged_sentences,
+    message_text,
+)
 from domain.decide import DEFAULT_POLICY, decide, rejected
 from domain.errors import DomainError
 from domain.events import CommandRejected, Embedding, Event
@@ -203,7 +210,8 @@ class CommandHandler:
             elif isinstance(command, RecordEpisode):
                 texts[_ref(command)] = [message_text(m) for m in command.messages]
             elif isinstance(command, RecordExtraction) and command.candidates:
-                texts[_ref(command)] = [c.content for c in command.candidates]
+                # And a merge's sentence that a model proposed: the memory says it, if it is taken.
+                texts[_ref(command)] = [c.content for c in command.candidates] + merged_sentences(command)
         flat = [text for group in texts.values() for text in group]
         if not flat:
             return {}

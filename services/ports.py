@@ -14,7 +14,7 @@ from domain.commands import Message, MessageRef, Similar
 from domain.state import UserState
 from domain.stored import StoredEvent
 from infra.eventlog import EventLog
-from projections.extraction import DueExtraction
+from projections.extraction import DueExtraction, MemoryShown
 from projections.outcomes import CommandOutcome, CommandRef
 
 
@@ -51,5 +51,7 @@ class ExtractionReads(Protocol):
 
     def similar(self, user_id: str, vectors: Sequence[Sequence[float]], threshold: float,
                 limit: int = ...) -> list[tuple[Similar, ...]]: ...
+
+    def shown(self, user_id: str, ids: Collection[str]) -> dict[str, MemoryShown]: ...
 
     def tokens_since(self, user_id: str, since: datetime) -> int: ...

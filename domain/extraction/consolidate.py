@@ -20,7 +20,7 @@ from typing import Literal
 
 import snowballstemmer
 
-from domain.commands import Similar
+from domain.commands import ProposedVerdict, Similar
 from domain.extraction.candidate import Candidate
 from domain.model import normalized
 from domain.state import MemoryState, UserState, slot_key
@@ -50,13 +50,58 @@ class Judgement:
     target: MemoryState | None = None      # same: the memory reinforced; update: the one closed;
     others: tuple[str, ...] = ()           # merge: the one merged in
     after: MemoryState | None = None       # a slot's next value, when the candidate is a late one
+    content: str | None = None             # merge: the sentence of both, when a model wrote it
+    decided_by: str | None = None          # a model that judged it; None: these rules
 
 
-def judge(state: UserState, candidate: Candidate, similar: Sequence[Similar]) -> Judgement:
+def judge(state: UserState, candidate: Candidate, similar: Sequence[Similar],
+          proposed: ProposedVerdict | None = None) -> Judgement:
     slot = slot_key(candidate.attribute)
-    if slot is not None:
-        return _judge_slot(state, candidate, slot)
-    return _judge_free(state, candidate, similar)
+    ruled = (_judge_slot(state, candidate, slot) if slot is not None
+             else _judge_free(state, candidate, similar))
+    return ruled if proposed is None else _proposal(state, candidate, similar, proposed, ruled)
+
+
+def _proposal(state: UserState, candidate: Candidate, similar: Sequence[Similar], proposed: ProposedVerdict,
+              ruled: Judgement) -> Judgement:
+    """A model's verdict, where it may decide; else the rules' verdict, saying why not the model's.
+
+    The model judges what it was shown (the memories close to the candidate), and meaning: that
+    two wordings are one memory, that two memories are best one, that two that share words say
+    different things. It never supersedes: a slot's timeline decides updates, so that nothing is
+    closed across the graph, and a person's own word is never replaced by an inference."""
+    why = f"the model: {proposed.reason}".strip().removesuffix(":")[:500]
+    if ruled.verdict == "kept_out":
+        return ruled
+    target = state.memories.get(proposed.memory_id) if proposed.memory_id else None
+    unshown = target is None or target.memory_id not in {s.memory_id for s in similar} or not target.active
+    if proposed.verdict != "distinct" and unshown:
+        return _overruled(ruled, f"its {proposed.verdict} named no memory it was shown")
+    if slot_key(candidate.attribute) is not None:
+        if proposed.verdict == "same" and ruled.verdict == "update" and target is not None \
+                and target is ruled.target:
+            return Judgement("same", why, target, (target.memory_id,), decided_by=proposed.by)
+        return _overruled(ruled, f"a single-valued {candidate.attribute} is decided by its timeline")
+    if proposed.verdict == "update":
+        return _overruled(ruled, "an update closes only a single-valued slot's value")
+    if target is not None and target.slot is not None:
+        return _overruled(ruled, f"{target.memory_id} is a value of {target.slot}")
+    if proposed.verdict == "same" and target is not None:
+        return Judgement("same", why, target, (target.memory_id,), decided_by=proposed.by)
+    if proposed.verdict == "merge" and target is not None:
+        if not (proposed.content and proposed.content.strip()):
+            return _overruled(ruled, "its merge gave no sentence")
+        return Judgement("merge", why, target, (target.memory_id,), content=proposed.content.strip(),
+                         decided_by=proposed.by)
+    if ruled.verdict in ("same", "merge"):
+        return Judgement("distinct", why, None, ruled.others, decided_by=proposed.by)
+    return Judgement(ruled.verdict, f"{ruled.reason}; {why}", ruled.target, ruled.others, ruled.after,
+                     decided_by=proposed.by)
+
+
+def _overruled(ruled: Judgement, why: str) -> Judgement:
+    return Judgement(ruled.verdict, f"{ruled.reason} (the model's verdict not taken: {why})", ruled.target,
+                     ruled.others, ruled.after)
 
 
 def _judge_slot(state: UserState, candidate: Candidate, slot: str) -> Judgement:

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from domain.commands import Message, RecordExtraction, Similar
 from domain.decide import extraction_command_id
+from domain.extraction.candidate import Candidate
 from domain.extraction.policy import ExtractionPolicy
 from infra.embedding import Embedder
-from projections.extraction import DueExtraction
+from projections.extraction import DueExtraction, MemoryShown
 from services.commands import CommandHandler, system_clock
 from services.extraction.extractors import Extraction, Extractor, only_small_talk
+from services.extraction.llm_consolidator import Proposals
 from services.ports import ExtractionReads
 
 log = logging.getLogger(__name__)
@@ -29,9 +32,17 @@ log = logging.getLogger(__name__)
 Partitions = Callable[[], Collection[int] | None]
 
 
+class Consolidator(Protocol):
+    """What judges candidates against the person's close memories, beside the rules (a model)."""
+
+    def propose(self, candidates: Sequence[Candidate], similar: Sequence[Sequence[Similar]],
+                shown: Mapping[str, MemoryShown]) -> Proposals: ...
+
+
 class ExtractionProcess:
     def __init__(self, reads: ExtractionReads, handler: CommandHandler, extractor: Extractor,
-                 embedder: Embedder | None, policy: ExtractionPolicy, *, tokens_per_person_per_day: int = 0,
+                 embedder: Embedder | None, policy: ExtractionPolicy, *,
+                 consolidator: Consolidator | None = None, tokens_per_person_per_day: int = 0,
                  poll_s: float = 0.5, partitions: Partitions = lambda: None,
                  clock: Callable[[], datetime] = system_clock) -> None:
         self.reads = reads
@@ -39,6 +50,7 @@ class ExtractionProcess:
         self.extractor = extractor
         self.embedder = embedder
         self.policy = policy
+        self.consolidator = consolidator
         self.budget = tokens_per_person_per_day
         self.poll_s = poll_s
         self.partitions = partitions
@@ -119,14 +131,25 @@ class ExtractionProcess:
         vectors = self.embedder.embed([c.content for c in extraction.candidates])
         return tuple(self.reads.similar(user_id, vectors, self.policy.similar_cosine))
 
+    def _proposals(self, user_id: str, extraction: Extraction,
+                   similar: tuple[tuple[Similar, ...], ...]) -> Proposals:
+        if self.consolidator is None or not any(similar):
+            return Proposals(())
+        shown = self.reads.shown(user_id, {s.memory_id for close in similar for s in close})
+        return self.consolidator.propose(extraction.candidates, similar, shown)
+
     def _record(self, due: DueExtraction, extraction: Extraction, partitioned: bool) -> None:
+        similar = self._similar(due.user_id, extraction)
+        proposals = self._proposals(due.user_id, extraction, similar)
         command = RecordExtraction(
             command_id=extraction_command_id(due.extraction_id), user_id=due.user_id,
             occurred_at=due.due_since, extraction_id=due.extraction_id, session_id=due.session_id,
             window=due.window, extractor=extraction.extractor, prompt_version=extraction.prompt_version,
-            raw_output=extraction.raw_output, prompt_tokens=extraction.prompt_tokens,
-            completion_tokens=extraction.completion_tokens, skipped=extraction.skipped,
-            candidates=tuple(extraction.candidates), similar=self._similar(due.user_id, extraction))
+            raw_output=extraction.raw_output,
+            prompt_tokens=extraction.prompt_tokens + proposals.prompt_tokens,
+            completion_tokens=extraction.completion_tokens + proposals.completion_tokens,
+            skipped=extraction.skipped, candidates=tuple(extraction.candidates), similar=similar,
+            proposed=proposals.proposed if any(proposals.proposed) else ())
         partitions = [due.partition] if partitioned else None
         (outcome,) = self.handler.handle([command], partitions=partitions)
         prior = outcome.prior
@@ -137,6 +160,7 @@ class ExtractionProcess:
                         due.user_id, refused)
             self.handler.handle([command.model_copy(update={
                 "command_id": f"{command.command_id}-refused", "candidates": (), "similar": (),
+                "proposed": (),
                 "raw_output": None, "skipped": f"refused: {refused}"[:200]})], partitions=partitions)
         else:
             log.info("extraction %s of %s: %d candidates by %s", due.extraction_id, due.user_id,

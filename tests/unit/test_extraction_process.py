@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from domain.commands import Message, MessageRef, RecordEpisode, Similar
-from domain.events import EpisodeRecorded, ExtractionDue, MemoriesExtracted
+from domain.events import EpisodeRecorded, ExtractionDue, MemoriesExtracted, MemoryRecorded
 from domain.extraction.candidate import Candidate
 from domain.extraction.policy import ExtractionPolicy
 from domain.model import MemoryKind
-from projections.extraction import DueExtraction
+from projections.extraction import DueExtraction, MemoryShown
 from services.commands import CommandHandler
 from services.extraction.extractors import Extraction, RulesExtractor
 from services.extraction.process import ExtractionProcess
@@ -49,6 +49,11 @@ class LogQueue:
     def similar(self, user_id: str, vectors: Sequence[Sequence[float]], threshold: float,
                 limit: int = 5) -> list[tuple[Similar, ...]]:
         return [() for _ in vectors]
+
+    def shown(self, user_id: str, ids: Collection[str]) -> dict[str, MemoryShown]:
+        return {e.memory_id: MemoryShown(e.memory_id, e.kind.value, e.content, e.attribute,
+                                         e.valid_from.date().isoformat())
+                for e in self.log.events() if isinstance(e, MemoryRecorded) and e.memory_id in ids}
 
     def tokens_since(self, user_id: str, since: datetime) -> int:
         return sum(e.prompt_tokens + e.completion_tokens for e in self.log.events()

@@ -12,11 +12,14 @@ import pytest
 from openai import APIStatusError
 from pydantic import BaseModel
 
-from domain.commands import Message
+from domain.commands import Message, Similar
+from domain.extraction.candidate import Candidate
 from domain.model import MemoryKind
 from infra.llm import LLMRefused, StructuredOutputError
 from infra.llm.openai import OpenAILLM
+from projections.extraction import MemoryShown
 from services.extraction.extractors import LLMExtractor
+from services.extraction.llm_consolidator import LLMConsolidator
 from services.extraction.llm_extractor import (
     PROMPT_VERSION,
     estimated_tokens,
@@ -219,3 +222,33 @@ def test_what_the_model_copies_from_its_example_or_makes_up_is_left_out() -> Non
         found, raw = extract_with(llm(stub.url), messages, SAID_AT)
     assert [c.content for c in found] == ["Adopted a dog named Rufus"]
     assert json.loads(raw.raw) == answer  # what was left out stays in the log's raw answer
+
+
+def test_the_consolidator_shows_each_candidate_with_its_close_memories_and_keeps_what_it_asked() -> None:
+    candidates = [Candidate(kind=MemoryKind.PREFERENCE, content=text, valid_from=SAID_AT, confidence=0.9,
+                            extractor="x") for text in ("Enjoys sencha", "Has a dog", "Runs daily")]
+    similar = [(Similar(memory_id="m-tea", cosine=0.9),), (), (Similar(memory_id="m-gone", cosine=0.88),)]
+    shown = {"m-tea": MemoryShown("m-tea", "preference", "Likes green tea", None, "2026-02-01")}
+    answer = {"verdicts": [
+        {"candidate": 0, "verdict": "same", "memory_id": "m-tea", "reason": "sencha is a green tea"},
+        {"candidate": 1, "verdict": "merge", "memory_id": "m-tea", "content": "x", "reason": "not asked"}]}
+    with chat_stub(json.dumps(answer)) as stub:
+        proposals = LLMConsolidator(llm(stub.url)).propose(candidates, similar, shown)
+    (asked,) = stub.asked
+    assert asked == 'New memory 0 (preference): "Enjoys sencha"\n' \
+                    '  close: m-tea (preference, since 2026-02-01): "Likes green tea"'
+    first, second, third = proposals.proposed
+    assert first is not None and (first.verdict, first.memory_id) == ("same", "m-tea")
+    assert first.by == "stand-in:consolidate-memories/1"
+    assert second is None and third is None   # not asked: nothing close, or nothing it could be shown
+    assert (proposals.prompt_tokens, proposals.completion_tokens) == (100, 20)
+
+
+def test_a_consolidation_the_model_cannot_answer_is_left_to_the_rules() -> None:
+    candidate = Candidate(kind=MemoryKind.FACT, content="Has a dog", valid_from=SAID_AT, confidence=0.9,
+                          extractor="x")
+    shown = {"m1": MemoryShown("m1", "fact", "Has a dog named Rufus", None, "")}
+    with chat_stub("not json") as stub:
+        close = [(Similar(memory_id="m1", cosine=0.9),)]
+        proposals = LLMConsolidator(llm(stub.url)).propose([candidate], close, shown)
+    assert proposals.proposed == (None,) and proposals.failed

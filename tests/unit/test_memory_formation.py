@@ -10,6 +10,7 @@ from domain.commands import (
     EndSession,
     ExtractEpisode,
     MessageRef,
+    ProposedVerdict,
     RecordEpisode,
     RecordExtraction,
     RecordMemory,
@@ -59,12 +60,13 @@ class Person:
                        messages=[{"role": role, "content": text} for role, text in turns])
 
     def extract(self, candidates: list[Candidate], window: tuple[MessageRef, ...] = (),
-                similar: tuple[tuple[Similar, ...], ...] = (), extractor: str = "rules/1") -> list:
+                similar: tuple[tuple[Similar, ...], ...] = (), extractor: str = "rules/1",
+                proposed: tuple[ProposedVerdict | None, ...] = ()) -> list:
         self.count += 1
         return self.do(RecordExtraction, command_id=extraction_command_id(f"x{self.count}"),
                        extraction_id=f"x{self.count}", session_id="s",
                        window=window or tuple(MessageRef(episode_id="w", position=i) for i in range(10)),
-                       extractor=extractor, candidates=tuple(candidates), similar=similar)
+                       extractor=extractor, candidates=tuple(candidates), similar=similar, proposed=proposed)
 
 
 def exchange(n: int) -> list[tuple[str, str]]:
@@ -294,3 +296,73 @@ def test_a_memory_names_every_entity_its_relations_name() -> None:
                                               relations=(relation,))])
     assert isinstance(recorded, MemoryRecorded)
     assert recorded.entities == ("Maya", "Globex") and recorded.relations == (relation,)
+
+
+# -- a model's proposed verdicts ----------------------------------------------------------------
+
+def model(verdict: str, memory_id: str | None = None, content: str | None = None) -> ProposedVerdict:
+    return ProposedVerdict(verdict=verdict, memory_id=memory_id, content=content, reason="it said so",
+                           by="stand-in:consolidate-memories/1")  # type: ignore[arg-type]
+
+
+def test_a_models_same_and_merge_are_taken_with_its_sentence_and_its_name() -> None:
+    person = Person()
+    pref = MemoryKind.PREFERENCE
+    (_, tea) = person.extract([candidate("Likes green tea", pref)])
+    close = ((Similar(memory_id=tea.memory_id, cosine=0.9),),)
+    # Other words, the same meaning: the rules see new words, the model sees the same memory.
+    same = person.extract([candidate("Enjoys a cup of sencha", pref, positions=(3,))], similar=close,
+                          proposed=(model("same", tea.memory_id),))
+    assert kinds(same) == ["MemoriesExtracted", "MemoryReinforced"]
+    verdict = same[0].verdicts[0]
+    assert (verdict.verdict, verdict.decided_by) == ("same", "stand-in:consolidate-memories/1")
+    assert same[0].proposed == (model("same", tea.memory_id),)  # the proposal is in the log
+    merged = person.extract([candidate("Takes tea without sugar", pref, positions=(4,))], similar=close,
+                            proposed=(model("merge", tea.memory_id, "Likes green tea, without sugar"),))
+    assert kinds(merged) == ["MemoriesExtracted", "MemoryRecorded", "MemoryMerged"]
+    recorded, merge = merged[1], merged[2]
+    assert recorded.content == "Likes green tea, without sugar" and recorded.merged_from == (tea.memory_id,)
+    assert merge.decided_by == recorded.decided_by == "stand-in:consolidate-memories/1"
+
+
+def test_a_models_distinct_keeps_apart_what_the_rules_would_have_made_one() -> None:
+    person = Person()
+    (_, tea) = person.extract([candidate("Likes green tea", MemoryKind.PREFERENCE)])
+    close = ((Similar(memory_id=tea.memory_id, cosine=0.9),),)
+    events = person.extract([candidate("Likes tea", MemoryKind.PREFERENCE, positions=(2,))], similar=close,
+                            proposed=(model("distinct"),))
+    assert kinds(events) == ["MemoriesExtracted", "MemoryRecorded"]
+    assert events[0].verdicts[0].verdict == "distinct"
+
+
+def test_a_model_never_supersedes_outside_a_slot_nor_names_what_it_was_not_shown() -> None:
+    person = Person()
+    (_, tea) = person.extract([candidate("Drinks tea in the morning", MemoryKind.PREFERENCE)])
+    (_, run) = person.extract([candidate("Runs on Sundays", MemoryKind.FACT, positions=(1,))])
+    close = ((Similar(memory_id=tea.memory_id, cosine=0.9),),)
+    coffee = candidate("Drinks coffee in the morning", MemoryKind.PREFERENCE, positions=(2,))
+    updated = person.extract([coffee], similar=close, proposed=(model("update", tea.memory_id),))
+    assert "MemorySuperseded" not in kinds(updated)
+    assert updated[0].verdicts[0].verdict == "distinct" and "not taken" in updated[0].verdicts[0].reason
+    assert person.state.memories[tea.memory_id].active
+    unshown = person.extract([candidate("Drinks coffee at noon", MemoryKind.PREFERENCE, positions=(3,))],
+                             similar=close, proposed=(model("same", run.memory_id),))
+    assert kinds(unshown) == ["MemoriesExtracted", "MemoryRecorded"]
+    assert "named no memory it was shown" in unshown[0].verdicts[0].reason
+
+
+def test_in_a_slot_the_model_may_see_the_same_value_in_other_words_and_never_close_an_assertion() -> None:
+    person = Person()
+    (_, nyc) = person.extract([city("New York City", day(1))])
+    close = ((Similar(memory_id=nyc.memory_id, cosine=0.95),),)
+    same = person.extract([city("NYC", day(3), positions=(3,))], similar=close,
+                          proposed=(model("same", nyc.memory_id),))
+    assert kinds(same) == ["MemoriesExtracted", "MemoryReinforced"]
+    # An inference against the person's own word stays out, whatever the model proposes.
+    kept = person.extract([city("Boston", day(4), asserted=False, positions=(4,))], similar=close,
+                          proposed=(model("distinct"),))
+    assert kinds(kept) == ["MemoriesExtracted"] and kept[0].verdicts[0].verdict == "kept_out"
+    # A model's distinct does not keep two values of one slot in force.
+    moved = person.extract([city("Lisbon", day(5), positions=(5,))], similar=close,
+                           proposed=(model("distinct"),))
+    assert kinds(moved)[-1] == "MemorySuperseded"
