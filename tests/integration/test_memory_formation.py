@@ -6,6 +6,7 @@ decision is in the log: a rebuild with the model out of reach gives the same gra
 from __future__ import annotations
 
 import json
+import re
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -42,6 +43,9 @@ BERLIN = turns(BERLIN_DAY, ("user", "Hi! I live in Berlin."), ("assistant", "Nic
 LISBON = turns(LISBON_DAY, ("user", "Big news: I moved to Lisbon last month."),
                ("assistant", "Congratulations!"), ("user", "I switched to Neovim."), ("assistant", "Brave."),
                ("user", "Remind me to renew my passport next Friday."), ("assistant", "I will."))
+# The same, where the assistant names another city: what a model may (wrongly) infer a move to.
+LISBON_OR_PORTO = [dict(m, content="Congratulations! Lisbon, not Porto?")
+                   if m["content"] == "Congratulations!" else m for m in LISBON]
 
 
 def kafka_mode(servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str],
@@ -177,7 +181,7 @@ def test_a_models_extraction_is_replayed_without_the_model(neo4j: Driver, server
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             talk(client, "first-chat", BERLIN)
             assert end(client, "first-chat")["extraction"]["extractor"] == "stand-in"
-            talk(client, "second-chat", LISBON)
+            talk(client, "second-chat", LISBON_OR_PORTO)
             second = end(client, "second-chat")["extraction"]
             assert second["prompt_tokens"] == 100 and second["completion_tokens"] == 20
             assert any("kept_out" in v for v in second["verdicts"])  # an inference never replaces her word
@@ -188,6 +192,43 @@ def test_a_models_extraction_is_replayed_without_the_model(neo4j: Driver, server
         asked = len(stub.requests)
         assert asked == 2 and "Remind me to renew my passport" in stub.asked[1]
         live = fingerprint(neo4j, ignore=USAGE)
+
+    rebuild_with_the_model_gone(settings)
+    assert fingerprint(neo4j, ignore=USAGE) == live
+
+
+def test_a_model_judges_what_the_rules_cannot_and_its_verdict_is_replayed_without_it(
+        neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> None:
+    """A second way of saying what the person likes is merged into one memory by the model's
+    verdict (a stand-in answering the consolidation prompt with the memory it was shown)."""
+    tea = answer({"kind": "preference", "content": "Likes green tea", "messages": [0]})
+    sugar = answer({"kind": "preference", "content": "Drinks green tea without sugar", "messages": [0]})
+
+    def judge(asked: str) -> tuple[int, str] | None:
+        shown = re.search(r"close: (\S+) \(", asked)
+        if not asked.startswith("New memory") or shown is None:
+            return None
+        return 200, json.dumps({"verdicts": [{"candidate": 0, "verdict": "merge", "memory_id": shown[1],
+                                              "content": "Likes green tea, without sugar",
+                                              "reason": "one tea, one more detail"}]})
+    with chat_stub("", script=[(200, tea), (200, sugar)], respond=judge) as stub:
+        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, llm="openai", llm_base_url=stub.url,
+                            llm_model="stand-in", extraction_poll_s=0.1, similar_cosine=0.6)
+        with TestClient(create_app(lambda: bootstrap(settings))) as client:
+            for n, said in enumerate(("I like green tea.", "I drink my green tea without sugar.")):
+                talk(client, f"tea-{n}", turns(LISBON_DAY, ("user", said), ("assistant", "Noted."),
+                                               ("user", "That's all."), ("assistant", "Bye.")))
+                done = end(client, f"tea-{n}")["extraction"]
+            assert any(v.split(": ")[1].startswith("merge") for v in done["verdicts"]), done
+            items = client.get("/v1/users/ada/memories", params={"kind": "preference"}).json()["items"]
+            assert [(m["content"], m["decided_by"]) for m in items] == [
+                ("Likes green tea, without sugar", "stand-in:consolidate-memories/1")]
+        assert len(stub.requests) == 3  # two extractions, one consolidation: the first had nothing close
+        live = fingerprint(neo4j, ignore=USAGE)
+    records, _, _ = neo4j.execute_query(
+        "MATCH (m:Memory {user_id: 'ada', status: 'active'})-[:MERGED_FROM]->(o:Memory) "
+        "RETURN o.content AS merged, o.status AS status")
+    assert [(r["merged"], r["status"]) for r in records] == [("Likes green tea", "merged")]
 
     rebuild_with_the_model_gone(settings)
     assert fingerprint(neo4j, ignore=USAGE) == live
@@ -211,7 +252,7 @@ def test_a_worker_killed_mid_extraction_extracts_the_session_once(
         at = datetime.fromisoformat(LISBON_DAY)
         produce(settings.kafka_bootstrap, settings.commands_topic, as_messages([
             RecordEpisode(command_id="talk", user_id="ada", occurred_at=at, session_id="chat",
-                          messages=tuple(Message.model_validate(m) for m in LISBON)),
+                          messages=tuple(Message.model_validate(m) for m in LISBON_OR_PORTO)),
             EndSession(command_id="end", user_id="ada", occurred_at=at, session_id="chat")]))
         first = start_worker(settings, tmp_path / "worker-1.log")
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -24,12 +24,15 @@ class ChatStub:
     hold: int = 0
     held: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
+    # Answers computed from the ask (the last message's text) when it returns one, before the rest.
+    respond: Callable[[str], tuple[int, str] | None] | None = None
 
 
 @contextmanager
-def chat_stub(answer: str, status: int = 200,
-              script: list[tuple[int, str]] | None = None, hold: int = 0) -> Iterator[ChatStub]:
-    stub = ChatStub(url="", answer=answer, status=status, script=list(script or []), hold=hold)
+def chat_stub(answer: str, status: int = 200, script: list[tuple[int, str]] | None = None, hold: int = 0,
+              respond: Callable[[str], tuple[int, str] | None] | None = None) -> Iterator[ChatStub]:
+    stub = ChatStub(url="", answer=answer, status=status, script=list(script or []), hold=hold,
+                    respond=respond)
     lock = threading.Lock()
 
     class Handler(BaseHTTPRequestHandler):
@@ -38,7 +41,9 @@ def chat_stub(answer: str, status: int = 200,
             stub.asked.append(body["messages"][-1]["content"])
             with lock:
                 stub.requests.append(body)
-                status, answer = stub.script.pop(0) if stub.script else (stub.status, stub.answer)
+                computed = stub.respond(stub.asked[-1]) if stub.respond else None
+                status, answer = computed or (stub.script.pop(0) if stub.script
+                                              else (stub.status, stub.answer))
                 holding = stub.hold > 0
                 stub.hold -= holding
             if holding:
