@@ -130,6 +130,9 @@ class Settings(BaseSettings):
     llm_tokens_per_person_per_day: int = Field(default=0, ge=0, description="Tokens an LLM extraction may "
                                                "spend on one person in 24 hours (0: no limit); over it, "
                                                "extractions wait.")
+    llm_tokens_per_day: int = Field(default=0, ge=0, description="Tokens LLM extractions may spend in 24 "
+                                    "hours, everyone's together (0: no limit); over it, every extraction "
+                                    "by the model waits. One deployment is one tenant until tenants exist.")
     extraction_poll_s: float = Field(default=0.5, gt=0, description="How often the extraction process "
                                      "looks for work when it has none.")
 

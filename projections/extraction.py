@@ -61,8 +61,8 @@ RETURN x.status AS status, x.trigger AS trigger, x.extractor AS extractor, x.ski
 """
 
 _TOKENS_SINCE = """
-MATCH (x:Extraction {user_id: $user_id, status: 'done'})
-WHERE x.done_at >= datetime($since)
+MATCH (x:Extraction {status: 'done'})
+WHERE ($user_id IS NULL OR x.user_id = $user_id) AND x.done_at >= datetime($since)
 RETURN sum(coalesce(x.prompt_tokens, 0) + coalesce(x.completion_tokens, 0)) AS tokens
 """
 
@@ -173,7 +173,8 @@ class ExtractionQueries:
         return ExtractionView(r["status"], r["trigger"], r["extractor"], r["skipped"], r["candidates"] or 0,
                               list(r["verdicts"] or []), r["prompt_tokens"] or 0, r["completion_tokens"] or 0)
 
-    def tokens_since(self, user_id: str, since: datetime) -> int:
+    def tokens_since(self, user_id: str | None, since: datetime) -> int:
+        """The tokens extractions spent since `since`: of one person, or everyone's (None)."""
         rows = self._run(_TOKENS_SINCE, user_id=user_id, since=since.isoformat())
         return int(rows[0]["tokens"] or 0) if rows else 0
 

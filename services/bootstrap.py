@@ -109,7 +109,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     consolidator = LLMConsolidator(extractor.llm) if isinstance(extractor, LLMExtractor) else None
     process = None if extractor is None else ExtractionProcess(
         extractions, handler, extractor, embedder, policy, consolidator=consolidator,
-        tokens_per_person_per_day=settings.llm_tokens_per_person_per_day, poll_s=settings.extraction_poll_s)
+        tokens_per_person_per_day=settings.llm_tokens_per_person_per_day,
+        tokens_per_day=settings.llm_tokens_per_day, poll_s=settings.extraction_poll_s)
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access,
                 TemporalQueries(driver, database), OutcomeQueries(driver, database), extractions, process)
 

@@ -43,6 +43,7 @@ class ExtractionProcess:
     def __init__(self, reads: ExtractionReads, handler: CommandHandler, extractor: Extractor,
                  embedder: Embedder | None, policy: ExtractionPolicy, *,
                  consolidator: Consolidator | None = None, tokens_per_person_per_day: int = 0,
+                 tokens_per_day: int = 0,
                  poll_s: float = 0.5, partitions: Partitions = lambda: None,
                  clock: Callable[[], datetime] = system_clock) -> None:
         self.reads = reads
@@ -52,6 +53,8 @@ class ExtractionProcess:
         self.policy = policy
         self.consolidator = consolidator
         self.budget = tokens_per_person_per_day
+        self.everyones_budget = tokens_per_day
+        self.all_waiting = False    # the deployment's budget is spent: every model extraction waits
         self.poll_s = poll_s
         self.partitions = partitions
         self.clock = clock
@@ -71,6 +74,8 @@ class ExtractionProcess:
         round raises only when all it tried failed, so that the caller pauses too."""
         partitions = self.partitions()
         answered, failed = 0, None
+        if self._all_over_budget():
+            return 0
         # People over their budget are looked at again once a round, not at the head of the queue.
         for user_id in list(self.waiting_for_budget):
             self._over_budget(user_id)
@@ -81,6 +86,8 @@ class ExtractionProcess:
                 break
             if self._over_budget(due.user_id):
                 continue
+            if answered and self._all_over_budget():
+                break
             try:
                 if self._answer(due, partitions is not None):
                     answered += 1
@@ -106,6 +113,16 @@ class ExtractionProcess:
             log.warning("extraction %s of %s: %s", due.extraction_id, due.user_id, note)
         self._record(due, extraction, partitioned)
         return True
+
+    def _all_over_budget(self) -> bool:
+        if not (self.everyones_budget and self.extractor.uses_model):
+            return False
+        spent = self.reads.tokens_since(None, self.clock() - timedelta(days=1))
+        if spent >= self.everyones_budget and not self.all_waiting:
+            log.warning("every extraction waits: %s tokens spent in 24 hours, the budget is %s "
+                        "(LORE_LLM_TOKENS_PER_DAY)", f"{spent:,}", f"{self.everyones_budget:,}")
+        self.all_waiting = spent >= self.everyones_budget
+        return self.all_waiting
 
     def _over_budget(self, user_id: str) -> bool:
         if not (self.budget and self.extractor.uses_model):

@@ -55,9 +55,10 @@ class LogQueue:
                                          e.valid_from.date().isoformat())
                 for e in self.log.events() if isinstance(e, MemoryRecorded) and e.memory_id in ids}
 
-    def tokens_since(self, user_id: str, since: datetime) -> int:
+    def tokens_since(self, user_id: str | None, since: datetime) -> int:
         return sum(e.prompt_tokens + e.completion_tokens for e in self.log.events()
-                   if isinstance(e, MemoriesExtracted) and e.user_id == user_id and e.recorded_at >= since)
+                   if isinstance(e, MemoriesExtracted) and user_id in (None, e.user_id)
+                   and e.recorded_at >= since)
 
 
 class PaidExtractor:
@@ -80,12 +81,12 @@ class PaidExtractor:
 Setup = tuple[CommandHandler, MemoryLog, LogQueue, ExtractionProcess]
 
 
-def setup(extractor: object, budget: int = 0) -> Setup:
+def setup(extractor: object, budget: int = 0, everyones: int = 0) -> Setup:
     graph, log = MemoryGraph(), MemoryLog()
     handler = CommandHandler(Reads(graph), log, graph, None, clock=lambda: T)  # type: ignore[arg-type]
     queue = LogQueue(log)
     process = ExtractionProcess(queue, handler, extractor, None, ExtractionPolicy(),  # type: ignore[arg-type]
-                                tokens_per_person_per_day=budget, clock=lambda: T)
+                                tokens_per_person_per_day=budget, tokens_per_day=everyones, clock=lambda: T)
     return handler, log, queue, process
 
 
@@ -176,3 +177,14 @@ def test_a_round_where_everything_fails_raises_so_that_the_process_pauses() -> N
     talk(handler, "ada", "a0", *(f"ada says {i}" for i in range(5)))
     with pytest.raises(ConnectionError):
         process.run_once()
+
+
+def test_over_the_deployments_budget_every_model_extraction_waits_and_says_so() -> None:
+    extractor = PaidExtractor()
+    handler, log, _, process = setup(extractor, everyones=200)
+    for person in ("ada", "bob", "cy"):
+        talk(handler, person, f"{person}0", *(f"{person} says {i}" for i in range(5)))
+    while process.run_once():
+        pass
+    assert len(extracted(log)) == 2 and extractor.asked == 2  # 100 tokens each: the third waits
+    assert process.all_waiting

@@ -56,6 +56,8 @@ def _extraction(lore: LoreDep) -> ComponentHealth | None:
         return ComponentHealth(ready=False, detail=f"retrying: {process.failing}")
     waiting = f"; {len(process.waiting_for_budget)} people wait for their token budget" \
         if process.waiting_for_budget else ""
+    if process.all_waiting:
+        waiting = "; every extraction waits: the day's token budget (LORE_LLM_TOKENS_PER_DAY) is spent"
     return ComponentHealth(ready=True, detail=f"extracting with {process.extractor.name}{waiting}")
 
 
