@@ -107,6 +107,8 @@ class ExtractEpisode(_Command):
 
     type: Literal["ExtractEpisode"] = "ExtractEpisode"
     episode_id: Identifier
+    model: str | None = Field(default=None, min_length=1, max_length=200,
+                              description="Extract with this model of the configured endpoint.")
 
 
 class MessageRef(BaseModel):

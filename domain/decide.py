@@ -263,7 +263,8 @@ def _(command: ExtractEpisode, state: UserState, envelope: _Envelope,
         raise EpisodeNotFound(command.episode_id)
     session_id, size = found
     window = tuple(MessageRef(episode_id=command.episode_id, position=i) for i in range(size))
-    return [_due(envelope, command, session_id, "asked", window, 0)]
+    due = _due(envelope, command, session_id, "asked", window, 0)
+    return [due.model_copy(update={"model": command.model}) if command.model else due]
 
 
 @_decide.register

@@ -152,6 +152,7 @@ class ExtractionDue(_Event):
     session_id: str
     trigger: Literal["turns", "session_end", "asked"]
     window: tuple[MessageRef, ...]
+    model: str | None = Field(default=None, description="A model asked for (else the deployment's).")
 
 
 class Verdict(BaseModel):

@@ -22,7 +22,7 @@ MATCH (x:Extraction {status: 'due'})
 WHERE ($partitions IS NULL OR x.partition IN $partitions) AND NOT x.user_id IN $waiting
   AND NOT x.extraction_id IN $later
 RETURN x.extraction_id AS extraction_id, x.user_id AS user_id, x.session_id AS session_id,
-       x.window AS window, x.partition AS partition, toString(x.due_since) AS due_since
+       x.window AS window, x.partition AS partition, toString(x.due_since) AS due_since, x.model AS model
 ORDER BY x.due_since, x.log_position
 LIMIT $limit
 """
@@ -89,6 +89,7 @@ class DueExtraction:
     window: tuple[MessageRef, ...]
     partition: int | None
     due_since: datetime
+    model: str | None = None     # a model asked for by name (a re-extraction), else the deployment's
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ class ExtractionQueries:
         that they hold up no one else."""
         return [DueExtraction(r["extraction_id"], r["user_id"], r["session_id"],
                               tuple(parse_ref(ref) for ref in r["window"] or []), r["partition"],
-                              datetime.fromisoformat(r["due_since"]))
+                              datetime.fromisoformat(r["due_since"]), r["model"])
                 for r in self._run(_DUE, partitions=None if partitions is None else list(partitions),
                                    limit=limit, waiting=list(waiting), later=list(later))]
 

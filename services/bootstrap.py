@@ -110,7 +110,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     process = None if extractor is None else ExtractionProcess(
         extractions, handler, extractor, embedder, policy, consolidator=consolidator,
         tokens_per_person_per_day=settings.llm_tokens_per_person_per_day,
-        tokens_per_day=settings.llm_tokens_per_day, poll_s=settings.extraction_poll_s)
+        tokens_per_day=settings.llm_tokens_per_day, poll_s=settings.extraction_poll_s,
+        extractor_for=lambda model: named_model(settings, model))
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access,
                 TemporalQueries(driver, database), OutcomeQueries(driver, database), extractions, process)
 
@@ -129,3 +130,9 @@ def open_extractor(settings: Settings) -> Extractor | None:
     if settings.extractor == "llm" and llm is None:
         raise ValueError("LORE_EXTRACTOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
     return LLMExtractor(llm, settings.llm_context_tokens) if llm is not None else RulesExtractor()
+
+
+def named_model(settings: Settings, model: str) -> Extractor | None:
+    """The extractor of another model of the configured endpoint (None: no endpoint is)."""
+    llm = open_llm(settings.model_copy(update={"llm_model": model}))
+    return None if llm is None else LLMExtractor(llm, settings.llm_context_tokens)

@@ -174,7 +174,7 @@ def extraction_due(event: ExtractionDue, position: int) -> dict[str, Any]:
     return {**_base(event), "extraction_id": event.extraction_id,
             "session": session_key(event.user_id, event.session_id),
             "props": {"user_id": event.user_id, "session_id": event.session_id, "trigger": event.trigger,
-                      "window": refs(event.window) or [], "status": "due",
+                      "window": refs(event.window) or [], "status": "due", "model": event.model,
                       "name": f"extraction ({event.trigger})", "log_position": position}}
 
 

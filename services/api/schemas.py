@@ -89,6 +89,8 @@ class SessionEnd(BaseModel):
 
 class ExtractionRequest(SessionEnd):
     episode_id: str = Field(min_length=1, max_length=200, description="The episode to extract.")
+    model: str | None = Field(default=None, min_length=1, max_length=200,
+                              description="Extract with this model of the configured endpoint.")
 
 
 class ExtractionState(BaseModel):

@@ -68,11 +68,13 @@ def extract(
 def reextract(
     since: datetime = typer.Option(..., help="Episodes that happened since this time (ISO 8601)."),
     user: str = typer.Option(None, "--user", help="Only this person's episodes."),
+    model: str = typer.Option(None, "--model", help="Extract with this model of the configured endpoint "
+                              "(LORE_LLM_BASE_URL) instead of LORE_LLM_MODEL."),
 ) -> None:
     """Ask for the episodes since a time to be extracted again, as new events (an ExtractEpisode
     command each). What they say that a memory holds already from the same messages is left as
-    it is. The extraction process of `lore serve` / `lore worker` answers them (or `lore extract`);
-    set LORE_LLM_MODEL there to extract with another model."""
+    it is. The extraction process of `lore serve` / `lore worker` answers them (or `lore extract`),
+    with --model's model when one is named."""
     settings = Settings(embedder="none")
     lore = bootstrap(settings)
     try:
@@ -80,7 +82,8 @@ def reextract(
         now = datetime.now(UTC)
         batch = uuid.uuid4().hex[:12]
         commands = [ExtractEpisode(command_id=f"reextract-{batch}-{i}", user_id=person, occurred_at=now,
-                                   episode_id=episode) for i, (person, episode) in enumerate(episodes)]
+                                   episode_id=episode, model=model)
+                    for i, (person, episode) in enumerate(episodes)]
         if settings.uses_kafka_log and settings.kafka_bootstrap:
             from kafka import KafkaProducer
 

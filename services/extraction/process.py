@@ -43,7 +43,7 @@ class ExtractionProcess:
     def __init__(self, reads: ExtractionReads, handler: CommandHandler, extractor: Extractor,
                  embedder: Embedder | None, policy: ExtractionPolicy, *,
                  consolidator: Consolidator | None = None, tokens_per_person_per_day: int = 0,
-                 tokens_per_day: int = 0,
+                 tokens_per_day: int = 0, extractor_for: Callable[[str], Extractor | None] = lambda _: None,
                  poll_s: float = 0.5, partitions: Partitions = lambda: None,
                  clock: Callable[[], datetime] = system_clock) -> None:
         self.reads = reads
@@ -52,6 +52,8 @@ class ExtractionProcess:
         self.embedder = embedder
         self.policy = policy
         self.consolidator = consolidator
+        self.extractor_for = extractor_for        # another model of the endpoint, asked for by name
+        self._named: dict[str, Extractor | None] = {}
         self.budget = tokens_per_person_per_day
         self.everyones_budget = tokens_per_day
         self.all_waiting = False    # the deployment's budget is spent: every model extraction waits
@@ -138,9 +140,18 @@ class ExtractionProcess:
         return True
 
     def _extract(self, messages: list[Message], due: DueExtraction) -> Extraction:
+        extractor = self.extractor
+        if due.model and due.model != extractor.name:
+            if due.model not in self._named:
+                self._named[due.model] = self.extractor_for(due.model)
+            named = self._named[due.model]
+            if named is None:
+                return Extraction([], due.model, skipped=f"{due.model} was asked for, and no model endpoint "
+                                                         "is configured (LORE_LLM)"[:200])
+            extractor = named
         if only_small_talk(messages):
-            return Extraction([], self.extractor.name, skipped="only small talk")
-        return self.extractor.extract(messages, due.due_since)
+            return Extraction([], extractor.name, skipped="only small talk")
+        return extractor.extract(messages, due.due_since)
 
     def _similar(self, user_id: str, extraction: Extraction) -> tuple[tuple[Similar, ...], ...]:
         if self.embedder is None or not extraction.candidates:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain.commands import Message, MessageRef, RecordEpisode, Similar
+from domain.commands import ExtractEpisode, Message, MessageRef, RecordEpisode, Similar
 from domain.events import EpisodeRecorded, ExtractionDue, MemoriesExtracted, MemoryRecorded
 from domain.extraction.candidate import Candidate
 from domain.extraction.policy import ExtractionPolicy
@@ -35,7 +35,8 @@ class LogQueue:
         if self.frozen is not None:
             return self.frozen
         done = {e.extraction_id for e in self.log.events() if isinstance(e, MemoriesExtracted)}
-        return [DueExtraction(e.extraction_id, e.user_id, e.session_id, e.window, None, e.recorded_at)
+        return [DueExtraction(e.extraction_id, e.user_id, e.session_id, e.window, None, e.recorded_at,
+                              e.model)
                 for e in self.log.events() if isinstance(e, ExtractionDue)
                 and e.extraction_id not in done and e.user_id not in waiting
                 and e.extraction_id not in later][:limit]
@@ -90,12 +91,13 @@ def setup(extractor: object, budget: int = 0, everyones: int = 0) -> Setup:
     return handler, log, queue, process
 
 
-def talk(handler: CommandHandler, user: str, command_id: str, *said: str) -> None:
+def talk(handler: CommandHandler, user: str, command_id: str, *said: str, episode: str | None = None) -> None:
     messages = []
     for text in said:
         messages += [Message(role="user", content=text, timestamp=T), Message(role="assistant", content="ok")]
     (outcome,) = handler.handle([RecordEpisode(command_id=command_id, user_id=user, occurred_at=T,
-                                               session_id="s", messages=tuple(messages))])
+                                               session_id="s", messages=tuple(messages),
+                                               episode_id=episode)])
     assert outcome.status == "applied"
 
 
@@ -188,3 +190,21 @@ def test_over_the_deployments_budget_every_model_extraction_waits_and_says_so() 
         pass
     assert len(extracted(log)) == 2 and extractor.asked == 2  # 100 tokens each: the third waits
     assert process.all_waiting
+
+
+def test_an_episode_extracted_again_with_another_model_asks_that_model() -> None:
+    default, other = PaidExtractor(), PaidExtractor()
+    other.name = "other-model"
+    handler, log, _, process = setup(default)
+    process.extractor_for = lambda model: other if model == "other-model" else None
+    talk(handler, "ada", "a0", "I moved to Lisbon.", "ok", "bye", episode="a0")
+    for n, model in enumerate(("other-model", "unknown-model")):
+        (outcome,) = handler.handle([ExtractEpisode(command_id=f"again-{n}", user_id="ada", occurred_at=T,
+                                                    episode_id="a0", model=model)])
+        assert outcome.status == "applied"
+    while process.run_once():
+        pass
+    answers = {e.extractor: e for e in extracted(log)}
+    assert (default.asked, other.asked) == (0, 1)
+    assert answers["other-model"].candidates[0].extractor == "other-model"
+    assert "unknown-model was asked for" in (answers["unknown-model"].skipped or "")
