@@ -109,6 +109,8 @@ class Settings(BaseSettings):
     llm_api_key: str = "unused"
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: float = Field(default=120.0, gt=0)
+    llm_max_answer_tokens: int = Field(default=1024, ge=64, description="The most tokens one answer of the "
+                                       "model may take; a longer one is asked again, briefly.")
     llm_context_tokens: int = Field(default=4096, ge=1024, description="The model's context window: a "
                                     "conversation longer than fits (with the instructions and room for "
                                     "the answer) is asked in parts. Raise it for a model with more.")

@@ -129,10 +129,13 @@ def open_extractor(settings: Settings) -> Extractor | None:
     llm = open_llm(settings) if settings.extractor in ("auto", "llm") else None
     if settings.extractor == "llm" and llm is None:
         raise ValueError("LORE_EXTRACTOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
-    return LLMExtractor(llm, settings.llm_context_tokens) if llm is not None else RulesExtractor()
+    return (LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)
+            if llm is not None else RulesExtractor())
 
 
 def named_model(settings: Settings, model: str) -> Extractor | None:
     """The extractor of another model of the configured endpoint (None: no endpoint is)."""
     llm = open_llm(settings.model_copy(update={"llm_model": model}))
-    return None if llm is None else LLMExtractor(llm, settings.llm_context_tokens)
+    if llm is None:
+        return None
+    return LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)

@@ -27,9 +27,12 @@ T = TypeVar("T", bound=BaseModel)
 
 class OpenAILLM:
     def __init__(self, base_url: str | None, api_key: str, model: str, timeout_s: float = 120.0,
-                 max_retries: int = 2) -> None:
+                 max_retries: int = 2, max_answer_tokens: int = 1024) -> None:
         self._client = OpenAI(base_url=base_url, api_key=api_key, timeout=timeout_s, max_retries=max_retries)
         self.model = model
+        # A small model at temperature 0 can repeat itself until its context is full: an answer
+        # is cut off here, and asked again once, briefly.
+        self.max_answer_tokens = max_answer_tokens
         self._schemas_refused = False
 
     def structured(self, system: str, user: str, schema: type[T], name: str) -> Structured[T]:
@@ -41,10 +44,17 @@ class OpenAILLM:
             return Structured(schema.model_validate_json(raw), raw, self.model, mode, *usage)
         except ValidationError as error:
             problems = _problems(error)
-        log.info("the answer of %s did not fit %s (%s); asking once more", self.model, name, problems)
-        messages += [{"role": "assistant", "content": raw},
-                     {"role": "user", "content": f"That answer does not fit the required JSON schema: "
-                                                 f"{problems}. Answer again with only the corrected JSON."}]
+        if _cut_off(response):
+            log.info("the answer of %s to %s was cut off at %d tokens; asking once more, briefly", self.model,
+                     name, self.max_answer_tokens)
+            messages = [messages[0], {"role": "user", "content": f"{user}\n\n(An answer to this was cut off "
+                                      "at its length limit. Answer briefly: the most important items only, "
+                                      "none twice.)"}]
+        else:
+            log.info("the answer of %s did not fit %s (%s); asking once more", self.model, name, problems)
+            messages += [{"role": "assistant", "content": raw},
+                         {"role": "user", "content": "That answer does not fit the required JSON schema: "
+                          f"{problems}. Answer again with only the corrected JSON."}]
         _, response = self._ask(messages, schema, name)
         repaired, more = _text(response), _usage(response)
         try:
@@ -61,6 +71,7 @@ class OpenAILLM:
             try:
                 return "json_schema", self._client.chat.completions.create(
                     model=self.model, temperature=0, messages=messages,  # type: ignore[arg-type]
+                    max_tokens=self.max_answer_tokens,
                     response_format={"type": "json_schema", "json_schema": {
                         "name": name, "schema": schema.model_json_schema(), "strict": False}})
             except BadRequestError as error:
@@ -71,6 +82,7 @@ class OpenAILLM:
         try:
             answer = self._client.chat.completions.create(
                 model=self.model, temperature=0, messages=described,  # type: ignore[arg-type]
+                max_tokens=self.max_answer_tokens,
                 response_format={"type": "json_object"})
         except (BadRequestError, UnprocessableEntityError) as error:
             raise LLMRefused(f"{self.model} refused the request: {_message(error)}") from error
@@ -91,6 +103,10 @@ def _message(error: APIStatusError) -> str:
     detail = body.get("error", body) if isinstance(body, dict) else body
     text = detail.get("message") if isinstance(detail, dict) else None
     return f"HTTP {error.status_code}: {text or error.message}"[:300]
+
+
+def _cut_off(response: Any) -> bool:
+    return bool(response.choices) and response.choices[0].finish_reason == "length"
 
 
 def _text(response: Any) -> str:

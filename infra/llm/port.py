@@ -52,4 +52,4 @@ def open_llm(settings: Settings) -> LLM | None:
     from infra.llm.openai import OpenAILLM
 
     return OpenAILLM(base_url=settings.llm_base_url, api_key=settings.llm_api_key, model=settings.llm_model,
-                     timeout_s=settings.llm_timeout_s)
+                     timeout_s=settings.llm_timeout_s, max_answer_tokens=settings.llm_max_answer_tokens)

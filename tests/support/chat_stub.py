@@ -24,6 +24,8 @@ class ChatStub:
     hold: int = 0
     held: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
+    # The first `cut_off` answers say they were cut off at the length limit (finish_reason).
+    cut_off: int = 0
     # Answers computed from the ask (the last message's text) when it returns one, before the rest.
     respond: Callable[[str], tuple[int, str] | None] | None = None
 
@@ -46,11 +48,13 @@ def chat_stub(answer: str, status: int = 200, script: list[tuple[int, str]] | No
                                               else (stub.status, stub.answer))
                 holding = stub.hold > 0
                 stub.hold -= holding
+                finish = "length" if stub.cut_off > 0 else "stop"
+                stub.cut_off -= stub.cut_off > 0
             if holding:
                 stub.held.set()
                 stub.release.wait()
             reply = {"id": "stub", "object": "chat.completion", "created": 0, "model": body["model"],
-                     "choices": [{"index": 0, "finish_reason": "stop",
+                     "choices": [{"index": 0, "finish_reason": finish,
                                   "message": {"role": "assistant", "content": answer}}],
                      "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
             data = json.dumps(reply if status == 200 else {"error": {"message": answer or "down"}}).encode()

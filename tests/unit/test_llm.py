@@ -252,3 +252,17 @@ def test_a_consolidation_the_model_cannot_answer_is_left_to_the_rules() -> None:
         close = [(Similar(memory_id="m1", cosine=0.9),)]
         proposals = LLMConsolidator(llm(stub.url)).propose([candidate], close, shown)
     assert proposals.proposed == (None,) and proposals.failed
+
+
+def test_an_answer_cut_off_at_its_length_is_asked_again_briefly_without_the_runaway_text() -> None:
+    runaway = '{"name": "red", "warm": tr' + "ue, ue, ue" * 50
+    with chat_stub('{"name": "red", "warm": true}', script=[(200, runaway)]) as stub:
+        stub.cut_off = 1
+        answer = OpenAILLM(stub.url, "k", "stand-in", max_retries=0, max_answer_tokens=300).structured(
+            "Name a colour.", "one", Colour, "colour")
+    assert answer.value.warm and answer.mode == "repaired"
+    first, again = stub.requests
+    assert first["max_tokens"] == again["max_tokens"] == 300
+    assert [m["role"] for m in again["messages"]] == ["system", "user"]  # not the runaway answer
+    asked = again["messages"][-1]["content"]
+    assert asked.startswith("one") and "cut off" in asked
