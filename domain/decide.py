@@ -284,6 +284,7 @@ def _(command: RecordExtraction, state: UserState, envelope: _Envelope,
     vectors: Sequence[Embedding | None] = embeddings[:count] if len(embeddings) >= count else [None] * count
     merge_vectors = iter(embeddings[count:])  # one per merge a model proposed with its sentence
     for number, candidate in enumerate(command.candidates):
+        candidate = _categorised(candidate, envelope.policy)
         proposed = command.proposed[number] if command.proposed else None
         merge_vector = next(merge_vectors, None) if proposed and proposed.verdict == "merge" \
             and proposed.content else None
@@ -308,7 +309,8 @@ def _(command: RecordExtraction, state: UserState, envelope: _Envelope,
             made, memory_id = [], None
         else:
             memory_id = derived_id("memory", command.user_id, command.command_id, str(number))
-            made = _recorded_from(command, candidate, found, envelope, memory_id, by, vector)
+            base = category.importance if (category := envelope.policy.category(candidate.category)) else None
+            made = _recorded_from(command, candidate, found, envelope, memory_id, by, vector, base)
         evolve(scratch, made)
         changes.extend(made)
         verdicts.append(Verdict(candidate=number, verdict=found.verdict, memory_id=memory_id,
@@ -331,14 +333,25 @@ def _reinforced(envelope: _Envelope, target: MemoryState, candidate: Candidate, 
                             decided_by=decided_by, messages=refs)
 
 
+def _categorised(candidate: Candidate, policy: ExtractionPolicy) -> Candidate:
+    """The candidate filed under the deployment's taxonomy where it names a known category (whose
+    kind it then is); else under none — a category is not guessed from a kind ("has a dog" is a
+    fact, and not the body's)."""
+    category = policy.category(candidate.category)
+    if category is None:
+        return candidate.model_copy(update={"category": None})
+    return candidate.model_copy(update={"category": category.name, "kind": category.kind})
+
+
 def _recorded_from(command: RecordExtraction, candidate: Candidate, found: Judgement, envelope: _Envelope,
-                   memory_id: str, decided_by: str, embedding: Embedding | None) -> list[Event]:
+                   memory_id: str, decided_by: str, embedding: Embedding | None,
+                   base: float | None = None) -> list[Event]:
     """A new memory (new, distinct, an update, a merge), and what it closes or merges."""
     merged = found.others if found.verdict == "merge" else ()
     after = found.after
     events: list[Event] = [_extracted(command, candidate, envelope, memory_id,
                                       after.valid_from if after is not None else None,
-                                      decided_by, merged, embedding)]
+                                      decided_by, merged, embedding, base)]
     if found.verdict == "update" and found.target is not None:
         events.append(MemorySuperseded(**envelope(), memory_id=found.target.memory_id,
                                        by_memory_id=memory_id, valid_until=candidate.valid_from,
@@ -360,13 +373,14 @@ def _refs(command: RecordExtraction, candidate: Candidate) -> tuple[MessageRef, 
 
 def _extracted(command: RecordExtraction, candidate: Candidate, envelope: _Envelope, memory_id: str,
                valid_until: datetime | None, decided_by: str, merged: tuple[str, ...],
-               embedding: Embedding | None) -> MemoryRecorded:
+               embedding: Embedding | None, base: float | None = None) -> MemoryRecorded:
     refs = _refs(command, candidate)
     episode = refs[0].episode_id if refs else (command.window[0].episode_id if command.window else None)
     return MemoryRecorded(
-        **envelope(), memory_id=memory_id, kind=candidate.kind, content=candidate.content,
+        **envelope(), memory_id=memory_id, kind=candidate.kind, category=candidate.category,
+        content=candidate.content,
         attribute=candidate.attribute, value=candidate.value, valid_from=candidate.valid_from,
-        valid_until=valid_until, importance=importance(candidate, merges=len(merged)),
+        valid_until=valid_until, importance=importance(candidate, merges=len(merged), base=base),
         confidence=candidate.confidence, source=candidate.extractor,
         entities=tuple(dict.fromkeys([*candidate.entities, *(n for r in candidate.relations
                                                            for n in (r.subject, r.object) if n)])),

@@ -50,6 +50,7 @@ class MemoryRecorded(_Event):
     type: Literal["MemoryRecorded"] = "MemoryRecorded"
     memory_id: str
     kind: MemoryKind
+    category: str | None = Field(default=None, description="The deployment's category, if it names them.")
     content: str
     attribute: str | None = None
     value: str | None = None

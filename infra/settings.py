@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from domain.extraction.taxonomy import Taxonomy
 
 
 class Settings(BaseSettings):
@@ -135,11 +137,26 @@ class Settings(BaseSettings):
     llm_tokens_per_day: int = Field(default=0, ge=0, description="Tokens LLM extractions may spend in 24 "
                                     "hours, everyone's together (0: no limit); over it, every extraction "
                                     "by the model waits. One deployment is one tenant until tenants exist.")
+    taxonomy: Taxonomy | None = Field(default=None, description="The deployment's own categories of memory "
+                                      "over Lore's kinds, as JSON: {\"categories\": [{\"name\": \"SOMA\", "
+                                      "\"kind\": \"fact\", \"description\": \"...\", \"importance\": 0.7}]}.")
+    taxonomy_file: Path | None = Field(default=None, description="The same, from a JSON file.")
     extraction_poll_s: float = Field(default=0.5, gt=0, description="How often the extraction process "
                                      "looks for work when it has none.")
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+
+    @model_validator(mode="after")
+    def _taxonomy_from_file(self) -> Settings:
+        if self.taxonomy_file is not None and self.taxonomy is None:
+            try:
+                text = self.taxonomy_file.read_text(encoding="utf-8")
+            except OSError as error:
+                raise ValueError(f"LORE_TAXONOMY_FILE {self.taxonomy_file} cannot be read: {error}") \
+                    from error
+            self.taxonomy = Taxonomy.model_validate_json(text)
+        return self
 
     @property
     def sqlite_log_path(self) -> Path:

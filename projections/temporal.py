@@ -19,7 +19,7 @@ from projections.views import MemoryView
 
 def _fields(valid_until: str) -> str:
     return (
-        "m {.memory_id, .user_id, .kind, .content, .attribute, .value, .status, .valid_from, "
+        "m {.memory_id, .user_id, .kind, .category, .content, .attribute, .value, .status, .valid_from, "
         ".recorded_at, .retired_at, .superseded_by, .importance, .confidence, .source, "
         f".access_count, .decided_by, .asserted, .due_at, .merged_into, .merged_from, "
         f"valid_until: {valid_until}}}"
@@ -68,6 +68,7 @@ def pick(queries: tuple[str, str], known_at: datetime | None) -> str:
 _AS_OF = as_of(f"""
 MATCH (m:Memory {{user_id: $user_id}})
 WHERE ($kind IS NULL OR m.kind = $kind)
+  AND ($category IS NULL OR m.category = $category)
   AND ($slot IS NULL OR m.slot = $slot)
   AND ($status IS NULL OR m.status = $status)
 WITH m
@@ -121,11 +122,12 @@ class TemporalQueries:
 
     def memories(self, user_id: str, *, valid_at: datetime | None = None,
                  known_at: datetime | None = None, kind: str | None = None,
-                 attribute: str | None = None, status: str | None = None,
+                 attribute: str | None = None, status: str | None = None, category: str | None = None,
                  skip: int = 0, limit: int = 100) -> list[MemoryView]:
         """Memories true at `valid_at` (None: at any time) as known at `known_at` (None: now)."""
         return _views(self.driver, pick(_AS_OF, known_at), self.database, user_id=user_id, valid_at=valid_at,
                       known_at=known_at, kind=kind, slot=slot_key(attribute), status=status,
+                      category=category,
                       skip=skip, limit=limit)
 
     def memory(self, user_id: str, memory_id: str) -> MemoryView | None:

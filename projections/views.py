@@ -11,6 +11,7 @@ class MemoryView(BaseModel):
     memory_id: str
     user_id: str
     kind: str
+    category: str | None = Field(default=None, description="The deployment's category (LORE_TAXONOMY).")
     content: str
     attribute: str | None = None
     value: str | None = None

@@ -119,7 +119,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
 def extraction_policy(settings: Settings) -> ExtractionPolicy:
     return ExtractionPolicy(every_turns=settings.extract_every_turns, window=settings.extract_window,
                             min_messages=settings.extract_min_messages,
-                            similar_cosine=settings.similar_cosine)
+                            similar_cosine=settings.similar_cosine, taxonomy=settings.taxonomy)
 
 
 def open_extractor(settings: Settings) -> Extractor | None:
@@ -129,7 +129,7 @@ def open_extractor(settings: Settings) -> Extractor | None:
     llm = open_llm(settings) if settings.extractor in ("auto", "llm") else None
     if settings.extractor == "llm" and llm is None:
         raise ValueError("LORE_EXTRACTOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
-    return (LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)
+    return (LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens, settings.taxonomy)
             if llm is not None else RulesExtractor())
 
 
@@ -138,4 +138,4 @@ def named_model(settings: Settings, model: str) -> Extractor | None:
     llm = open_llm(settings.model_copy(update={"llm_model": model}))
     if llm is None:
         return None
-    return LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)
+    return LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens, settings.taxonomy)

@@ -23,6 +23,8 @@ class Candidate(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: MemoryKind
+    category: str | None = Field(default=None, max_length=40,
+                                 description="The deployment's category (its taxonomy), if it names them.")
     content: str = Field(min_length=1, description="One sentence that keeps the names and numbers.")
     attribute: str | None = Field(default=None,
                                   description="A canonical slot (slots.py), when single-valued.")
@@ -54,10 +56,11 @@ BASE_IMPORTANCE = {
 _CONCRETE = re.compile(r"\d|\b(?:always|never|every time|every day|each time)\b", re.IGNORECASE)
 
 
-def importance(candidate: Candidate, merges: int = 0) -> float:
+def importance(candidate: Candidate, merges: int = 0, base: float | None = None) -> float:
     """base(kind) + 0.1 when confident (≥ 0.8) + 0.1 for concrete details (numbers, "always",
-    "every time") + 0.05 when longer than 100 characters + 0.1 per merge, at most 1."""
-    score = BASE_IMPORTANCE[candidate.kind]
+    "every time") + 0.05 when longer than 100 characters + 0.1 per merge, at most 1. `base`: a
+    category's own, where the deployment's taxonomy gives one."""
+    score = BASE_IMPORTANCE[candidate.kind] if base is None else base
     score += 0.1 if candidate.confidence >= 0.8 else 0.0
     score += 0.1 if _CONCRETE.search(candidate.content) else 0.0
     score += 0.05 if len(candidate.content) > 100 else 0.0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.extraction.taxonomy import Category, Taxonomy
+
 
 @dataclass(frozen=True)
 class ExtractionPolicy:
@@ -11,3 +13,7 @@ class ExtractionPolicy:
     window: int = 10            # the latest messages an extraction reads at least
     min_messages: int = 3       # a session shorter than this is not worth extracting at its end
     similar_cosine: float = 0.85  # how close a memory must be to be judged against a candidate
+    taxonomy: Taxonomy | None = None  # a deployment's own categories of memory, if it names them
+
+    def category(self, name: str | None) -> Category | None:
+        return self.taxonomy.named(name) if self.taxonomy is not None else None

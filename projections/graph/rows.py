@@ -53,6 +53,7 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             "content": event.content,
             "name": event.content[:_CAPTION],
             "kind": event.kind.value,
+            "category": event.category,
             "attribute": event.attribute,
             "slot": slot_key(event.attribute),
             "value": event.value,

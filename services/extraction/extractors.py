@@ -16,8 +16,9 @@ from typing import Protocol
 from domain.commands import Message
 from domain.extraction import rules
 from domain.extraction.candidate import Candidate
+from domain.extraction.taxonomy import Taxonomy
 from infra.llm import LLM, LLMRefused, StructuredOutputError
-from services.extraction.llm_extractor import PROMPT_VERSION, extract_with, parts, transcript_budget
+from services.extraction.llm_extractor import extract_with, extraction_prompt, parts, transcript_budget
 
 RULES_VERSION = "rules/1"
 _SMALL_TALK = re.compile(
@@ -74,10 +75,12 @@ class LLMExtractor:
 
     uses_model = True
 
-    def __init__(self, llm: LLM, context_tokens: int = 4096, answer_tokens: int = 1024) -> None:
+    def __init__(self, llm: LLM, context_tokens: int = 4096, answer_tokens: int = 1024,
+                 taxonomy: Taxonomy | None = None) -> None:
         self.llm = llm
         self.name = llm.model
-        self.max_part_tokens = transcript_budget(context_tokens, answer_tokens)
+        self.prompt = extraction_prompt(taxonomy)
+        self.max_part_tokens = transcript_budget(context_tokens, answer_tokens, self.prompt)
 
     def extract(self, messages: Sequence[Message], at: datetime) -> Extraction:
         candidates: list[Candidate] = []
@@ -87,7 +90,7 @@ class LLMExtractor:
         cut = parts(messages, self.max_part_tokens)
         for offset, part in cut:
             try:
-                found, answer = extract_with(self.llm, part, at)
+                found, answer = extract_with(self.llm, part, at, self.prompt)
             except StructuredOutputError as error:
                 raws.append(error.raw[:100_000])
                 failures.append(f"the model's answer did not fit the schema: {error}")
@@ -103,5 +106,6 @@ class LLMExtractor:
         raw = raws[0] if len(raws) == 1 and len(cut) == 1 else json.dumps(raws) if raws else None
         skipped = "; ".join(failures)[:200] if failures and len(failures) == len(cut) else None
         notes = [f"{len(failures)} of {len(cut)} parts failed: {f}" for f in failures] if not skipped else []
-        return Extraction(candidates, self.name, PROMPT_VERSION, raw_output=raw, prompt_tokens=prompt_tokens,
+        return Extraction(candidates, self.name, self.prompt.version, raw_output=raw,
+                          prompt_tokens=prompt_tokens,
                           completion_tokens=completion_tokens, skipped=skipped, notes=notes)

@@ -8,10 +8,12 @@ to the canonical vocabulary.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,6 +25,7 @@ from domain.extraction.consolidate import content_words
 from domain.extraction.grounding import ungrounded
 from domain.extraction.rules import resolve
 from domain.extraction.slots import SLOTS, canonical_slot
+from domain.extraction.taxonomy import Taxonomy
 from domain.model import MemoryKind, normalized, utc
 from infra.llm import LLM, Structured
 
@@ -64,6 +67,26 @@ Answer:
   "due": "tomorrow", "entities": [], "confidence": 0.9, "asserted": true, "messages": [2]}}]}}"""
 
 
+@dataclass(frozen=True)
+class ExtractionPrompt:
+    system: str
+    version: str
+
+
+def extraction_prompt(taxonomy: Taxonomy | None = None) -> ExtractionPrompt:
+    """The prompt, with the deployment's categories when it names them (its version then names
+    the taxonomy too, so that memories say which categories they were sorted into)."""
+    if taxonomy is None:
+        return ExtractionPrompt(SYSTEM, PROMPT_VERSION)
+    listed = "\n".join(f"- {c.name} (a {c.kind.value}): {c.description}" for c in taxonomy.categories)
+    system = (f"{SYSTEM}\n\nAlso give each memory a \"category\", one of these names:\n{listed}")
+    digest = hashlib.sha256(taxonomy.model_dump_json().encode()).hexdigest()[:8]
+    return ExtractionPrompt(system, f"{PROMPT_VERSION}+taxonomy-{digest}")
+
+
+DEFAULT_PROMPT = extraction_prompt()
+
+
 class ExtractedRelation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -77,6 +100,7 @@ class ExtractedMemory(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: MemoryKind
+    category: str | None = Field(default=None, max_length=40)
     content: str = Field(min_length=1, max_length=1000)
     attribute: str | None = None
     value: str | None = None
@@ -127,27 +151,31 @@ def parts(messages: Sequence[Message], max_tokens: int) -> list[tuple[int, list[
     return cut
 
 
-def transcript_budget(context_tokens: int, answer_tokens: int) -> int:
+def transcript_budget(context_tokens: int, answer_tokens: int,
+                      prompt: ExtractionPrompt = DEFAULT_PROMPT) -> int:
     """What a part's transcript may take of the model's context: the rest after the instructions
     (with the schema, as JSON mode sends it) and room for the answer."""
-    instructions = SYSTEM + json.dumps(ExtractedMemories.model_json_schema())
+    instructions = prompt.system + json.dumps(ExtractedMemories.model_json_schema())
     return context_tokens - estimated_tokens(instructions) - answer_tokens
 
 
-def extract_with(llm: LLM, messages: Sequence[Message], at: datetime) -> tuple[list[Candidate],
-                                                                               Structured[ExtractedMemories]]:
+Extracted = tuple[list[Candidate], Structured[ExtractedMemories]]
+
+
+def extract_with(llm: LLM, messages: Sequence[Message], at: datetime,
+                 prompt: ExtractionPrompt = DEFAULT_PROMPT) -> Extracted:
     """The model's candidates for a conversation, and its answer as it gave it (for the log).
     What it says that the conversation does not (its prompt's example, a name no one said) is
     left out."""
     conversation = transcript(messages)
-    answer = llm.structured(SYSTEM, conversation, ExtractedMemories, "extracted_memories")
+    answer = llm.structured(prompt.system, conversation, ExtractedMemories, "extracted_memories")
     kept = []
     for found in answer.value.memories:
         why = ungrounded(found.content, found.value, found.entities, conversation)
         if why:  # the raw answer is in the log: the drop is seen, and made again, from it
             log.info("left out %r of %s: %s", found.content, answer.model, why)
             continue
-        kept.append(_candidate(found, messages, at, f"{answer.model}:{PROMPT_VERSION}"))
+        kept.append(_candidate(found, messages, at, f"{answer.model}:{prompt.version}"))
     return kept, answer
 
 
@@ -182,7 +210,8 @@ def _candidate(found: ExtractedMemory, messages: Sequence[Message], at: datetime
                       for r in found.relations if _snake(r.predicate))
     types = tuple((r.object, r.object_type.lower()) for r in found.relations
                   if r.object_type and r.object_type.lower() in ENTITY_TYPES)
-    return Candidate(kind=kind, content=found.content, attribute=attribute, value=value,
+    return Candidate(kind=kind, category=found.category, content=found.content, attribute=attribute,
+                     value=value,
                      valid_from=when or said_at, due_at=due, entities=tuple(dict.fromkeys(found.entities)),
                      entity_types=types, relations=relations,
                      confidence=found.confidence, asserted=found.asserted, positions=positions,

@@ -20,6 +20,8 @@ from neo4j import Driver
 
 from domain.commands import EndSession, Message, RecordEpisode
 from domain.events import MemoriesExtracted
+from domain.extraction.taxonomy import Category, Taxonomy
+from domain.model import MemoryKind
 from infra.eventlog.kafka import KafkaEventLog
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
@@ -230,6 +232,32 @@ def test_a_model_judges_what_the_rules_cannot_and_its_verdict_is_replayed_withou
         "RETURN o.content AS merged, o.status AS status")
     assert [(r["merged"], r["status"]) for r in records] == [("Likes green tea", "merged")]
 
+    rebuild_with_the_model_gone(settings)
+    assert fingerprint(neo4j, ignore=USAGE) == live
+
+
+def test_a_deployments_own_categories_are_kept_listed_and_replayed(
+        neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> None:
+    coach = Taxonomy(categories=(
+        Category(name="SOMA", kind=MemoryKind.FACT, description="the body: sleep, pain", importance=0.9),
+        Category(name="PREF", kind=MemoryKind.PREFERENCE, description="what they like")))
+    found = answer({"kind": "fact", "category": "soma", "content": "Sleeps badly after late runs",
+                    "messages": [0]},
+                   {"kind": "preference", "category": "PREF", "content": "Likes morning runs",
+                    "messages": [2]})
+    with chat_stub(found) as stub:
+        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", llm="openai",
+                            llm_base_url=stub.url, llm_model="stand-in", extraction_poll_s=0.1,
+                            taxonomy=coach)
+        with TestClient(create_app(lambda: bootstrap(settings))) as client:
+            talk(client, "coach", turns(LISBON_DAY, ("user", "I sleep badly after late runs."),
+                                        ("assistant", "Hm."), ("user", "I like morning runs."),
+                                        ("assistant", "Noted.")))
+            assert end(client, "coach")["extraction"]["status"] == "done"
+            soma = client.get("/v1/users/ada/memories", params={"category": "SOMA"}).json()["items"]
+            assert [(m["content"], m["kind"], m["importance"]) for m in soma] == [
+                ("Sleeps badly after late runs", "fact", 1.0)]
+        live = fingerprint(neo4j, ignore=USAGE)
     rebuild_with_the_model_gone(settings)
     assert fingerprint(neo4j, ignore=USAGE) == live
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from domain.commands import Message, Similar
 from domain.extraction.candidate import Candidate
+from domain.extraction.taxonomy import Category, Taxonomy
 from domain.model import MemoryKind
 from infra.llm import LLMRefused, StructuredOutputError
 from infra.llm.openai import OpenAILLM
@@ -266,3 +267,21 @@ def test_an_answer_cut_off_at_its_length_is_asked_again_briefly_without_the_runa
     assert [m["role"] for m in again["messages"]] == ["system", "user"]  # not the runaway answer
     asked = again["messages"][-1]["content"]
     assert asked.startswith("one") and "cut off" in asked
+
+
+def test_a_deployments_categories_are_in_the_prompt_its_version_and_the_candidates() -> None:
+    coach = Taxonomy(categories=(
+        Category(name="SOMA", kind=MemoryKind.FACT, description="the body: sleep, pain, energy"),
+        Category(name="EFFECTIVE", kind=MemoryKind.LESSON, description="what worked for them")))
+    answer = {"memories": [{"kind": "fact", "category": "SOMA", "content": "Sleeps badly after late runs",
+                            "confidence": 0.9, "messages": [0]}]}
+    with chat_stub(json.dumps(answer)) as stub:
+        extraction = LLMExtractor(llm(stub.url), taxonomy=coach).extract(
+            said("I sleep badly after late runs.", "Noted."), SAID_AT)
+    system = stub.requests[0]["messages"][0]["content"]
+    assert "- SOMA (a fact): the body: sleep, pain, energy" in system and "- EFFECTIVE (a lesson)" in system
+    (found,) = extraction.candidates
+    assert found.category == "SOMA"
+    assert extraction.prompt_version is not None
+    assert extraction.prompt_version.startswith(f"{PROMPT_VERSION}+taxonomy-")
+    assert LLMExtractor(llm(stub.url)).prompt.version == PROMPT_VERSION  # none named: the plain prompt

@@ -29,6 +29,7 @@ from domain.events import (
 )
 from domain.extraction.candidate import Candidate
 from domain.extraction.policy import ExtractionPolicy
+from domain.extraction.taxonomy import Category, Taxonomy
 from domain.model import MemoryKind, MemoryStatus
 from domain.state import UserState, evolve
 
@@ -366,3 +367,43 @@ def test_in_a_slot_the_model_may_see_the_same_value_in_other_words_and_never_clo
     moved = person.extract([city("Lisbon", day(5), positions=(5,))], similar=close,
                            proposed=(model("distinct"),))
     assert kinds(moved)[-1] == "MemorySuperseded"
+
+
+# -- a deployment's own categories ---------------------------------------------------------------
+
+COACH = Taxonomy(categories=(
+    Category(name="PREF", kind=MemoryKind.PREFERENCE, description="what they like", importance=0.5),
+    Category(name="SOMA", kind=MemoryKind.FACT, description="the body: sleep, pain, energy", importance=0.9),
+    Category(name="EFFECTIVE", kind=MemoryKind.LESSON, description="what worked for them"),
+))
+
+
+def test_a_candidate_is_filed_under_the_deployments_category_with_its_kind_and_importance() -> None:
+    person = Person(ExtractionPolicy(taxonomy=COACH))
+    events = person.extract([
+        candidate("Sleeps badly after late runs", MemoryKind.FACT, category="soma", positions=(1,)),
+        candidate("Box breathing calms her down", MemoryKind.FACT, category="EFFECTIVE", positions=(2,)),
+        candidate("Likes morning runs", MemoryKind.PREFERENCE, category="Pref", positions=(3,)),
+        candidate("Has a dog", MemoryKind.FACT, category="PETS", positions=(4,)),       # not one of them
+        candidate("Wants to run a marathon", MemoryKind.GOAL, positions=(5,)),          # the rules name none
+    ])
+    recorded = [e for e in events if isinstance(e, MemoryRecorded)]
+    assert [(m.category, m.kind) for m in recorded] == [
+        ("SOMA", MemoryKind.FACT), ("EFFECTIVE", MemoryKind.LESSON), ("PREF", MemoryKind.PREFERENCE),
+        (None, MemoryKind.FACT), (None, MemoryKind.GOAL)]
+    # The category's own base (0.9, 0.5), else the kind's (lesson 0.8, fact and goal 0.6); +0.1 when
+    # confident.
+    assert [m.importance for m in recorded] == pytest.approx([1.0, 0.9, 0.6, 0.7, 0.7])
+
+
+def test_without_a_taxonomy_no_category_is_kept() -> None:
+    (_, recorded) = Person().extract([candidate("Sleeps badly", MemoryKind.FACT, category="SOMA")])
+    assert isinstance(recorded, MemoryRecorded) and recorded.category is None
+
+
+def test_a_taxonomy_names_each_category_once() -> None:
+    with pytest.raises(ValueError, match="named once"):
+        Taxonomy(categories=(Category(name="PREF", kind=MemoryKind.PREFERENCE, description="a"),
+                             Category(name="pref", kind=MemoryKind.FACT, description="b")))
+    with pytest.raises(ValueError):
+        Category(name="no spaces allowed", kind=MemoryKind.FACT, description="a")

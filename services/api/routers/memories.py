@@ -49,6 +49,8 @@ def list_memories(
     kind: MemoryKind | None = None,
     status_: Annotated[MemoryStatus | None, Query(alias="status")] = None,
     attribute: Annotated[str | None, Query(max_length=200)] = None,
+    category: Annotated[str | None, Query(max_length=40, description="The deployment's category "
+                                          "(LORE_TAXONOMY).")] = None,
     valid_at: Annotated[datetime | None, Query(
         description="True at this time. Default: now, unless `status` is given (then: any time).")] = None,
     known_at: Annotated[datetime | None, Query(
@@ -62,7 +64,8 @@ def list_memories(
     items = queries.memories(user_id, valid_at=valid_at and utc(valid_at),
                              known_at=known_at and utc(known_at),
                              kind=kind.value if kind else None, attribute=attribute,
-                             status=status_.value if status_ else None, skip=offset, limit=limit + 1)
+                             status=status_.value if status_ else None, category=category,
+                             skip=offset, limit=limit + 1)
     return _page(items, offset, limit)
 
 
