@@ -205,8 +205,38 @@ RULES: tuple[Rule, ...] = (
          _plain(MemoryKind.PREFERENCE, "like", 0.8)),
     Rule("goal", re.compile(r"(?i:\b(?:I want to|I'd like to|I would like to|I'm planning to|"
                             r"I am planning to|I plan to|my goal is to|I'm trying to|I am trying to|"
-                            r"I hope to|I intend to) )" + REST),
+                            r"I hope to|I intend to|I've decided to|I have decided to|"
+                            r"I'm saving (?:up )?for|I am saving (?:up )?for|"
+                            r"I'm (?:thinking|dreaming) (?:of|about)|"
+                            r"I am (?:thinking|dreaming) (?:of|about)|I'm looking forward to|"
+                            r"I am looking forward to) )" + _SOMETHING + REST),
          _plain(MemoryKind.GOAL, "goal", 0.8)),
+    # What lasts in a life, said in the first person; a one-off errand ("I joined the meeting") is
+    # left alone, and so is what is passing ("I'm a bit tired").
+    Rule("life_event", re.compile(_i(r"(?:just |recently |finally |also )?(?:adopted|graduated|retired|"
+                                     r"got (?:married|engaged|divorced|promoted|sober)|"
+                                     r"had a (?:baby|son|daughter)|"
+                                     r"bought (?:a|my first|our first) (?:house|home|car|flat|apartment)|"
+                                     r"ran (?:a|my first) (?:marathon|half.marathon|5k|10k|race)|"
+                                     r"published|won) ?") + r"(?P<what>[^,.;!?]*)"),
+         _plain(MemoryKind.EVENT, "life_event", 0.8)),
+    Rule("trip", re.compile(_i(r"(?:just |recently |finally |also )?(?:went|traveled|travelled|flew) to ")
+                            + NAME),
+         _plain(MemoryKind.EVENT, "trip", 0.7)),
+    Rule("trip", re.compile(_i(r"(?:just |recently |finally |also )?visited ") + NAME),
+         _plain(MemoryKind.EVENT, "trip", 0.7)),
+    Rule("household", re.compile(r"(?i:\bI(?:'ve| have)(?: got)? (?:a|an|one|two|three|four|five|six|\d+) "
+                                 r"(?:\w+ )?(?:kids?|children|sons?|daughters?|sisters?|brothers?|siblings|"
+                                 r"dogs?|cats?|pets?|grandchildren|grandkids)\b)"),
+         _plain(MemoryKind.FACT, "household", 0.85)),
+    Rule("household", re.compile(_i(r"(?:been )?(?:married|together) (?:for|since) ")),
+         _plain(MemoryKind.FACT, "household", 0.85)),
+    Rule("fan", re.compile(r"(?i:\bI(?:'m| am) (?:a )?(?:big |huge |long-time |lifelong )?fan of )"
+                           + _SOMETHING + REST),
+         _plain(MemoryKind.PREFERENCE, "fan", 0.8)),
+    Rule("identity", re.compile(r"(?i:\bI(?:'m| am) (?:a|an) (?!(?:bit|little|lot|few|mess|wreck|fan|"
+                                r"big fan|huge fan)\b))" + REST),
+         _plain(MemoryKind.FACT, "identity", 0.7)),
     Rule("reminder", re.compile(r"(?i:\b(?:remind me to|remind me that I need to|don't let me forget to) )"
                                 r"(?P<what>[^.!]+)"), _reminder, asked=True, denied=True),
 )

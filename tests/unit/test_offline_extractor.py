@@ -147,3 +147,39 @@ def test_the_people_places_and_employers_named_are_typed_and_related_to_the_pers
     assert [(r.predicate, r.object) for r in work.relations] == [("works_at", "Acme Corp")]
     # A goal names a place, but says nothing of how the person stands to it now: no relation.
     assert goal.relations == () and goal.entity_types == ()
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    ("I adopted a rescue dog last spring.", MemoryKind.EVENT),
+    ("We're thrilled: I got engaged in June!", MemoryKind.EVENT),
+    ("I just graduated from nursing school.", MemoryKind.EVENT),
+    ("I ran my first marathon in Berlin", MemoryKind.EVENT),
+    ("Last summer I went to Japan with my sister.", MemoryKind.EVENT),
+    ("I visited Lisbon in May.", MemoryKind.EVENT),
+    ("I have two kids, both in school.", MemoryKind.FACT),
+    ("I've got a cat named Miso.", MemoryKind.FACT),
+    ("I've been married for 5 years.", MemoryKind.FACT),
+    ("I'm a big fan of jazz.", MemoryKind.PREFERENCE),
+    ("I'm a single mom.", MemoryKind.FACT),
+    ("I am an artist who works with clay", MemoryKind.FACT),
+    ("I'm thinking of going back to school.", MemoryKind.GOAL),
+    ("I've decided to learn the piano", MemoryKind.GOAL),
+    ("I'm saving up for a trip to Peru.", MemoryKind.GOAL),
+])
+def test_what_lasts_in_a_life_is_remembered_in_the_persons_words(line: str, kind: MemoryKind) -> None:
+    candidate = one(line)
+    assert candidate.kind is kind and candidate.attribute is None
+    assert candidate.content.rstrip(".!").lower() == line.rstrip(".!").lower()
+
+
+@pytest.mark.parametrize("line", [
+    "I'm a bit tired today.", "I'm a mess this week.",               # passing
+    "I went to the store.", "I went to bed early",                   # errands, and no place named
+    "I have a meeting at 3.", "I have a question",                   # not a household
+    "I'm thinking about it.",                                        # nothing to remember
+    "Did you get married?", "I never won anything",                  # asked, denied
+    "My sister adopted a dog.",                                      # someone else
+    "If I got promoted, I'd buy a car.",                              # a hypothetical
+])
+def test_what_passes_or_is_someone_elses_is_left_alone(line: str) -> None:
+    assert found(line) == []
