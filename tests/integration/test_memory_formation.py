@@ -191,6 +191,10 @@ def test_a_models_extraction_is_replayed_without_the_model(neo4j: Driver, server
                                                      ("Lisbon", "2026-02-01", None)]
             (todo,) = client.get("/v1/users/ada/memories", params={"kind": "todo"}).json()["items"]
             assert todo["due_at"].startswith("2026-03-20") and todo["decided_by"].startswith("stand-in:")
+            scraped = client.get("/metrics").text   # what extraction cost, for Prometheus
+            assert 'lore_extractions{status="done"} 2.0' in scraped
+            assert 'lore_extraction_tokens_total{type="prompt"} 200.0' in scraped
+            assert 'lore_extraction_tokens_total{type="completion"} 40.0' in scraped
         asked = len(stub.requests)
         assert asked == 2 and "Remind me to renew my passport" in stub.asked[1]
         live = fingerprint(neo4j, ignore=USAGE)
