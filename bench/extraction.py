@@ -16,8 +16,10 @@ model tokens per session (0 for the rules). No server is needed: this measures e
 from __future__ import annotations
 
 import argparse
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 from rich.console import Console
@@ -99,20 +101,50 @@ def score(runs: list[Run], model: LocalMiniLM) -> dict[str, float]:
             "matched": matched / memories if memories else 0.0}
 
 
+def _cached(path: Path | None) -> tuple[dict[str, list[Run]], dict[str, float]]:
+    """The sessions extracted before (runs, and the seconds each took), from the cache file."""
+    kept: dict[str, list[Run]] = {}
+    seconds: dict[str, float] = {}
+    if path is None or not path.exists():
+        return kept, seconds
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        kept[row["key"]] = [Run([Found(f["text"], set(f["turns"])) for f in r["observations"]],
+                                [Found(f["text"], set(f["turns"])) for f in r["memories"]], r["tokens"])
+                            for r in row["runs"]]
+        seconds[row["key"]] = row.get("seconds", 0.0)
+    return kept, seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sessions", type=int, default=0, help="the first N sessions (0: all 272)")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="keep each session's extraction in this JSON Lines file and reuse it: a long "
+                             "model run can stop and go on")
     args = parser.parse_args()
     extractor = RulesExtractor() if args.extractor == "rules" else open_extractor(Settings(extractor="llm"))
     assert extractor is not None
     chosen = sessions(args.sessions)
     model = LocalMiniLM()
-    started = time.monotonic()
-    runs = [run for conv, n in track(chosen, description=f"extracting with {extractor.name}", console=console)
-            for run in extract_session(extractor, conv, n)]
-    elapsed = time.monotonic() - started
+    kept, seconds = _cached(args.cache)
+    runs: list[Run] = []
+    for conv, n in track(chosen, description=f"extracting with {extractor.name}", console=console):
+        key = f"{conv.get('sample_id', id(conv))}/{n}/{extractor.name}"
+        if key not in kept:
+            began = time.monotonic()
+            kept[key] = extract_session(extractor, conv, n)
+            seconds[key] = time.monotonic() - began
+            if args.cache is not None:
+                with args.cache.open("a") as out:
+                    out.write(json.dumps({"key": key, "seconds": seconds[key],
+                                          "runs": [asdict(r) for r in kept[key]]}, default=sorted) + "\n")
+            console.log(f"{key}: {sum(len(r.memories) for r in kept[key])} memories, "
+                        f"{sum(r.tokens for r in kept[key]):,} tokens")
+        runs += kept[key]
+    elapsed = sum(seconds.get(f"{c.get('sample_id', id(c))}/{n}/{extractor.name}", 0.0) for c, n in chosen)
     figures = score(runs, model)
     table = Table(title=f"LoCoMo observations covered by extraction ({len(chosen)} sessions, both speakers; "
                         f"cosine ≥ {COSINE} and the same turn)")

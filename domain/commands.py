@@ -157,7 +157,7 @@ class RecordExtraction(_Command):
     extraction_id: Identifier = Field(description="The ExtractionDue this answers.")
     session_id: Identifier
     window: tuple[MessageRef, ...] = Field(max_length=MAX_EPISODE_MESSAGES)
-    extractor: str = Field(min_length=1, max_length=200, description="rules/1, or the model's name.")
+    extractor: str = Field(min_length=1, max_length=200, description="rules/2, or the model's name.")
     prompt_version: str | None = Field(default=None, max_length=100)
     raw_output: str | None = Field(default=None, max_length=MAX_RAW_OUTPUT_CHARS)
     prompt_tokens: int = Field(default=0, ge=0)

@@ -20,7 +20,7 @@ from domain.extraction.taxonomy import Taxonomy
 from infra.llm import LLM, LLMRefused, StructuredOutputError
 from services.extraction.llm_extractor import extract_with, extraction_prompt, parts, transcript_budget
 
-RULES_VERSION = "rules/1"
+RULES_VERSION = "rules/2"
 _SMALL_TALK = re.compile(
     r"^\W*(?:(?:hi|hello|hey|yo|hiya|good (?:morning|afternoon|evening|night)|thanks|thank you|thx|ty|"
     r"ok|okay|k|cool|great|nice|awesome|sure|yes|yeah|yep|no|nope|bye|goodbye|see you|cheers|lol|haha|"

@@ -92,7 +92,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
                                                                     neo4j: Driver) -> None:
     talk(client, "first-chat", BERLIN)
     first = end(client, "first-chat")
-    assert first["extraction"]["status"] == "done" and first["extraction"]["extractor"] == "rules/1"
+    assert first["extraction"]["status"] == "done" and first["extraction"]["extractor"] == "rules/2"
     talk(client, "second-chat", LISBON)
     second = end(client, "second-chat")["extraction"]
     assert second["status"] == "done" and second["candidates"] == 3, second
@@ -102,7 +102,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
     assert timeline(client, "editor") == [("VS Code", "2026-01-10", "2026-03-15"),
                                           ("Neovim", "2026-03-15", None)]
     editor = client.get("/v1/users/ada/memories", params={"attribute": "editor"}).json()["items"]
-    assert [(m["kind"], m["value"], m["decided_by"]) for m in editor] == [("preference", "Neovim", "rules/1")]
+    assert [(m["kind"], m["value"], m["decided_by"]) for m in editor] == [("preference", "Neovim", "rules/2")]
     (todo,) = client.get("/v1/users/ada/memories", params={"kind": "todo"}).json()["items"]
     assert "renew my passport" in todo["content"] and todo["due_at"].startswith("2026-03-20")
 
@@ -110,7 +110,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
         "MATCH (new:Memory {value: 'Lisbon'})-[s:SUPERSEDES]->(old:Memory {value: 'Berlin'}) "
         "MATCH (new)-[:FROM_MESSAGE]->(x:Message) "
         "RETURN s.decided_by AS by, s.reason AS reason, x.content AS said")
-    assert [(r["by"], r["said"]) for r in records] == [("rules/1", "Big news: I moved to Lisbon last month.")]
+    assert [(r["by"], r["said"]) for r in records] == [("rules/2", "Big news: I moved to Lisbon last month.")]
     assert "berlin" in records[0]["reason"] and "lisbon" in records[0]["reason"]
     records, _, _ = neo4j.execute_query(
         "MATCH (:User {user_id: 'ada'})-[r:RELATES]->(e:Entity) RETURN r.predicate AS p, e.name AS name, "
