@@ -14,6 +14,7 @@ from neo4j import Driver, GraphDatabase
 
 from domain.extraction.policy import ExtractionPolicy
 from infra.embedding import Embedder, open_embedder
+from infra.embedding.cached import CachedEmbedder
 from infra.eventlog import EventLog, open_event_log
 from infra.llm import open_llm
 from infra.rewriting import open_rewriter
@@ -91,6 +92,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     driver = neo4j_driver(settings)
     if embedder is _FROM_SETTINGS:
         embedder = open_embedder(settings)
+        if embedder is not None:  # a candidate is embedded to find its neighbours, then as a memory
+            embedder = CachedEmbedder(embedder)
     event_log = open_event_log(settings)
     projector = GraphProjector(driver, database, log_id=event_log.log_id)
 
