@@ -14,17 +14,12 @@ from domain.commands import ExtractEpisode
 from domain.model import utc
 from infra.settings import Settings
 from services.bootstrap import bootstrap
-from services.extraction.llm_extractor import SYSTEM, transcript
+from services.extraction.llm_extractor import estimated_tokens, extraction_prompt, transcript
 from services.wire import to_message
 
 console = Console()
 # What a model answers is not known before it answers: a typical extraction's answer.
 ANSWER_TOKENS = 150
-
-
-def _tokens(text: str) -> int:
-    """About four characters a token, the rule of thumb of English BPE vocabularies."""
-    return max(1, len(text) // 4)
 
 
 def extract(
@@ -38,9 +33,12 @@ def extract(
     try:
         due = lore.extractions.due(None, limit=1_000_000)
         if dry_run:
-            prompt = sum(_tokens(SYSTEM) + _tokens(transcript([m for m in lore.extractions.messages(
-                d.user_id, d.window) if m is not None])) for d in due)
-            table = Table(title="Extraction backlog (estimate: 4 characters a token, "
+            # The prompt as the model gets it (the deployment's categories too), counted as the
+            # context budget counts: three characters a token, which errs high.
+            system = extraction_prompt(lore.settings.taxonomy).system
+            prompt = sum(estimated_tokens(system) + estimated_tokens(transcript([
+                m for m in lore.extractions.messages(d.user_id, d.window) if m is not None])) for d in due)
+            table = Table(title="Extraction backlog (estimate: 3 characters a token, "
                                 f"{ANSWER_TOKENS} tokens an answer)")
             for column in ("extractions due", "people", "prompt tokens", "answer tokens", "total"):
                 table.add_column(column, justify="right")

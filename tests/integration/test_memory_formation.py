@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
+from typer.testing import CliRunner
 
 from domain.commands import EndSession, Message, RecordEpisode
 from domain.events import MemoriesExtracted
@@ -27,8 +28,17 @@ from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
+from services.cli import app
 from tests.support.chat_stub import chat_stub
-from tests.support.kafka_flow import as_messages, kafka_settings, produce, start_worker, stop, wait_until
+from tests.support.kafka_flow import (
+    as_messages,
+    env_for,
+    kafka_settings,
+    produce,
+    start_worker,
+    stop,
+    wait_until,
+)
 from tests.support.servers import ServerEndpoints
 
 USAGE = frozenset({"access_count", "last_accessed_at"})
@@ -154,6 +164,35 @@ def test_small_talk_and_short_sessions_are_not_extracted(client: TestClient) -> 
     talk(client, "thanks", turns(BERLIN_DAY, ("user", "thanks so much"), ("assistant", "welcome"),
                                  ("user", "ok bye"), ("assistant", "bye")))
     assert end(client, "thanks")["extraction"]["skipped"] == "only small talk"
+
+
+def test_a_backlog_left_by_extraction_off_is_estimated_then_answered_from_the_cli(
+        neo4j: Driver, servers: ServerEndpoints, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", extractor="off",
+                        event_log="sqlite")
+    with TestClient(create_app(lambda: bootstrap(settings))) as client:
+        talk(client, "chat", LISBON)
+        assert end(client, "chat")["extraction"]["status"] == "due"  # nothing answers it: extraction is off
+    for key, value in env_for(settings).items():
+        monkeypatch.setenv(key, value)
+    estimate = CliRunner().invoke(app, ["extract", "--dry-run"])
+    assert estimate.exit_code == 0, estimate.output
+    (row,) = [line for line in estimate.output.splitlines() if line.strip().startswith("│")]
+    due, people, prompt_tokens = (cell.strip().replace(",", "") for cell in row.strip("│ ").split("│")[:3])
+    assert (due, people) == ("1", "1") and int(prompt_tokens) > 600  # the instructions and the talk
+    monkeypatch.setenv("LORE_EXTRACTOR", "rules")
+    answered = CliRunner().invoke(app, ["extract"])
+    assert answered.exit_code == 0, answered.output
+    assert "answered 1 extractions with rules/2" in answered.output
+    records, _, _ = neo4j.execute_query("MATCH (x:Extraction) RETURN x.status AS status")
+    assert [r["status"] for r in records] == ["done"]
+    assert timeline_of(neo4j, "home_city") == ["Lisbon"]
+
+
+def timeline_of(neo4j: Driver, slot: str) -> list[str]:
+    records, _, _ = neo4j.execute_query("MATCH (m:Memory {slot: $slot}) RETURN m.value AS value ORDER BY "
+                                        "m.valid_from", slot=slot)
+    return [r["value"] for r in records]
 
 
 # -- a model behind an OpenAI-compatible endpoint ------------------------------------------------
