@@ -62,7 +62,7 @@ class OpenAILLM:
         except ValidationError as error:
             raise StructuredOutputError(
                 f"{self.model} answered {name} with JSON that does not fit its schema, also after one "
-                f"repair: {_problems(error)}", repaired) from error
+                f"repair: {_problems(error)}", repaired, usage[0] + more[0], usage[1] + more[1]) from error
         return Structured(value, repaired, self.model, "repaired", usage[0] + more[0], usage[1] + more[1])
 
     def _ask(self, messages: list[dict[str, str]], schema: type[BaseModel], name: str) -> tuple[str, Any]:

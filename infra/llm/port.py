@@ -26,11 +26,14 @@ class Structured(Generic[T]):
 
 
 class StructuredOutputError(RuntimeError):
-    """The model's answer did not fit the schema, also after one round of repair."""
+    """The model's answer did not fit the schema, also after one round of repair. The tokens the
+    answers took are spent all the same, and counted."""
 
-    def __init__(self, message: str, raw: str) -> None:
+    def __init__(self, message: str, raw: str, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
         super().__init__(message)
         self.raw = raw
+        self.prompt_tokens = prompt_tokens
+        self.completion_tokens = completion_tokens
 
 
 class LLMRefused(RuntimeError):

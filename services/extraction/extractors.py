@@ -94,6 +94,8 @@ class LLMExtractor:
             except StructuredOutputError as error:
                 raws.append(error.raw[:100_000])
                 failures.append(f"the model's answer did not fit the schema: {error}")
+                prompt_tokens += error.prompt_tokens      # spent all the same: the budget counts them
+                completion_tokens += error.completion_tokens
                 continue
             except LLMRefused as error:
                 failures.append(str(error))

@@ -93,7 +93,9 @@ class LLMConsolidator:
             answer = self.llm.structured(SYSTEM, question, JudgedCandidates, "judged_candidates")
         except (LLMRefused, StructuredOutputError) as error:
             log.warning("consolidation by %s failed, left to the rules: %s", self.llm.model, error)
-            return Proposals(nothing, failed=str(error)[:200])
+            spent = (error.prompt_tokens, error.completion_tokens) \
+                if isinstance(error, StructuredOutputError) else (0, 0)
+            return Proposals(nothing, *spent, failed=str(error)[:200])
         proposed = list(nothing)
         for judged in answer.value.verdicts:
             if judged.candidate in asked and proposed[judged.candidate] is None:

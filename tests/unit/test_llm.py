@@ -78,6 +78,7 @@ def test_an_answer_that_does_not_fit_twice_is_a_clear_failure_with_the_models_te
         llm(stub.url).structured("Name a colour.", "one", Colour, "colour")
     assert "does not fit its schema, also after one repair" in str(failed.value)
     assert failed.value.raw == "not json at all" and len(stub.requests) == 2
+    assert (failed.value.prompt_tokens, failed.value.completion_tokens) == (200, 40)  # spent all the same
 
 
 def test_the_extractor_turns_the_models_answer_into_candidates() -> None:
@@ -253,6 +254,7 @@ def test_a_consolidation_the_model_cannot_answer_is_left_to_the_rules() -> None:
         close = [(Similar(memory_id="m1", cosine=0.9),)]
         proposals = LLMConsolidator(llm(stub.url)).propose([candidate], close, shown)
     assert proposals.proposed == (None,) and proposals.failed
+    assert (proposals.prompt_tokens, proposals.completion_tokens) == (200, 40)
 
 
 def test_an_answer_cut_off_at_its_length_is_asked_again_briefly_without_the_runaway_text() -> None:
@@ -285,3 +287,10 @@ def test_a_deployments_categories_are_in_the_prompt_its_version_and_the_candidat
     assert extraction.prompt_version is not None
     assert extraction.prompt_version.startswith(f"{PROMPT_VERSION}+taxonomy-")
     assert LLMExtractor(llm(stub.url)).prompt.version == PROMPT_VERSION  # none named: the plain prompt
+
+
+def test_an_extraction_the_model_cannot_answer_is_a_skip_that_still_counts_its_tokens() -> None:
+    with chat_stub("not json at all") as stub:
+        extraction = LLMExtractor(llm(stub.url)).extract(said("I moved to Oslo.", "ok", "bye"), SAID_AT)
+    assert extraction.candidates == [] and "did not fit the schema" in (extraction.skipped or "")
+    assert (extraction.prompt_tokens, extraction.completion_tokens) == (200, 40)
