@@ -10,6 +10,7 @@ or "2" for "two".
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from domain.extraction.consolidate import content_words
 
@@ -30,8 +31,8 @@ def names(text: str, every_word: bool = False) -> set[str]:
 def ungrounded(content: str, value: str | None, entities: tuple[str, ...] | list[str],
                conversation: str) -> str | None:
     """Why the candidate is not from `conversation`, or None when it is."""
-    said = {w.casefold().strip("'’-") for w in _WORD.findall(conversation)}
-    if not content_words(content) & content_words(conversation):
+    said, detail = _said(conversation)
+    if not content_words(content) & detail:
         return "no word of it is in the conversation"
     named = names(content) | names(value or "", every_word=True)
     for entity in entities:
@@ -42,5 +43,12 @@ def ungrounded(content: str, value: str | None, entities: tuple[str, ...] | list
     return None
 
 
-def _possessive_of_said(word: str, said: set[str]) -> bool:
+@lru_cache(maxsize=8)
+def _said(conversation: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of a conversation, and its detail words: worked out once for all its candidates."""
+    words = frozenset(w.casefold().strip("'’-") for w in _WORD.findall(conversation))
+    return words, content_words(conversation)
+
+
+def _possessive_of_said(word: str, said: frozenset[str]) -> bool:
     return word.endswith(("'s", "’s")) and word[:-2] in said
