@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator
 
 from domain.extraction.candidate import Candidate
+from domain.layers.model import BasicInfo, SessionSummary
 from domain.model import MemoryKind, UtcDatetime
 
 IDENTIFIER_PATTERN = r"^[A-Za-z0-9_.:@\-]+$"
@@ -180,9 +181,50 @@ class RecordExtraction(_Command):
         return per
 
 
+class RecordSummary(_Command):
+    """A session's summary, in answer to a SummaryDue: Lore's layers process sends it, with the
+    model's raw answer and cost, or the offline fallback (`fallback`, and why: `failure`)."""
+
+    type: Literal["RecordSummary"] = "RecordSummary"
+    summary_id: Identifier
+    due_id: Identifier = Field(description="The SummaryDue this answers.")
+    session_id: Identifier
+    window: tuple[MessageRef, ...] = Field(default=(), max_length=MAX_EPISODE_MESSAGES,
+                                           description="The messages summarized.")
+    summarizer: str = Field(min_length=1, max_length=200)
+    prompt_version: str | None = Field(default=None, max_length=100)
+    raw_output: str | None = Field(default=None, max_length=MAX_RAW_OUTPUT_CHARS)
+    prompt_tokens: int = Field(default=0, ge=0)
+    completion_tokens: int = Field(default=0, ge=0)
+    skipped: str | None = Field(default=None, max_length=200, description="Why there is no summary.")
+    fallback: bool = Field(default=False, description="The offline summary, standing in for a model "
+                           "that failed: tried again later.")
+    failure: str | None = Field(default=None, max_length=500)
+    summary: SessionSummary | None = None
+    said_until: UtcDatetime | None = Field(default=None, description="When its last message was said.")
+
+
+class RecordProfile(_Command):
+    """A new version of the person's profile, in answer to a ProfileDue."""
+
+    type: Literal["RecordProfile"] = "RecordProfile"
+    version: int = Field(ge=1, description="The version before plus one.")
+    narrative: str = Field(max_length=20_000)
+    basic_info: tuple[BasicInfo, ...] = Field(default=(), max_length=100)
+    writer: str = Field(min_length=1, max_length=200, description="profile/1 (offline), or a model.")
+    prompt_version: str | None = Field(default=None, max_length=100)
+    raw_output: str | None = Field(default=None, max_length=MAX_RAW_OUTPUT_CHARS)
+    prompt_tokens: int = Field(default=0, ge=0)
+    completion_tokens: int = Field(default=0, ge=0)
+    reason: str = Field(default="", max_length=500, description="Why it was revised.")
+    summaries: tuple[Identifier, ...] = Field(default=(), max_length=100,
+                                              description="The session summaries it read.")
+    failure: str | None = Field(default=None, max_length=500, description="Why the model's was not taken.")
+
+
 Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
-    | EndSession | ExtractEpisode | RecordExtraction,
+    | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

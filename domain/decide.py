@@ -18,6 +18,8 @@ from domain.commands import (
     RecordEpisode,
     RecordExtraction,
     RecordMemory,
+    RecordProfile,
+    RecordSummary,
     RestoreMemory,
 )
 from domain.errors import (
@@ -27,7 +29,9 @@ from domain.errors import (
     MemoryAlreadyForgotten,
     MemoryNotForgotten,
     MemoryNotFound,
+    ProfileVersionConflict,
     SessionNotFound,
+    SummaryNotDue,
 )
 from domain.events import (
     CommandRejected,
@@ -42,15 +46,21 @@ from domain.events import (
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
+    ProfileDue,
+    ProfileRevised,
     SessionAdvanced,
+    SessionSummarized,
+    SummaryDue,
     UserErased,
     Verdict,
 )
 from domain.extraction.candidate import Candidate, importance
 from domain.extraction.consolidate import Judgement, judge
 from domain.extraction.policy import ExtractionPolicy
+from domain.layers import profile
+from domain.layers.summary import MIN_MESSAGES
 from domain.model import MemoryKind, derived_id, normalized
-from domain.state import MemoryState, SessionProgress, UserState, evolve, slot_key
+from domain.state import MemoryState, SessionProgress, UserState, counts_for_profile, evolve, slot_key
 
 DEFAULT_POLICY = ExtractionPolicy()
 
@@ -63,7 +73,27 @@ def decide(
 
     `embeddings`: the vector of a memory's content, one per message of an episode, or one per
     candidate of an extraction. `policy`: when conversations are due for extraction."""
-    return _decide(command, state, _Envelope(command, now, policy), tuple(embeddings))
+    envelope = _Envelope(command, now, policy)
+    events = _decide(command, state, envelope, tuple(embeddings))
+    return events + _profile_due(state, events, envelope)
+
+
+def _profile_due(state: UserState, events: list[Event], envelope: _Envelope) -> list[Event]:
+    """A ProfileDue after what the command changed, where it makes a new version due (profile.py)."""
+    if state.profile.due or not events:
+        return []
+    slot = next((e.attribute for e in events if isinstance(e, MemoryRecorded) and e.attribute and e.asserted),
+                None)
+    new = sum(counts_for_profile(state.summaries.get(e.summary_id), e)
+              for e in events if isinstance(e, SessionSummarized))
+    reason = profile.due_reason(state.profile.version, state.profile.summaries_since + new,
+                                state.profile.revised_at, envelope.now, slot)
+    return [ProfileDue(**envelope(), reason=reason)] if reason else []
+
+
+def summary_id_for(user_id: str, session_id: str) -> str:
+    """One summary per session: a later one replaces it."""
+    return derived_id("summary", user_id, session_id)
 
 
 def extraction_command_id(extraction_id: str) -> str:
@@ -86,6 +116,10 @@ class _Envelope:
         self._now = now
         self._count = 0
         self.policy = policy
+
+    @property
+    def now(self) -> datetime:
+        return self._now
 
     def __call__(self) -> dict[str, Any]:
         self._count += 1
@@ -252,7 +286,15 @@ def _(command: EndSession, state: UserState, envelope: _Envelope,
     if progress.pending and progress.messages >= envelope.policy.min_messages:
         events.append(_due(envelope, command, command.session_id, "session_end",
                            _window(progress.pending, progress.recent), 0))
+    if progress.messages >= MIN_MESSAGES:
+        events.append(_summary_due(envelope, command, command.session_id, "session_end"))
     return events
+
+
+def _summary_due(envelope: _Envelope, command: Any, session_id: str, trigger: Any) -> SummaryDue:
+    return SummaryDue(**envelope(), summary_id=summary_id_for(command.user_id, session_id),
+                      due_id=derived_id("summary-due", command.user_id, command.command_id),
+                      session_id=session_id, trigger=trigger)
 
 
 @_decide.register
@@ -264,7 +306,45 @@ def _(command: ExtractEpisode, state: UserState, envelope: _Envelope,
     session_id, size = found
     window = tuple(MessageRef(episode_id=command.episode_id, position=i) for i in range(size))
     due = _due(envelope, command, session_id, "asked", window, 0)
-    return [due.model_copy(update={"model": command.model}) if command.model else due]
+    events: list[Event] = [due.model_copy(update={"model": command.model}) if command.model else due]
+    progress = state.sessions.get(session_id)
+    if max(size, progress.messages if progress else 0) >= MIN_MESSAGES:
+        events.append(_summary_due(envelope, command, session_id, "asked"))
+    return events
+
+
+@_decide.register
+def _(command: RecordSummary, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    found = state.summaries.get(command.summary_id)
+    if found is None:
+        raise SummaryNotDue(command.summary_id, "no summary of this session was asked for")
+    if found.due_id != command.due_id:
+        raise SummaryNotDue(command.summary_id, "a later request replaced the one it answers")
+    if found.status in ("done", "skipped"):
+        raise SummaryNotDue(command.summary_id, "it is answered already")
+    missing = sorted({ref.episode_id for ref in command.window} - state.episodes.keys())
+    if command.summary is not None and missing:
+        raise EpisodeNotFound(missing[0])  # erased while it was being summarized
+    return [SessionSummarized(
+        **envelope(), summary_id=command.summary_id, due_id=command.due_id, session_id=command.session_id,
+        window=command.window, summarizer=command.summarizer, prompt_version=command.prompt_version,
+        raw_output=command.raw_output, prompt_tokens=command.prompt_tokens,
+        completion_tokens=command.completion_tokens, skipped=command.skipped, fallback=command.fallback,
+        failure=command.failure, summary=command.summary, said_until=command.said_until,
+        embedding=embeddings[0] if embeddings and command.summary is not None else None)]
+
+
+@_decide.register
+def _(command: RecordProfile, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    if command.version != state.profile.version + 1:
+        raise ProfileVersionConflict(command.version, state.profile.version)
+    return [ProfileRevised(
+        **envelope(), version=command.version, narrative=command.narrative, basic_info=command.basic_info,
+        writer=command.writer, prompt_version=command.prompt_version, raw_output=command.raw_output,
+        prompt_tokens=command.prompt_tokens, completion_tokens=command.completion_tokens,
+        reason=command.reason, summaries=command.summaries, failure=command.failure)]
 
 
 @_decide.register

@@ -55,3 +55,18 @@ class SessionNotFound(DomainError):
     def __init__(self, session_id: str) -> None:
         super().__init__(f"session {session_id!r} has no messages for this user")
         self.session_id = session_id
+
+
+class SummaryNotDue(DomainError):
+    code = "summary_not_due"
+
+    def __init__(self, summary_id: str, why: str) -> None:
+        super().__init__(f"summary {summary_id!r} is not due for this answer: {why}")
+
+
+class ProfileVersionConflict(DomainError):
+    code = "profile_version_conflict"
+
+    def __init__(self, asked: int, current: int) -> None:
+        super().__init__(f"profile version {asked} was sent, and the profile is at version {current}: "
+                         f"the next version is {current + 1}")

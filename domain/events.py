@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.commands import Message, MessageRef, ProposedVerdict
 from domain.extraction.candidate import Candidate, Relation
+from domain.layers.model import BasicInfo, SessionSummary
 from domain.model import MemoryKind, UtcDatetime
 
 
@@ -201,9 +202,67 @@ class CommandRejected(_Event):
     reason: str = Field(description="What was wrong, in words.")
 
 
+class SummaryDue(_Event):
+    """A session is to be summarized (it ended, or was extracted on request); one summary per
+    session, which a later SummaryDue of the same session replaces."""
+
+    type: Literal["SummaryDue"] = "SummaryDue"
+    summary_id: str
+    due_id: str
+    session_id: str
+    trigger: Literal["session_end", "asked"]
+
+
+class SessionSummarized(_Event):
+    """A session's summary as it was made: by what, from which messages, at what cost; or why
+    there is none (`skipped`). `fallback`: the offline summary stands in for a model that failed."""
+
+    type: Literal["SessionSummarized"] = "SessionSummarized"
+    summary_id: str
+    due_id: str
+    session_id: str
+    window: tuple[MessageRef, ...] = ()
+    summarizer: str
+    prompt_version: str | None = None
+    raw_output: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    skipped: str | None = None
+    fallback: bool = False
+    failure: str | None = None
+    summary: SessionSummary | None = None
+    said_until: UtcDatetime | None = None
+    embedding: Embedding | None = None
+
+
+class ProfileDue(_Event):
+    """The person's profile is to be written anew, and why."""
+
+    type: Literal["ProfileDue"] = "ProfileDue"
+    reason: str
+
+
+class ProfileRevised(_Event):
+    """A version of the person's profile, as it was written."""
+
+    type: Literal["ProfileRevised"] = "ProfileRevised"
+    version: int
+    narrative: str
+    basic_info: tuple[BasicInfo, ...] = ()
+    writer: str
+    prompt_version: str | None = None
+    raw_output: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reason: str = ""
+    summaries: tuple[str, ...] = ()
+    failure: str | None = None
+
+
 Event = Annotated[
     MemoryRecorded | MemorySuperseded | MemoryReinforced | EpisodeRecorded
     | MemoryForgotten | MemoryRestored | UserErased | CommandRejected
-    | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted,
+    | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
+    | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised,
     Field(discriminator="type"),
 ]

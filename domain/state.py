@@ -20,7 +20,11 @@ from domain.events import (
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
+    ProfileDue,
+    ProfileRevised,
     SessionAdvanced,
+    SessionSummarized,
+    SummaryDue,
     UserErased,
 )
 from domain.model import MemoryKind, MemoryStatus, normalized
@@ -73,6 +77,27 @@ class SessionProgress:
 
 
 @dataclass
+class SummaryProgress:
+    """Where a session's summary stands: the SummaryDue it answers, and its status (due, done,
+    fallback: the offline one stands in for a model that failed, skipped)."""
+
+    due_id: str
+    status: str = "due"
+    attempts: int = 0
+
+
+@dataclass
+class ProfileProgress:
+    """Where the person's profile stands: its version, whether a new one is due, when the last
+    was written, and how many session summaries came since."""
+
+    version: int = 0
+    due: bool = False
+    revised_at: datetime | None = None
+    summaries_since: int = 0
+
+
+@dataclass
 class UserState:
     user_id: str
     memories: dict[str, MemoryState] = field(default_factory=dict)
@@ -84,6 +109,8 @@ class UserState:
     # episode_id -> (session_id, how many messages)
     episodes: dict[str, tuple[str, int]] = field(default_factory=dict)
     sessions: dict[str, SessionProgress] = field(default_factory=dict)
+    summaries: dict[str, SummaryProgress] = field(default_factory=dict)
+    profile: ProfileProgress = field(default_factory=ProfileProgress)
     _sequence: int = 0
 
     def timeline(self, slot: str) -> list[MemoryState]:
@@ -196,6 +223,37 @@ def _(event: UserErased, state: UserState) -> None:
     state.by_content.clear()
     state.episodes.clear()
     state.sessions.clear()
+    state.summaries.clear()
+    state.profile = ProfileProgress()
+
+
+@_apply.register
+def _(event: SummaryDue, state: UserState) -> None:
+    state.summaries[event.summary_id] = SummaryProgress(event.due_id)
+
+
+@_apply.register
+def _(event: SessionSummarized, state: UserState) -> None:
+    progress = state.summaries.setdefault(event.summary_id, SummaryProgress(event.due_id))
+    if counts_for_profile(progress, event):
+        state.profile.summaries_since += 1
+    progress.status = "skipped" if event.skipped else "fallback" if event.fallback else "done"
+    progress.attempts += 1
+
+
+def counts_for_profile(progress: SummaryProgress | None, event: SessionSummarized) -> bool:
+    """A summary counts towards the next profile once: its first answer (not its retries)."""
+    return event.summary is not None and (progress is None or progress.status == "due")
+
+
+@_apply.register
+def _(event: ProfileDue, state: UserState) -> None:
+    state.profile.due = True
+
+
+@_apply.register
+def _(event: ProfileRevised, state: UserState) -> None:
+    state.profile = ProfileProgress(version=event.version, revised_at=event.recorded_at)
 
 
 @_apply.register

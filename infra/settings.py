@@ -143,6 +143,17 @@ class Settings(BaseSettings):
     taxonomy_file: Path | None = Field(default=None, description="The same, from a JSON file.")
     extraction_poll_s: float = Field(default=0.5, gt=0, description="How often the extraction process "
                                      "looks for work when it has none.")
+    layers: Literal["auto", "offline", "llm", "off"] = Field(
+        default="auto",
+        description="What writes session summaries and the profile: offline = extractive summaries and a "
+        "profile composed from what is known (no model); llm = the model of LORE_LLM (the offline one "
+        "stands in when it fails, and a failed summary is tried again); auto = llm when LORE_LLM is set, "
+        "else offline; off = none are written (those due wait).")
+    summary_retry_s: float = Field(default=60.0, gt=0, description="The first pause before a summary the "
+                                   "model failed is tried again; it doubles (to an hour), 5 tries in all.")
+    context_always: str = Field(default="preference:all,lesson:5", description="The kinds every context "
+                                "block carries, with how many of each (all, or a number), most important "
+                                "first.")
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000

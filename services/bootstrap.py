@@ -23,6 +23,7 @@ from projections.access import AccessRecorder
 from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
+from projections.layers import LayerQueries
 from projections.outcomes import OutcomeQueries
 from projections.search import CandidateQueries
 from projections.temporal import TemporalQueries
@@ -30,6 +31,8 @@ from services.commands import CommandHandler
 from services.extraction.extractors import Extractor, LLMExtractor, RulesExtractor
 from services.extraction.llm_consolidator import LLMConsolidator
 from services.extraction.process import ExtractionProcess
+from services.layers.process import LayersProcess
+from services.layers.writers import LLMProfileWriter, LLMSummarizer, OfflineProfileWriter, OfflineSummarizer
 from services.search import SearchService
 
 log = logging.getLogger(__name__)
@@ -48,24 +51,30 @@ class Lore:
     queries: TemporalQueries
     outcomes: OutcomeQueries
     extractions: ExtractionQueries
+    layer_queries: LayerQueries
     extraction: ExtractionProcess | None = None
+    layers: LayersProcess | None = None
     _closed: bool = field(default=False, init=False)
 
     def start_extraction(self, kafka_worker: bool = False) -> None:
-        """Answer extractions due, in the background. A Kafka worker answers those of the
-        partitions it is assigned (none until it is); the embedded mode answers all."""
-        if self.extraction is None:
-            return
-        if kafka_worker:
-            handler = self.commands
-            self.extraction.partitions = lambda: handler.partitions() or frozenset()
-        self.extraction.start()
+        """Answer extractions due and write the summaries and profiles due, in the background. A
+        Kafka worker answers those of the partitions it is assigned (none until it is); the
+        embedded mode answers all."""
+        handler = self.commands
+        for process in (self.extraction, self.layers):
+            if process is None:
+                continue
+            if kafka_worker:
+                process.partitions = lambda: handler.partitions() or frozenset()
+            process.start()
 
     def close(self) -> None:
         if not self._closed:
             self._closed = True
             if self.extraction is not None:
                 self.extraction.stop()
+            if self.layers is not None:
+                self.layers.stop()
             self.access.close()
             self.search.close()
             self.projector.close()
@@ -115,8 +124,25 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
         tokens_per_person_per_day=settings.llm_tokens_per_person_per_day,
         tokens_per_day=settings.llm_tokens_per_day, poll_s=settings.extraction_poll_s,
         extractor_for=lambda model: named_model(settings, model))
+    layer_queries = LayerQueries(driver, database)
+    layers = open_layers(settings, layer_queries, handler)
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access,
-                TemporalQueries(driver, database), OutcomeQueries(driver, database), extractions, process)
+                TemporalQueries(driver, database), OutcomeQueries(driver, database), extractions,
+                layer_queries, process, layers)
+
+
+def open_layers(settings: Settings, reads: LayerQueries, handler: CommandHandler) -> LayersProcess | None:
+    """The process that writes summaries and profiles, with the writers the settings name."""
+    if settings.layers == "off":
+        return None
+    llm = open_llm(settings) if settings.layers in ("auto", "llm") else None
+    if settings.layers == "llm" and llm is None:
+        raise ValueError("LORE_LAYERS=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
+    summarizer = (LLMSummarizer(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)
+                  if llm is not None else OfflineSummarizer())
+    writer = LLMProfileWriter(llm) if llm is not None else OfflineProfileWriter()
+    return LayersProcess(reads, handler, summarizer, writer, retry_s=settings.summary_retry_s,
+                         poll_s=settings.extraction_poll_s)
 
 
 def extraction_policy(settings: Settings) -> ExtractionPolicy:

@@ -21,6 +21,7 @@ from domain.commands import (
     RecordEpisode,
     RecordExtraction,
     RecordMemory,
+    RecordSummary,
     merged_sentences,
     message_text,
 )
@@ -212,6 +213,8 @@ class CommandHandler:
             elif isinstance(command, RecordExtraction) and command.candidates:
                 # And a merge's sentence that a model proposed: the memory says it, if it is taken.
                 texts[_ref(command)] = [c.content for c in command.candidates] + merged_sentences(command)
+            elif isinstance(command, RecordSummary) and command.summary is not None:
+                texts[_ref(command)] = [command.summary.text()]
         flat = [text for group in texts.values() for text in group]
         if not flat:
             return {}

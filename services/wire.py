@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from domain.commands import Command, Identifier, UtcDatetime, command_adapter
 
 CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
-                      "EndSession", "ExtractEpisode", "RecordExtraction"]
+                      "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile"]
 
 
 class CommandMessage(BaseModel):

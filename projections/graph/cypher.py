@@ -148,6 +148,64 @@ MERGE (x:Extraction {extraction_id: r.extraction_id})
 SET x += r.props, x.done_at = datetime(r.recorded_at)
 """
 
+SUMMARY_DUE = """
+UNWIND $rows AS r
+MERGE (s:Summary {summary_id: r.summary_id})
+SET s += r.props, s.due_since = datetime(r.recorded_at)
+WITH s, r
+OPTIONAL MATCH (session:Session {key: r.session})
+CALL (session, s) { WITH session, s WHERE session IS NOT NULL MERGE (session)-[:SUMMARY]->(s) }
+"""
+
+# A summary's first answer counts towards the next profile version (domain/state.py); a skipped
+# one keeps the words of the summary before it, if there was one.
+SESSION_SUMMARIZED = """
+UNWIND $rows AS r
+MATCH (s:Summary {summary_id: r.summary_id, user_id: r.user_id})
+MATCH (u:User {user_id: r.user_id})
+SET u.profile_summaries_since = coalesce(u.profile_summaries_since, 0)
+                                + CASE WHEN r.counted AND s.status = 'due' THEN 1 ELSE 0 END
+SET s += r.props, s.status = r.status, s.attempts = coalesce(s.attempts, 0) + 1,
+    s.summarized_at = datetime(r.recorded_at),
+    s.said_until = coalesce(datetime(r.said_until), s.said_until, datetime(r.recorded_at))
+WITH s, r
+CALL (s, r) {
+  WITH s, r WHERE r.made IS NOT NULL
+  SET s += r.made
+  WITH s, r WHERE r.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(s, 'embedding', r.embedding)
+}
+CALL (s, r) {
+  WITH s, r WHERE r.made IS NOT NULL
+  UNWIND r.episodes AS key
+  MATCH (ep:Episode {key: key})
+  MERGE (s)-[:SUMMARIZES]->(ep)
+}
+"""
+
+PROFILE_DUE = """
+UNWIND $rows AS r
+MATCH (u:User {user_id: r.user_id})
+SET u.profile_due = true, u.profile_due_reason = r.reason, u.profile_due_since = datetime(r.recorded_at),
+    u.profile_partition = r.props.partition
+"""
+
+PROFILE_REVISED = """
+UNWIND $rows AS r
+MATCH (u:User {user_id: r.user_id})
+MERGE (p:Profile {key: r.key})
+SET p += r.props, p.revised_at = datetime(r.recorded_at)
+SET u.profile_version = r.version, u.profile_due = false, u.profile_due_reason = null,
+    u.profile_due_since = null, u.profile_revised_at = datetime(r.recorded_at), u.profile_summaries_since = 0
+MERGE (u)-[:HAS_PROFILE]->(p)
+WITH p, r
+CALL (p, r) {
+  WITH p, r WHERE r.previous IS NOT NULL
+  MATCH (before:Profile {key: r.previous})
+  MERGE (p)-[:REVISES]->(before)
+}
+"""
+
 # What Lore believed over time: each forgetting and each restoring is kept (`forgotten_at[i]`
 # pairs with `restored_at[i]`), so that "as known in April" sees a memory forgotten in March and
 # restored in May as forgotten. `retired_at` is the forgetting in force now, if any.
@@ -200,6 +258,8 @@ CALL (r) { MATCH (e:Episode {user_id: r.user_id}) DETACH DELETE e }
 CALL (r) { MATCH (x:Message {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (s:Session {user_id: r.user_id}) DETACH DELETE s }
 CALL (r) { MATCH (x:Extraction {user_id: r.user_id}) DETACH DELETE x }
+CALL (r) { MATCH (x:Summary {user_id: r.user_id}) DETACH DELETE x }
+CALL (r) { MATCH (x:Profile {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (u:User {user_id: r.user_id}) DETACH DELETE u }
 """
 

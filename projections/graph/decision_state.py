@@ -8,7 +8,7 @@ from neo4j import Driver
 
 from domain.commands import MessageRef
 from domain.model import MemoryKind, normalized
-from domain.state import MemoryState, SessionProgress, UserState, slot_key
+from domain.state import MemoryState, ProfileProgress, SessionProgress, SummaryProgress, UserState, slot_key
 from projections.outcomes import CommandOutcome, CommandRef, OutcomeQueries
 
 _LOAD = """
@@ -27,7 +27,13 @@ CALL (uid) {
   OPTIONAL MATCH (s:Session {user_id: uid})
   RETURN collect(s {.session_id, .messages, .pending_turns, .pending, .recent, .ended}) AS sessions
 }
-RETURN uid, memories, episodes, sessions
+CALL (uid) {
+  OPTIONAL MATCH (x:Summary {user_id: uid})
+  RETURN collect(x {.summary_id, .due_id, .status, .attempts}) AS summaries
+}
+OPTIONAL MATCH (u:User {user_id: uid})
+RETURN uid, memories, episodes, sessions, summaries,
+       u {.profile_version, .profile_due, .profile_revised_at, .profile_summaries_since} AS profile
 """
 
 
@@ -41,7 +47,10 @@ class GraphDecisionReads:
 
     def states(self, user_ids: Collection[str]) -> dict[str, UserState]:
         records, _, _ = self.driver.execute_query(_LOAD, user_ids=list(user_ids), database_=self.database)
-        return {r["uid"]: _state(r["uid"], r["memories"], r["episodes"], r["sessions"]) for r in records}
+        states = {r["uid"]: _state(r["uid"], r["memories"], r["episodes"], r["sessions"]) for r in records}
+        for r in records:
+            _layers(states[r["uid"]], r["summaries"], r["profile"])
+        return states
 
     def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
         return self._outcomes.outcomes(refs)
@@ -79,3 +88,14 @@ def _state(user_id: str, memories: list[dict], episodes: list[dict],  # type: ig
         state.sessions[s["session_id"]] = SessionProgress(
             s["messages"], s["pending_turns"], _refs(s["pending"]), _refs(s["recent"]), bool(s["ended"]))
     return state
+
+
+def _layers(state: UserState, summaries: list[dict], profile: dict | None) -> None:  # type: ignore[type-arg]
+    for x in summaries:
+        state.summaries[x["summary_id"]] = SummaryProgress(x["due_id"], x["status"], x["attempts"] or 0)
+    if profile:
+        revised = profile["profile_revised_at"]
+        state.profile = ProfileProgress(version=profile["profile_version"] or 0,
+                                        due=bool(profile["profile_due"]),
+                                        revised_at=revised.to_native() if revised else None,
+                                        summaries_since=profile["profile_summaries_since"] or 0)

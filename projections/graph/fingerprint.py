@@ -17,7 +17,7 @@ from neo4j.time import DateTime
 
 # How a relationship names its ends: by the node's own identity (an episode's `key`, since its
 # id is only unique per person).
-_ID_KEYS = ["message_id", "memory_id", "entity_id", "extraction_id", "key", "user_id"]
+_ID_KEYS = ["message_id", "memory_id", "entity_id", "extraction_id", "summary_id", "key", "user_id"]
 
 _NODES = """
 MATCH (n) WHERE NOT n:Checkpoint AND ($user_id IS NULL OR n.user_id = $user_id)
@@ -53,7 +53,8 @@ def _digest(item: Any) -> bytes:
 # Transaction times: when Lore learned or changed a thing. Two runs of the same commands differ
 # in them and in nothing else; a rebuild keeps them (they come from the events).
 TRANSACTION_TIMES = frozenset({"recorded_at", "superseded_at", "retired_at", "forgotten_at", "restored_at",
-                               "at", "replaced_at", "merged_at", "updated_at", "due_since", "done_at"})
+                               "at", "replaced_at", "merged_at", "updated_at", "due_since", "done_at",
+                               "summarized_at", "revised_at", "profile_due_since", "profile_revised_at"})
 
 # Usage statistics of search: not events (a read decides nothing), so a replay starts them afresh.
 _USAGE = frozenset({"access_count", "last_accessed_at"})

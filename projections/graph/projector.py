@@ -18,7 +18,7 @@ from typing import Protocol
 
 from neo4j import Driver, ManagedTransaction
 
-from domain.events import ExtractionDue
+from domain.events import ExtractionDue, ProfileDue, SummaryDue
 from domain.model import command_key
 from domain.stored import StoredEvent
 from projections.graph import cypher
@@ -71,8 +71,8 @@ class ProjectionGap(RuntimeError):
 
 
 # Every label of a node the projection writes: what a rebuild must remove and make again.
-OWNED_LABELS = ("Memory", "User", "Entity", "Episode", "Message", "Session", "Extraction", "AppliedCommand",
-                "Checkpoint")
+OWNED_LABELS = ("Memory", "User", "Entity", "Episode", "Message", "Session", "Extraction", "Summary",
+                "Profile", "AppliedCommand", "Checkpoint")
 
 
 def shard_of(user_id: str) -> int:
@@ -170,10 +170,10 @@ class GraphProjector:
             for event_type, (to_row, statement) in WRITERS.items():
                 if event_type in by_type:
                     rows = [to_row(s.event, s.position) for s in by_type[event_type]]
-                    if event_type is ExtractionDue:
+                    if event_type in (ExtractionDue, SummaryDue, ProfileDue):
                         # Which writer owns the work: the partition its person's commands are on.
                         for row, stored in zip(rows, by_type[event_type], strict=True):
-                            row["props"]["partition"] = stored.partition
+                            row.setdefault("props", {})["partition"] = stored.partition
                     tx.run(statement, rows=rows).consume()
         if fresh:
             tx.run(cypher.APPLIED_COMMANDS, keys=applied_commands([s.event for s in fresh])).consume()

@@ -18,7 +18,11 @@ from domain.events import (
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
+    ProfileDue,
+    ProfileRevised,
     SessionAdvanced,
+    SessionSummarized,
+    SummaryDue,
     UserErased,
 )
 from domain.model import command_key, derived_id, episode_key, message_id, normalized, session_key
@@ -114,7 +118,8 @@ def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
     found_entities: dict[str, dict[str, str]] = {}
     episodes: dict[str, dict[str, str]] = {}
     for event in wave:
-        if isinstance(event, MemoryRecorded | EpisodeRecorded | SessionAdvanced):
+        if isinstance(event, MemoryRecorded | EpisodeRecorded | SessionAdvanced | SummaryDue
+                      | SessionSummarized | ProfileDue | ProfileRevised):
             users[event.user_id] = None
         if isinstance(event, MemoryRecorded):
             for entity in entities(event):
@@ -247,6 +252,54 @@ def episode_recorded(event: EpisodeRecorded, position: int) -> dict[str, Any]:
     }
 
 
+def summary_due(event: SummaryDue, position: int) -> dict[str, Any]:
+    return {**_base(event), "summary_id": event.summary_id,
+            "session": session_key(event.user_id, event.session_id),
+            "props": {"user_id": event.user_id, "session_id": event.session_id, "due_id": event.due_id,
+                      "trigger": event.trigger, "status": "due", "log_position": position}}
+
+
+def session_summarized(event: SessionSummarized, position: int) -> dict[str, Any]:
+    made = event.summary
+    status = "skipped" if event.skipped else "fallback" if event.fallback else "done"
+    text = made.text() if made else None
+    return {**_base(event), "summary_id": event.summary_id, "status": status, "counted": made is not None,
+            "episodes": sorted({episode_key(event.user_id, r.episode_id) for r in event.window}),
+            "embedding": event.embedding.vector() if event.embedding else None,
+            "props": {"summarizer": event.summarizer, "prompt_version": event.prompt_version,
+                      "prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens,
+                      "skipped": event.skipped, "fallback": event.fallback, "failure": event.failure,
+                      "window": refs(event.window) or [], "log_position": position},
+            "said_until": iso(event.said_until),
+            "made": None if made is None else {
+                "summary": made.summary, "topics": list(made.topics), "user_intent": made.user_intent,
+                "emotional_tone": made.emotional_tone, "key_facts": list(made.key_facts),
+                "unresolved": made.unresolved, "content": text, "name": made.summary[:_CAPTION],
+                "embedding_model": event.embedding.model if event.embedding else None,
+                **text_props(text or "", event.user_id)}}
+
+
+def profile_due(event: ProfileDue, position: int) -> dict[str, Any]:
+    return {**_base(event), "reason": event.reason, "props": {}}
+
+
+def profile_key(user_id: str, version: int) -> str:
+    return derived_id("profile", user_id, str(version))
+
+
+def profile_revised(event: ProfileRevised, position: int) -> dict[str, Any]:
+    return {**_base(event), "key": profile_key(event.user_id, event.version),
+            "previous": profile_key(event.user_id, event.version - 1) if event.version > 1 else None,
+            "version": event.version,
+            "props": {"user_id": event.user_id, "version": event.version, "narrative": event.narrative,
+                      "basic_keys": [b.key for b in event.basic_info],
+                      "basic_values": [b.value for b in event.basic_info],
+                      "writer": event.writer, "prompt_version": event.prompt_version,
+                      "prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens,
+                      "reason": event.reason, "summaries": list(event.summaries), "failure": event.failure,
+                      "name": f"profile v{event.version}", "log_position": position}}
+
+
 def user_erased(event: UserErased, position: int) -> dict[str, Any]:
     return _base(event)
 
@@ -261,6 +314,10 @@ WRITERS: dict[type, tuple[Any, str]] = {
     SessionAdvanced: (session_advanced, cypher.SESSION_ADVANCED),
     ExtractionDue: (extraction_due, cypher.EXTRACTION_DUE),
     MemoriesExtracted: (memories_extracted, cypher.MEMORIES_EXTRACTED),
+    SummaryDue: (summary_due, cypher.SUMMARY_DUE),
+    SessionSummarized: (session_summarized, cypher.SESSION_SUMMARIZED),
+    ProfileDue: (profile_due, cypher.PROFILE_DUE),
+    ProfileRevised: (profile_revised, cypher.PROFILE_REVISED),
     MemoryForgotten: (memory_forgotten, cypher.MEMORY_FORGOTTEN),
     MemoryRestored: (memory_restored, cypher.MEMORY_RESTORED),
     UserErased: (user_erased, cypher.USER_ERASED),

@@ -17,6 +17,8 @@ MEMORY_FULLTEXT_CJK = "memory_text_cjk"
 MESSAGE_FULLTEXT = "message_text"
 MESSAGE_FULLTEXT_CJK = "message_text_cjk"
 ENTITY_FULLTEXT = "entity_name_by_user"
+SUMMARY_VECTOR_INDEX = "summary_embedding"
+SUMMARY_FULLTEXT = "summary_text"
 # Indexes and constraints of earlier versions, replaced by the ones below. The constraints made
 # a command or episode id unique across everyone; it is unique per person now.
 _RETIRED_INDEXES = ["memory_content", "entity_name"]
@@ -39,6 +41,12 @@ _STATEMENTS = [
     "CREATE CONSTRAINT session_key IF NOT EXISTS FOR (s:Session) REQUIRE s.key IS UNIQUE",
     "CREATE CONSTRAINT extraction_id IF NOT EXISTS FOR (x:Extraction) REQUIRE x.extraction_id IS UNIQUE",
     "CREATE INDEX session_user IF NOT EXISTS FOR (s:Session) ON (s.user_id)",
+    "CREATE CONSTRAINT summary_id IF NOT EXISTS FOR (s:Summary) REQUIRE s.summary_id IS UNIQUE",
+    "CREATE CONSTRAINT profile_key IF NOT EXISTS FOR (p:Profile) REQUIRE p.key IS UNIQUE",
+    "CREATE INDEX summary_user IF NOT EXISTS FOR (s:Summary) ON (s.user_id)",
+    "CREATE INDEX summary_status IF NOT EXISTS FOR (s:Summary) ON (s.status)",
+    "CREATE INDEX profile_user IF NOT EXISTS FOR (p:Profile) ON (p.user_id, p.version)",
+    "CREATE INDEX user_profile_due IF NOT EXISTS FOR (u:User) ON (u.profile_due)",
     "CREATE INDEX extraction_user IF NOT EXISTS FOR (x:Extraction) ON (x.user_id, x.status)",
     "CREATE INDEX extraction_status IF NOT EXISTS FOR (x:Extraction) ON (x.status)",
     "CREATE INDEX message_user IF NOT EXISTS FOR (x:Message) ON (x.user_id)",
@@ -55,12 +63,14 @@ _STATEMENTS = [
     _fulltext(MESSAGE_FULLTEXT, "Message", "n.content, n.user_key", "english"),
     _fulltext(MESSAGE_FULLTEXT_CJK, "Message", "n.content_cjk, n.user_key_cjk", "cjk"),
     _fulltext(ENTITY_FULLTEXT, "Entity", "n.name, n.user_key", "standard-no-stop-words"),
+    _fulltext(SUMMARY_FULLTEXT, "Summary", "n.content, n.user_key", "english"),
 ]
 
 _VECTORS = [
     f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}}"
-    for name, label in ((VECTOR_INDEX, "Memory"), (MESSAGE_VECTOR_INDEX, "Message"))
+    for name, label in ((VECTOR_INDEX, "Memory"), (MESSAGE_VECTOR_INDEX, "Message"),
+                        (SUMMARY_VECTOR_INDEX, "Summary"))
 ]
 
 

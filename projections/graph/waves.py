@@ -17,7 +17,11 @@ from domain.events import (
     MemoryMerged,
     MemoryRecorded,
     MemorySuperseded,
+    ProfileDue,
+    ProfileRevised,
     SessionAdvanced,
+    SessionSummarized,
+    SummaryDue,
     UserErased,
 )
 from domain.stored import StoredEvent
@@ -34,6 +38,14 @@ def _touches(event: Event) -> list[str]:
         return [f"session:{event.user_id}:{event.session_id}"]
     if isinstance(event, ExtractionDue | MemoriesExtracted):
         return [f"session:{event.user_id}:{event.session_id}", f"extraction:{event.extraction_id}"]
+    if isinstance(event, SummaryDue):
+        return [f"session:{event.user_id}:{event.session_id}", f"summary:{event.user_id}:{event.summary_id}"]
+    if isinstance(event, SessionSummarized):
+        # It links the episodes it summarizes, and counts towards the person's next profile.
+        return [f"summary:{event.user_id}:{event.summary_id}", f"profile:{event.user_id}",
+                *{f"episode:{event.user_id}:{r.episode_id}" for r in event.window}]
+    if isinstance(event, ProfileDue | ProfileRevised):
+        return [f"profile:{event.user_id}"]
     if isinstance(event, MemoryRecorded):
         # Memories taken from one episode wait for it, so the link finds the episode's node.
         episode = [f"episode:{event.user_id}:{event.episode_id}"] if event.episode_id else []

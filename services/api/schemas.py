@@ -218,3 +218,49 @@ class ContextResponse(BaseModel):
     text: str = Field(description="Paste into the system prompt.")
     tokens: int = Field(description="Estimated tokens of `text` (≈ 4 characters a token).")
     memories: list[SearchHit] = Field(description="What the block holds, in its order.")
+
+
+class SummaryOut(BaseModel):
+    summary_id: str
+    session_id: str
+    summary: str = Field(description="2–3 sentences, from the person's side.")
+    topics: list[str]
+    user_intent: str | None
+    emotional_tone: str | None
+    key_facts: list[str]
+    unresolved: str | None
+    summarized_by: str = Field(description="The model, or extractive/1 (the offline summary).")
+    fallback: bool = Field(description="The offline summary, standing in for a model that failed: "
+                           "it is tried again.")
+    failure: str | None = None
+    pending: bool = Field(description="The session went on: a newer summary is being made.")
+    summarized_at: datetime
+    said_until: datetime = Field(description="When the session's last message was said (the list's order).")
+    episode_ids: list[str] = Field(description="The conversations it summarizes.")
+
+
+class SummaryPage(BaseModel):
+    summaries: list[SummaryOut] = Field(description="Newest first.")
+    next_offset: int | None = Field(description="Pass as `offset` for the next page; null: no more.")
+
+
+class BasicInfoOut(BaseModel):
+    key: str
+    value: str
+
+
+class ProfileOut(BaseModel):
+    user_id: str
+    version: int = Field(description="0: no profile yet.")
+    narrative: str = Field(description="A few paragraphs on who the person is; empty when there is none yet.")
+    basic_info: list[BasicInfoOut]
+    written_by: str | None = Field(description="The model, or profile/1 (composed offline).")
+    reason: str | None = Field(description="Why this version was written.")
+    revised_at: datetime | None
+    summaries: list[str] = Field(description="The session summaries it read (ids).")
+    note: str | None = Field(default=None, description="Said plainly when there is no profile yet.")
+
+
+class ProfileHistory(BaseModel):
+    user_id: str
+    versions: list[ProfileOut] = Field(description="Newest first.")

@@ -48,8 +48,8 @@ def test_a_real_model_extracts_a_move_an_editor_and_a_reminder_and_a_rebuild_nee
     llama: str, neo4j: Driver, servers: ServerEndpoints, tmp_path: Path
 ) -> None:
     settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", llm="openai",
-                        llm_base_url=llama, llm_model=local_llm.MODEL_NAME, llm_timeout_s=900,
-                        wait_timeout_s=1800, extraction_poll_s=0.2)
+                        layers="offline", llm_base_url=llama, llm_model=local_llm.MODEL_NAME,
+                        llm_timeout_s=900, wait_timeout_s=1800, extraction_poll_s=0.2)
     with TestClient(create_app(lambda: bootstrap(settings))) as client:
         talk(client, "first-chat", BERLIN)
         first = end(client, "first-chat")["extraction"]

@@ -218,7 +218,8 @@ def test_a_models_extraction_is_replayed_without_the_model(neo4j: Driver, server
                                                             tmp_path: Path) -> None:
     with chat_stub("", script=[(200, FIRST), (200, SECOND)]) as stub:
         settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", llm="openai",
-                            llm_base_url=stub.url, llm_model="stand-in", extraction_poll_s=0.1)
+                            layers="offline", llm_base_url=stub.url, llm_model="stand-in",
+                            extraction_poll_s=0.1)
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             talk(client, "first-chat", BERLIN)
             assert end(client, "first-chat")["extraction"]["extractor"] == "stand-in"
@@ -257,8 +258,9 @@ def test_a_model_judges_what_the_rules_cannot_and_its_verdict_is_replayed_withou
                                               "content": "Likes green tea, without sugar",
                                               "reason": "one tea, one more detail"}]})
     with chat_stub("", script=[(200, tea), (200, sugar)], respond=judge) as stub:
-        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, llm="openai", llm_base_url=stub.url,
-                            llm_model="stand-in", extraction_poll_s=0.1, similar_cosine=0.6)
+        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, llm="openai", layers="offline",
+                            llm_base_url=stub.url, llm_model="stand-in", extraction_poll_s=0.1,
+                            similar_cosine=0.6)
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             for n, said in enumerate(("I like green tea.", "I drink my green tea without sugar.")):
                 talk(client, f"tea-{n}", turns(LISBON_DAY, ("user", said), ("assistant", "Noted."),
@@ -290,7 +292,8 @@ def test_a_deployments_own_categories_are_kept_listed_and_replayed(
                     "messages": [2]})
     with chat_stub(found) as stub:
         settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", llm="openai",
-                            llm_base_url=stub.url, llm_model="stand-in", extraction_poll_s=0.1,
+                            layers="offline", llm_base_url=stub.url, llm_model="stand-in",
+                            extraction_poll_s=0.1,
                             taxonomy=coach)
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             talk(client, "coach", turns(LISBON_DAY, ("user", "I sleep badly after late runs."),
@@ -318,8 +321,8 @@ def test_a_worker_killed_mid_extraction_extracts_the_session_once(
     neo4j: Driver, servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str]
 ) -> None:
     with chat_stub(SECOND, hold=1) as stub:
-        settings = kafka_mode(servers, tmp_path, kafka_topic, llm="openai", llm_base_url=stub.url,
-                              llm_model="stand-in")
+        settings = kafka_mode(servers, tmp_path, kafka_topic, llm="openai", layers="offline",
+                              llm_base_url=stub.url, llm_model="stand-in")
         at = datetime.fromisoformat(LISBON_DAY)
         produce(settings.kafka_bootstrap, settings.commands_topic, as_messages([
             RecordEpisode(command_id="talk", user_id="ada", occurred_at=at, session_id="chat",

@@ -96,7 +96,7 @@ def env_for(settings: Settings) -> dict[str, str]:
         "LORE_WORKER_SESSION_TIMEOUT_MS": str(settings.worker_session_timeout_ms),
         "LORE_WORKER_BATCH": str(settings.worker_batch),
         "LORE_MAX_ENTRY_BYTES": str(settings.max_entry_bytes),
-        "LORE_EXTRACTOR": settings.extractor, "LORE_LLM": settings.llm,
+        "LORE_EXTRACTOR": settings.extractor, "LORE_LLM": settings.llm, "LORE_LAYERS": settings.layers,
         "LORE_LLM_MODEL": settings.llm_model, "LORE_EXTRACTION_POLL_S": str(settings.extraction_poll_s),
     }
     if settings.llm_base_url:

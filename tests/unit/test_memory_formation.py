@@ -26,6 +26,7 @@ from domain.events import (
     MemoryReinforced,
     MemorySuperseded,
     SessionAdvanced,
+    SummaryDue,
 )
 from domain.extraction.candidate import Candidate
 from domain.extraction.policy import ExtractionPolicy
@@ -118,7 +119,7 @@ def test_the_end_of_a_session_makes_what_is_pending_due_once() -> None:
     person = Person()
     person.talk("s", "e1", exchange(2))
     events = person.do(EndSession, session_id="s")
-    assert kinds(events) == ["SessionAdvanced", "ExtractionDue"]
+    assert kinds(events) == ["SessionAdvanced", "ExtractionDue", "SummaryDue"]
     assert isinstance(events[1], ExtractionDue) and events[1].trigger == "session_end"
     assert len(events[1].window) == 4
     assert person.do(EndSession, session_id="s") == []
@@ -135,15 +136,16 @@ def test_a_session_too_short_ends_with_nothing_due_and_an_unknown_one_is_refused
 def test_turns_off_leaves_extraction_to_the_end_of_the_session() -> None:
     person = Person(ExtractionPolicy(every_turns=0))
     assert kinds(person.talk("s", "e1", exchange(30))) == ["EpisodeRecorded", "SessionAdvanced"]
-    (_, due) = person.do(EndSession, session_id="s")
+    (_, due, _) = person.do(EndSession, session_id="s")
     assert isinstance(due, ExtractionDue) and len(due.window) == 60
 
 
 def test_an_episode_asked_for_is_due_whole_and_an_unknown_one_is_refused() -> None:
     person = Person()
     person.talk("s", "e1", exchange(2))
-    (due,) = person.do(ExtractEpisode, episode_id="e1")
+    (due, summary) = person.do(ExtractEpisode, episode_id="e1")
     assert isinstance(due, ExtractionDue) and due.trigger == "asked"
+    assert isinstance(summary, SummaryDue) and summary.trigger == "asked"
     assert [r.position for r in due.window] == [0, 1, 2, 3]
     with pytest.raises(EpisodeNotFound):
         person.do(ExtractEpisode, episode_id="nope")

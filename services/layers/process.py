@@ -1,0 +1,232 @@
+"""The layers process: writes the session summaries and profile versions that are due.
+
+Like the extraction process, its queue is the projection of the log (`(:Summary {status: 'due'})`,
+`(:User {profile_due: true})`), so a crash loses nothing due; its answers are commands whose ids
+come from what they answer, so nothing is written twice. A summary the model failed is stored as
+the offline one, marked, and tried again after a pause that doubles, up to `attempts` tries.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from domain.commands import Message, MessageRef, RecordProfile, RecordSummary
+from domain.layers.model import BasicInfo, SessionSummary
+from domain.layers.profile import ProfileInputs
+from domain.layers.summary import has_substance
+from domain.model import derived_id
+from projections.layers import DueProfile, DueSummary
+from services.commands import CommandHandler, system_clock
+from services.extraction.extractors import only_small_talk
+from services.layers.writers import Written
+
+log = logging.getLogger(__name__)
+
+Partitions = Callable[[], Collection[int] | None]
+
+
+class LayerReads(Protocol):
+    def due_summaries(
+        self,
+        partitions: Collection[int] | None,
+        limit: int = ...,
+        *,
+        retry: bool = ...,
+        attempts: int = ...,
+        later: Collection[str] = ...,
+    ) -> list[DueSummary]: ...
+
+    def session_messages(
+        self, user_id: str, session_id: str, limit: int = ...
+    ) -> list[tuple[MessageRef, Message]]: ...
+
+    def due_profiles(
+        self, partitions: Collection[int] | None, limit: int = ..., later: Collection[str] = ...
+    ) -> list[DueProfile]: ...
+
+    def profile_inputs(self, user_id: str, summaries: int = ...) -> tuple[ProfileInputs, tuple[str, ...]]: ...
+
+
+class Summarizer(Protocol):
+    name: str
+    uses_model: bool
+
+    def summarize(self, messages: Sequence[Message], at: datetime) -> Written: ...
+
+
+class ProfileWriter(Protocol):
+    name: str
+    uses_model: bool
+
+    def write(self, inputs: ProfileInputs) -> Written: ...
+
+
+@dataclass
+class _Retry:
+    at: datetime
+    pause_s: float
+
+
+class LayersProcess:
+    def __init__(
+        self,
+        reads: LayerReads,
+        handler: CommandHandler,
+        summarizer: Summarizer,
+        writer: ProfileWriter,
+        *,
+        retry_s: float = 60.0,
+        attempts: int = 5,
+        poll_s: float = 0.5,
+        partitions: Partitions = lambda: None,
+        clock: Callable[[], datetime] = system_clock,
+    ) -> None:
+        self.reads = reads
+        self.handler = handler
+        self.summarizer = summarizer
+        self.writer = writer
+        self.retry_s = retry_s
+        self.attempts = attempts
+        self.poll_s = poll_s
+        self.partitions = partitions
+        self.clock = clock
+        self.retry: dict[str, _Retry] = {}  # summary id -> when its model is asked again
+        self.failing: str | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self, limit: int = 20) -> int:
+        """Write the summaries and profiles due now (up to `limit` of each); how many were written."""
+        partitions = self.partitions()
+        now = self.clock()
+        later = {k for k, r in self.retry.items() if r.at > now}
+        written = 0
+        for due in self.reads.due_summaries(
+            partitions, limit, retry=self.summarizer.uses_model, attempts=self.attempts, later=later
+        ):
+            if self._stop.is_set():
+                return written
+            written += self._summarize(due, partitions is not None)
+        for profile in self.reads.due_profiles(partitions, limit):
+            if self._stop.is_set():
+                break
+            written += self._profile(profile, partitions is not None)
+        return written
+
+    def _summarize(self, due: DueSummary, partitioned: bool) -> int:
+        said = self.reads.session_messages(due.user_id, due.session_id)
+        messages = [m for _, m in said]
+        if not has_substance(messages) or only_small_talk(messages):
+            written = Written(None, self.summarizer.name)
+            skipped: str | None = "too short" if len(messages) < 3 else "only small talk"
+        else:
+            written, skipped = self.summarizer.summarize(messages, due.due_since), None
+        summary = written.value if isinstance(written.value, SessionSummary) else None
+        command = RecordSummary(
+            command_id=f"summary-{due.due_id}-{due.attempts}",
+            user_id=due.user_id,
+            occurred_at=due.due_since,
+            summary_id=due.summary_id,
+            due_id=due.due_id,
+            session_id=due.session_id,
+            window=tuple(ref for ref, _ in said) if summary else (),
+            summarizer=written.by,
+            prompt_version=written.prompt_version,
+            raw_output=written.raw_output,
+            prompt_tokens=written.prompt_tokens,
+            completion_tokens=written.completion_tokens,
+            skipped=skipped,
+            fallback=written.fallback,
+            failure=written.failure,
+            summary=summary,
+            said_until=max((m.timestamp for m in messages if m.timestamp), default=None),
+        )
+        (outcome,) = self.handler.handle([command], partitions=[due.partition] if partitioned else None)
+        if outcome.error is not None:
+            log.warning("summary %s of %s was refused: %s", due.summary_id, due.user_id, outcome.error)
+            return 0
+        if written.fallback:
+            pause = min(
+                self.retry[due.summary_id].pause_s * 2 if due.summary_id in self.retry else self.retry_s,
+                3600.0,
+            )
+            self.retry[due.summary_id] = _Retry(self.clock() + timedelta(seconds=pause), pause)
+            self.failing = written.failure
+            log.warning(
+                "summary of %s's session %s: the offline one stands in (%s); the model is asked "
+                "again in %.0f s",
+                due.user_id,
+                due.session_id,
+                written.failure,
+                pause,
+            )
+        else:
+            self.retry.pop(due.summary_id, None)
+            log.info("summary of %s's session %s by %s", due.user_id, due.session_id, written.by)
+        return 1
+
+    def _profile(self, due: DueProfile, partitioned: bool) -> int:
+        inputs, summaries = self.reads.profile_inputs(due.user_id)
+        written = self.writer.write(inputs)
+        narrative, basic = written.value  # type: ignore[misc]
+        version = due.version + 1
+        command = RecordProfile(
+            command_id=f"profile-{derived_id(due.user_id, str(version), due.since)}",
+            user_id=due.user_id,
+            occurred_at=self.clock(),
+            version=version,
+            narrative=narrative,
+            basic_info=tuple(b for b in basic if isinstance(b, BasicInfo)),
+            writer=written.by,
+            prompt_version=written.prompt_version,
+            raw_output=written.raw_output,
+            prompt_tokens=written.prompt_tokens,
+            completion_tokens=written.completion_tokens,
+            reason=due.reason[:500],
+            summaries=summaries,
+            failure=written.failure,
+        )
+        (outcome,) = self.handler.handle([command], partitions=[due.partition] if partitioned else None)
+        if outcome.error is not None:
+            log.warning("profile of %s was refused: %s", due.user_id, outcome.error)
+            return 0
+        log.info("profile of %s: version %d by %s (%s)", due.user_id, version, written.by, due.reason)
+        return 1
+
+    # -- in the background --------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="layers", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout_s: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+            self._thread = None
+
+    def _run(self) -> None:
+        delay = self.poll_s
+        while not self._stop.is_set():
+            try:
+                self.handler.ensure_schema()  # once per process; the first reads wait for it
+                written = self.run_once()
+            except Exception as error:  # noqa: BLE001 - the work stays due; tried again after a pause
+                self.failing = f"{type(error).__name__}: {error}"
+                log.warning("summaries and profiles failed, tried again in %.0f s: %s", delay, self.failing)
+                self._stop.wait(delay)
+                delay = min(delay * 2, 60.0)
+                continue
+            delay = self.poll_s
+            if not written:
+                self._stop.wait(self.poll_s)
