@@ -220,6 +220,8 @@ class RecordProfile(_Command):
     summaries: tuple[Identifier, ...] = Field(default=(), max_length=100,
                                               description="The session summaries it read.")
     failure: str | None = Field(default=None, max_length=500, description="Why the model's was not taken.")
+    changes: int = Field(default=0, ge=0, description="The changes of the person it was written after "
+                         "(slots said, sessions summarized): fewer than there are now, and another is due.")
 
 
 Command = Annotated[

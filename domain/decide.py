@@ -340,11 +340,15 @@ def _(command: RecordProfile, state: UserState, envelope: _Envelope,
       embeddings: Sequence[Embedding]) -> list[Event]:
     if command.version != state.profile.version + 1:
         raise ProfileVersionConflict(command.version, state.profile.version)
+    missed: list[Event] = []
+    if state.profile.changes > command.changes:
+        # Something it should follow came while it was being written: the next one is due now.
+        missed = [ProfileDue(**envelope(), reason=f"changed while version {command.version} was written")]
     return [ProfileRevised(
         **envelope(), version=command.version, narrative=command.narrative, basic_info=command.basic_info,
         writer=command.writer, prompt_version=command.prompt_version, raw_output=command.raw_output,
         prompt_tokens=command.prompt_tokens, completion_tokens=command.completion_tokens,
-        reason=command.reason, summaries=command.summaries, failure=command.failure)]
+        reason=command.reason, summaries=command.summaries, failure=command.failure), *missed]
 
 
 @_decide.register

@@ -95,6 +95,9 @@ class ProfileProgress:
     due: bool = False
     revised_at: datetime | None = None
     summaries_since: int = 0
+    # What a profile follows (slots said, sessions summarized), counted over the person's life:
+    # a version written from fewer than there are now missed some, and another is due.
+    changes: int = 0
 
 
 @dataclass
@@ -161,6 +164,8 @@ def _(event: MemoryRecorded, state: UserState) -> None:
         messages={(ref.episode_id, ref.position) for ref in event.messages},
     )
     state.remember(memory)
+    if event.attribute and event.asserted:
+        state.profile.changes += 1
 
 
 @_apply.register
@@ -237,6 +242,7 @@ def _(event: SessionSummarized, state: UserState) -> None:
     progress = state.summaries.setdefault(event.summary_id, SummaryProgress(event.due_id))
     if counts_for_profile(progress, event):
         state.profile.summaries_since += 1
+        state.profile.changes += 1
     progress.status = "skipped" if event.skipped else "fallback" if event.fallback else "done"
     progress.attempts += 1
 
@@ -253,7 +259,8 @@ def _(event: ProfileDue, state: UserState) -> None:
 
 @_apply.register
 def _(event: ProfileRevised, state: UserState) -> None:
-    state.profile = ProfileProgress(version=event.version, revised_at=event.recorded_at)
+    state.profile = ProfileProgress(version=event.version, revised_at=event.recorded_at,
+                                    changes=state.profile.changes)
 
 
 @_apply.register

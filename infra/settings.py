@@ -151,6 +151,10 @@ class Settings(BaseSettings):
         "else offline; off = none are written (those due wait).")
     summary_retry_s: float = Field(default=60.0, gt=0, description="The first pause before a summary the "
                                    "model failed is tried again; it doubles (to an hour), 5 tries in all.")
+    questions: Literal["auto", "llm", "offline", "off"] = Field(
+        default="auto", description="Question synthesis for /context and /search (when asked): llm = the "
+        "model of LORE_LLM writes 3 questions the memory should answer about the message; offline = the "
+        "message with its last turns, and its keywords; auto = llm when LORE_LLM is set, else offline.")
     context_always: str = Field(default="preference:all,lesson:5", description="The kinds every context "
                                 "block carries, with how many of each (all, or a number), most important "
                                 "first.")

@@ -42,7 +42,8 @@ _DUE_PROFILES = """
 MATCH (u:User {profile_due: true})
 WHERE ($partitions IS NULL OR u.profile_partition IN $partitions) AND NOT u.user_id IN $later
 RETURN u.user_id AS user_id, coalesce(u.profile_version, 0) AS version, u.profile_due_reason AS reason,
-       u.profile_partition AS partition, toString(u.profile_due_since) AS since
+       u.profile_partition AS partition, toString(u.profile_due_since) AS since,
+       coalesce(u.profile_changes, 0) AS changes
 ORDER BY u.profile_due_since
 LIMIT $limit
 """
@@ -111,6 +112,7 @@ class DueProfile:
     reason: str
     partition: int | None
     since: str  # when it became due: with the version, names the answer
+    changes: int  # the person's changes so far, which the version will have been written after
 
 
 @dataclass(frozen=True)
@@ -207,7 +209,9 @@ class LayerQueries:
         self, partitions: Collection[int] | None, limit: int = 20, later: Collection[str] = ()
     ) -> list[DueProfile]:
         return [
-            DueProfile(r["user_id"], r["version"], r["reason"] or "", r["partition"], r["since"] or "")
+            DueProfile(
+                r["user_id"], r["version"], r["reason"] or "", r["partition"], r["since"] or "", r["changes"]
+            )
             for r in self._run(
                 _DUE_PROFILES,
                 partitions=None if partitions is None else list(partitions),
@@ -225,9 +229,7 @@ class LayerQueries:
         briefs = [
             (
                 s["summary_id"],
-                Brief(
-                    s["summary"], tuple(s["topics"] or ()), s["unresolved"], s["said_until"].to_native()
-                ),
+                Brief(s["summary"], tuple(s["topics"] or ()), s["unresolved"], s["said_until"].to_native()),
             )
             for s in r["summaries"]
         ]

@@ -12,7 +12,8 @@ that time holds.
 - graph: memories about the entities a query names, and the neighbourhood of the best hits
   (memories about the same entities; the turns next to a message).
 
-Memories and conversation turns (Message nodes) are searched side by side.
+Memories, conversation turns (Message nodes) and session summaries are searched side by side; a
+person has few summaries, so theirs are scanned exactly, and the graph source leaves them out.
 """
 
 from __future__ import annotations
@@ -34,12 +35,13 @@ from projections.graph.schema import (
     MESSAGE_FULLTEXT,
     MESSAGE_FULLTEXT_CJK,
     MESSAGE_VECTOR_INDEX,
+    SUMMARY_FULLTEXT,
     VECTOR_INDEX,
 )
 from projections.keys import has_cjk, user_key
 from projections.temporal import AS_OF, as_of, pick
 
-ItemType = Literal["memory", "message"]
+ItemType = Literal["memory", "message", "summary"]
 _WORD = re.compile(r"\w+", re.UNICODE)
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _OPERATORS = {"AND", "OR", "NOT", "TO"}
@@ -116,6 +118,10 @@ _MESSAGE_FIELDS = """
 x {.message_id, .episode_id, .session_id, .role, .content, .position,
    occurred_at: toString(x.occurred_at), recorded_at: toString(x.recorded_at)} AS fields
 """
+_SUMMARY_FIELDS = """
+s {.summary_id, .session_id, .content, .summary, .topics, .unresolved, .summarizer,
+   occurred_at: toString(s.said_until), recorded_at: toString(s.summarized_at)} AS fields
+"""
 _INSTANTS = frozenset({"valid_from", "recorded_at", "last_accessed_at", "valid_until", "occurred_at"})
 _FRACTION = re.compile(r"(\.\d{6})\d+")
 
@@ -139,6 +145,33 @@ WITH x, score ORDER BY score DESC LIMIT $limit
 RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
 ORDER BY score DESC
 """
+
+# A summary is of a session: visible once the session had ended by $valid_at and Lore had the
+# summary by $known_at (a later version of it replaces it in the graph).
+_SUMMARY_FILTER = """
+WHERE s.summary IS NOT NULL AND ($valid_at IS NULL OR s.said_until <= $valid_at)
+  AND ($known_at IS NULL OR s.summarized_at <= $known_at)
+"""
+
+_SUMMARY_BEST = f"""
+WITH s, score ORDER BY score DESC LIMIT $limit
+RETURN s.summary_id AS id, score, {_SUMMARY_FIELDS}
+ORDER BY score DESC
+"""
+
+SUMMARY_VECTOR_EXACT = f"""
+MATCH (s:Summary {{user_id: $user_id}})
+WITH s, vector.similarity.cosine(s.embedding, $vector) AS score
+{_SUMMARY_FILTER}  AND score IS NOT NULL
+{_SUMMARY_BEST}"""
+
+SUMMARY_TEXT = f"""
+UNWIND $ids AS id
+MATCH (s:Summary {{summary_id: id}})
+WITH s, $scores[id] AS score WHERE s.user_id = $user_id
+WITH s, score
+{_SUMMARY_FILTER}
+{_SUMMARY_BEST}"""
 
 MEMORY_VECTOR_EXACT = as_of(f"""
 MATCH (m:Memory {{user_id: $user_id}})
@@ -170,7 +203,7 @@ WITH x, score
 # the best of them by the person's own BM25, the window filter and the fields.
 TEXT_POOL = """
 CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
-RETURN coalesce(node.memory_id, node.message_id) AS id, node.content AS content, score
+RETURN coalesce(node.memory_id, node.message_id, node.summary_id) AS id, node.content AS content, score
 """
 
 MEMORY_TEXT = as_of(f"""
@@ -229,12 +262,18 @@ UNION ALL
 UNWIND $messages AS id
 MATCH (x:Message {message_id: id})
 RETURN 'message' AS type, id, x.embedding AS vector
+UNION ALL
+UNWIND $summaries AS id
+MATCH (s:Summary {summary_id: id})
+RETURN 'summary' AS type, id, s.embedding AS vector
 """
 
 COUNTS = """
 OPTIONAL MATCH (m:Memory {user_id: $user_id}) WITH count(m) AS memories
 OPTIONAL MATCH (x:Message {user_id: $user_id}) WITH memories, count(x) AS messages
-RETURN memories, messages, COUNT { (:Memory) } AS all_memories, COUNT { (:Message) } AS all_messages
+OPTIONAL MATCH (s:Summary {user_id: $user_id}) WITH memories, messages, count(s) AS summaries
+RETURN memories, messages, summaries, COUNT { (:Memory) } AS all_memories,
+       COUNT { (:Message) } AS all_messages
 """
 
 
@@ -246,12 +285,13 @@ class Counts:
     message: int
     all_memory: int
     all_message: int
+    summary: int = 0
 
     def owned(self, kind: ItemType) -> int:
-        return self.memory if kind == "memory" else self.message
+        return {"memory": self.memory, "message": self.message, "summary": self.summary}[kind]
 
     def total(self, kind: ItemType) -> int:
-        return self.all_memory if kind == "memory" else self.all_message
+        return {"memory": self.all_memory, "message": self.all_message, "summary": self.summary}[kind]
 
 
 class CandidateQueries:
@@ -283,7 +323,7 @@ class CandidateQueries:
         records, _, _ = self.driver.execute_query(COUNTS, user_id=user_id, database_=self.database,
                                                   routing_="r")
         r = records[0]
-        counts = Counts(r["memories"], r["messages"], r["all_memories"], r["all_messages"])
+        counts = Counts(r["memories"], r["messages"], r["all_memories"], r["all_messages"], r["summaries"])
         if len(self._counts) > 10_000:
             self._counts.clear()
         self._counts[user_id] = (now, counts)
@@ -301,6 +341,8 @@ class CandidateQueries:
         params = {"user_id": user_id, "vector": vector, "limit": limit, **window.params()}
         if owned == 0:
             return []
+        if kind == "summary":
+            return self._run(kind, SUMMARY_VECTOR_EXACT, **params)
         if owned <= self.exact_below:
             return self._run(kind, exact, **params)
         # Neighbours are the person's in about their share of the index: fetch a few times what
@@ -329,9 +371,12 @@ class CandidateQueries:
         if kind == "memory":
             index = MEMORY_FULLTEXT_CJK if cjk else MEMORY_FULLTEXT
             statement = pick(MEMORY_TEXT, window.known_at)
+        elif kind == "summary":
+            index, statement, cjk = SUMMARY_FULLTEXT, SUMMARY_TEXT, False
         else:
             index, statement = (MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT), MESSAGE_TEXT
-        lucene = _scoped("user_key_cjk" if cjk else "user_key", user_id, lucene_terms(words))
+        lucene = _scoped("user_key_cjk" if cjk and kind != "summary" else "user_key", user_id,
+                         lucene_terms(words))
         # BM25 weighs the query as asked, unless it had to be cut to its telling words.
         asked = query if len(words) == len(query_words(query, budget=len(query))) else " ".join(words)
         fetch = max(self.text_pool, limit)
@@ -357,7 +402,8 @@ class CandidateQueries:
         """The stored vectors of these memories and turns (None where there is none)."""
         records, _, _ = self.driver.execute_query(
             VECTORS, memories=[i for t, i in items if t == "memory"],
-            messages=[i for t, i in items if t == "message"], database_=self.database, routing_="r")
+            messages=[i for t, i in items if t == "message"],
+            summaries=[i for t, i in items if t == "summary"], database_=self.database, routing_="r")
         return {(r["type"], r["id"]): r["vector"] for r in records}
 
     def named_entities(self, user_id: str, query: str) -> list[dict[str, Any]]:
@@ -374,6 +420,8 @@ class CandidateQueries:
     def graph(self, kind: ItemType, user_id: str, named: list[dict[str, Any]], seeds: list[str],
               window: Window, limit: int) -> list[Candidate]:
         """Memories about the `named` entities and the seeds' entities; turns next to seed turns."""
+        if kind == "summary":
+            return []
         if kind == "message":
             if not seeds:
                 return []

@@ -19,6 +19,7 @@ from infra.eventlog import EventLog, open_event_log
 from infra.llm import open_llm
 from infra.rewriting import open_rewriter
 from infra.settings import Settings
+from infra.tokens import token_counter
 from projections.access import AccessRecorder
 from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
@@ -28,11 +29,13 @@ from projections.outcomes import OutcomeQueries
 from projections.search import CandidateQueries
 from projections.temporal import TemporalQueries
 from services.commands import CommandHandler
+from services.context import ContextBuilder
 from services.extraction.extractors import Extractor, LLMExtractor, RulesExtractor
 from services.extraction.llm_consolidator import LLMConsolidator
 from services.extraction.process import ExtractionProcess
 from services.layers.process import LayersProcess
 from services.layers.writers import LLMProfileWriter, LLMSummarizer, OfflineProfileWriter, OfflineSummarizer
+from services.questions import LLMQuestions, OfflineExpansion, QuestionSynthesizer
 from services.search import SearchService
 
 log = logging.getLogger(__name__)
@@ -52,6 +55,7 @@ class Lore:
     outcomes: OutcomeQueries
     extractions: ExtractionQueries
     layer_queries: LayerQueries
+    context: ContextBuilder
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
     _closed: bool = field(default=False, init=False)
@@ -126,9 +130,21 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
         extractor_for=lambda model: named_model(settings, model))
     layer_queries = LayerQueries(driver, database)
     layers = open_layers(settings, layer_queries, handler)
-    return Lore(settings, driver, event_log, embedder, projector, handler, search, access,
-                TemporalQueries(driver, database), OutcomeQueries(driver, database), extractions,
-                layer_queries, process, layers)
+    queries = TemporalQueries(driver, database)
+    context = ContextBuilder(queries, layer_queries, search, token_counter(), settings.context_always,
+                             open_questions(settings))
+    return Lore(settings, driver, event_log, embedder, projector, handler, search, access, queries,
+                OutcomeQueries(driver, database), extractions, layer_queries, context, process, layers)
+
+
+def open_questions(settings: Settings) -> QuestionSynthesizer | None:
+    """What synthesizes the questions a search asks beside a message (None: none)."""
+    if settings.questions == "off":
+        return None
+    llm = open_llm(settings) if settings.questions in ("auto", "llm") else None
+    if settings.questions == "llm" and llm is None:
+        raise ValueError("LORE_QUESTIONS=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
+    return LLMQuestions(llm) if llm is not None else OfflineExpansion()
 
 
 def open_layers(settings: Settings, reads: LayerQueries, handler: CommandHandler) -> LayersProcess | None:

@@ -1,80 +1,256 @@
-"""The context block an assistant puts into its system prompt: what always matters about the
-person (preferences, lessons: what works for them), then what is relevant to this message,
-within a token budget."""
+"""The context block an assistant puts into its system prompt, in layers: who the person is (the
+profile), what recent sessions were about, what always matters (preferences, what works for them),
+what is due, and only then the memories and turns relevant to this message — each section only if
+it has something, all within a token budget counted by a real tokenizer (cl100k_base).
+
+Each layer may take at most a share of the budget, so that a long profile cannot crowd out what is
+relevant now; what a layer leaves unused goes to the layers after it. Every memory, summary and
+turn the block holds is cited by id, so that a UI can show where a sentence came from.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, Literal, Protocol
 
+from infra.tokens import TokenCounter
+from projections.layers import ProfileView, SummaryView
 from projections.search import Window
 from projections.temporal import TemporalQueries
 from projections.views import MemoryView
+from services.questions import QuestionSynthesizer
 from services.search import Hit, SearchService
 
-T = TypeVar("T")
-ALWAYS_LOADED = ("preference", "lesson")
-CHARS_PER_TOKEN = 4
+Format = Literal["text", "markdown", "json"]
+SUMMARIES = 5
+TODOS = 5
+RELEVANT = 10
+# The most of the budget each layer may take (what one leaves goes to those after it).
+SHARES = {"profile": 0.3, "recent_sessions": 0.2, "always": 0.4, "todos": 0.1, "relevant": 1.0}
+TITLES = {"profile": "About them", "recent_sessions": "Recent conversations", "always": "Always keep in mind",
+          "todos": "To do", "relevant": "Relevant to this message"}
 
 
-def tokens(text: str) -> int:
-    return -(-len(text) // CHARS_PER_TOKEN)
+class LayerReads(Protocol):
+    def profiles(self, user_id: str, version: int | None = ..., limit: int = ...) -> list[ProfileView]: ...
+
+    def summaries(self, user_id: str, limit: int = ..., offset: int = ...) -> list[SummaryView]: ...
+
+
+def always_loaded(spec: str) -> list[tuple[str, int | None]]:
+    """`preference:all,lesson:5` -> [("preference", None), ("lesson", 5)]: kinds, and how many of each."""
+    found: list[tuple[str, int | None]] = []
+    for part in spec.split(","):
+        kind, _, count = part.strip().partition(":")
+        if not kind:
+            continue
+        if count and count != "all" and not count.isdigit():
+            raise ValueError(f"context_always: {part.strip()!r} is not kind:all or kind:N")
+        found.append((kind, None if count in ("", "all") else int(count)))
+    return found
+
+
+@dataclass
+class Item:
+    type: Literal["profile", "summary", "memory", "message"]
+    id: str
+    text: str
+
+
+@dataclass
+class Section:
+    name: str
+    title: str
+    items: list[Item] = field(default_factory=list)
 
 
 @dataclass
 class ContextBlock:
     text: str
     tokens: int
+    tokenizer: str
+    sections: list[Section]
     always: list[MemoryView]
+    todos: list[MemoryView]
     relevant: list[Hit]
+    profile_version: int
+    questions: list[str]
+    timings_ms: dict[str, float]
+
+    def cited(self, kind: str) -> list[str]:
+        return list(dict.fromkeys(i.id for s in self.sections for i in s.items if i.type == kind))
 
 
-def _line(content: str, since: datetime | None) -> str:
-    return f"- {content}" + (f" (since {since:%Y-%m-%d})" if since else "")
+def _day(moment: datetime | None) -> str:
+    return f"{moment:%Y-%m-%d}" if moment else ""
 
 
-def _hit_line(hit: Hit) -> str:
+def memory_line(m: MemoryView) -> str:
+    return f"{m.content}" + (f" (since {_day(m.valid_from)})" if m.valid_from else "")
+
+
+def todo_line(m: MemoryView) -> str:
+    return m.content + (f" (due {_day(m.due_at)})" if m.due_at else "")
+
+
+def summary_line(s: SummaryView) -> str:
+    text = f"{_day(s.said_until)}: {s.summary.summary}"
+    return text + (f" Still open: {s.summary.unresolved}" if s.summary.unresolved else "")
+
+
+def hit_line(hit: Hit) -> str:
     f = hit.fields
     if hit.type == "message":
         when = f.get("occurred_at")
-        return f"- [{when:%Y-%m-%d}, {f.get('role')}] {f.get('content')}" if when else f"- {f.get('content')}"
-    return _line(str(f.get("content")), f.get("valid_from"))
+        return f"[{_day(when)}, {f.get('role')}] {f.get('content')}" if when else str(f.get("content"))
+    return memory_line_of(f)
 
 
-def build_context(queries: TemporalQueries, search: SearchService, user_id: str, message: str,
-                  recent: list[str], budget: int, now: datetime) -> ContextBlock:
-    always = sorted(
-        (m for kind in ALWAYS_LOADED for m in queries.memories(user_id, valid_at=now, kind=kind, limit=200)),
-        key=lambda m: (-m.importance, m.memory_id),
-    )
-    query = " ".join([message, *recent[-3:]])
-    hits = search.search(user_id, query, Window(valid_at=now, known_at=None), limit=20)
-    loaded = {m.memory_id for m in always}
-    relevant = [h for h in hits if h.id not in loaded]
-
-    header = f"What you know about this person (as of {now:%Y-%m-%d}):"
-    lines, used = [header], tokens(header)
-    kept_always, used = _pack("Always keep in mind:", always, lambda m: _line(m.content, m.valid_from),
-                              lines, used, budget)
-    kept_hits, used = _pack("Relevant to this message:", relevant, _hit_line, lines, used, budget)
-    text = "\n".join(lines)
-    return ContextBlock(text, tokens(text), kept_always, kept_hits)
+def memory_line_of(f: dict[str, Any]) -> str:
+    since = f.get("valid_from")
+    return str(f.get("content")) + (f" (since {_day(since)})" if isinstance(since, datetime) else "")
 
 
-def _pack(title: str, items: list[T], render: Callable[[T], str], lines: list[str], used: int,
-          budget: int) -> tuple[list[T], int]:
-    """Append a section's lines while they fit the budget; the items that made it, and the tokens used."""
-    kept: list[T] = []
-    for item in items:
-        text = render(item)
-        cost = tokens(text) + (0 if kept else tokens(title))
-        if used + cost > budget:
-            break
-        if not kept:
-            lines.append(title)
-        lines.append(text)
-        used += cost
-        kept.append(item)
-    return kept, used
+class Renderer:
+    """Lays sections out as text or Markdown, and counts what each line costs."""
+
+    def __init__(self, counter: TokenCounter, form: Format) -> None:
+        self.counter = counter
+        self.form = form
+
+    def header(self, now: datetime) -> str:
+        title = f"What you know about this person (as of {now:%Y-%m-%d})"
+        return f"# {title}" if self.form == "markdown" else f"{title}:"
+
+    def title(self, section: Section) -> str:
+        return f"\n## {section.title}" if self.form == "markdown" else f"\n{section.title}:"
+
+    def item(self, section: Section, item: Item) -> str:
+        return item.text if section.name == "profile" else f"- {item.text}"
+
+    def render(self, now: datetime, sections: Sequence[Section]) -> str:
+        if self.form == "json":
+            return json.dumps({"as_of": now.isoformat(), "sections": [
+                {"name": s.name, "title": s.title, "items": [{"type": i.type, "id": i.id, "text": i.text}
+                                                             for i in s.items]} for s in sections]},
+                              ensure_ascii=False)
+        lines = [self.header(now)]
+        for section in sections:
+            lines.append(self.title(section))
+            lines += [self.item(section, i) for i in section.items]
+        return "\n".join(lines)
+
+    def cost(self, text: str) -> int:
+        return self.counter.count(text) + 1   # and its line break
+
+
+def _sentences_within(text: str, budget: int, cost: Callable[[str], int]) -> str:
+    """The profile's paragraphs, then sentences, while they fit `budget` tokens."""
+    kept: list[str] = []
+    for paragraph in text.split("\n\n"):
+        candidate = "\n\n".join([*kept, paragraph])
+        if cost(candidate) <= budget:
+            kept.append(paragraph)
+            continue
+        words: list[str] = []
+        for sentence in paragraph.replace("; ", ";\x00").replace(". ", ".\x00").split("\x00"):
+            if cost("\n\n".join([*kept, " ".join([*words, sentence])])) > budget:
+                break
+            words.append(sentence)
+        if words:
+            kept.append(" ".join(words))
+        break
+    return "\n\n".join(kept)
+
+
+class ContextBuilder:
+    def __init__(self, queries: TemporalQueries, layers: LayerReads, search: SearchService,
+                 counter: TokenCounter, always: str = "preference:all,lesson:5",
+                 synthesizer: QuestionSynthesizer | None = None) -> None:
+        self.queries = queries
+        self.layers = layers
+        self.search = search
+        self.counter = counter
+        self.always = always_loaded(always)
+        self.synthesizer = synthesizer
+
+    def build(self, user_id: str, message: str, recent: Sequence[str], budget: int, now: datetime,
+              form: Format = "text", synthesize: bool = True) -> ContextBlock:
+        timings: dict[str, float] = {}
+        started = time.perf_counter()
+        profile = next(iter(self.layers.profiles(user_id)), None)
+        summaries = self.layers.summaries(user_id, limit=SUMMARIES)
+        always = [m for kind, count in self.always
+                  for m in sorted(self.queries.memories(user_id, valid_at=now, kind=kind, limit=count or 200),
+                                  key=lambda m: (-m.importance, m.memory_id))[:count or None]]
+        todos = sorted((m for m in self.queries.memories(user_id, valid_at=now, kind="todo", limit=50)),
+                       key=lambda m: (m.due_at is None, m.due_at or now, m.memory_id))[:TODOS]
+        timings["layers"] = _ms(started)
+
+        started = time.perf_counter()
+        questions = self.synthesizer.questions(message, recent) if self.synthesizer and synthesize else []
+        timings["questions"] = _ms(started)
+        started = time.perf_counter()
+        loaded = {m.memory_id for m in [*always, *todos]}
+        hits = self.search.search(user_id, message, Window(valid_at=now, known_at=None), limit=RELEVANT * 2,
+                                  types=("memory", "message"), also=tuple(questions))
+        relevant = [h for h in hits if h.id not in loaded][:RELEVANT]
+        timings["search"] = _ms(started)
+
+        render = Renderer(self.counter, form)
+        used = render.cost(render.header(now))
+        sections: list[Section] = []
+
+        def pack(name: str, items: list[Item]) -> list[Item]:
+            nonlocal used
+            section = Section(name, TITLES[name])
+            room = min(budget - used, int(budget * SHARES[name]))
+            spent = render.cost(render.title(section))
+            for item in items:
+                cost = render.cost(render.item(section, item))
+                if spent + cost > room:
+                    break
+                section.items.append(item)
+                spent += cost
+            if section.items:
+                sections.append(section)
+                used += spent
+            return section.items
+
+        if profile is not None and profile.narrative:
+            room = min(budget - used, int(budget * SHARES["profile"])) - render.cost(TITLES["profile"]) - 2
+            narrative = _sentences_within(profile.narrative, room, self.counter.count)
+            if narrative:
+                pack("profile", [Item("profile", f"v{profile.version}", narrative)])
+        pack("recent_sessions", [Item("summary", s.summary_id, summary_line(s)) for s in summaries])
+        pack("always", [Item("memory", m.memory_id, memory_line(m)) for m in always])
+        pack("todos", [Item("memory", m.memory_id, todo_line(m)) for m in todos])
+        pack("relevant", [Item(h.type, h.id, hit_line(h))  # type: ignore[arg-type]
+                                      for h in relevant])
+
+        text = render.render(now, sections)
+        tokens = self.counter.count(text)
+        while tokens > budget and sections:   # the estimate per line ran over: drop from the end
+            last = sections[-1]
+            last.items.pop()
+            if not last.items:
+                sections.pop()
+            text = render.render(now, sections)
+            tokens = self.counter.count(text)
+        shown = {(s.name, i.id) for s in sections for i in s.items}
+        return ContextBlock(
+            text=text, tokens=tokens, tokenizer=self.counter.name, sections=sections,
+            always=[m for m in always if ("always", m.memory_id) in shown],
+            todos=[m for m in todos if ("todos", m.memory_id) in shown],
+            relevant=[h for h in relevant if ("relevant", h.id) in shown],
+            profile_version=profile.version if profile is not None and any(
+                s.name == "profile" for s in sections) else 0,
+            questions=questions, timings_ms=timings)
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)

@@ -60,8 +60,10 @@ class SearchService:
 
     def search(self, user_id: str, query: str, window: Window, limit: int = 10,
                sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
-               mmr_lambda: float | None = None) -> list[Hit]:
-        """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone).
+               mmr_lambda: float | None = None, also: tuple[str, ...] = ()) -> list[Hit]:
+        """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone);
+        `also`: more queries for the same need (questions synthesized from a message), searched
+        beside it like a rewriter's rewordings.
 
         What needs no query vector (the person's counts, the entities the query names) is asked
         while the query is embedded; vector and text candidates are asked side by side, for the
@@ -71,7 +73,7 @@ class SearchService:
         counts_job = self._pool.submit(self.queries.counts, user_id)
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
-        asked = [query, *(self.rewriter.rewrite(query) if self.rewriter else [])]
+        asked = list(dict.fromkeys([query, *also, *(self.rewriter.rewrite(query) if self.rewriter else [])]))
         vectors = self.embedder.embed(asked) if self.embedder and "vector" in sources else []
         counts = counts_job.result()
         owned = {kind: counts.owned(kind) for kind in types}
@@ -90,7 +92,7 @@ class SearchService:
         named = named_job.result() if named_job else []
         if "graph" in sources:
             for kind in types:
-                if owned[kind]:
+                if owned[kind] and kind != "summary":
                     lists[("graph", kind)] = self.queries.graph(
                         kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
         ranked = self._rerank(_fuse(lists), window)

@@ -84,6 +84,18 @@ def _said(messages: Sequence[Message]) -> list[tuple[int, str]]:
     return found
 
 
+def keywords(texts: Sequence[str], limit: int = 8) -> tuple[str, ...]:
+    """The words that say most what `texts` are about: content words, the most said first (ties in
+    the order said). What a keyword search of them looks for."""
+    counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for text in texts:
+        for word in _content_words(text):
+            counts[word] += 1
+            first.setdefault(word, len(first))
+    return tuple(sorted(counts, key=lambda w: (-counts[w], first[w]))[:limit])
+
+
 def topics(messages: Sequence[Message], limit: int = 5) -> tuple[str, ...]:
     """The words the session used most (the person's, then everyone's), in the order of use."""
     counts: Counter[str] = Counter()

@@ -48,6 +48,11 @@ SET m += r.props, m:$(r.label),
     m.stated_valid_until = datetime(r.valid_until), m.occurred_at = datetime(r.occurred_at),
     m.recorded_at = datetime(r.recorded_at), m.due_at = datetime(r.due_at)
 MERGE (u)-[:REMEMBERS]->(m)
+WITH u, m, r
+CALL (u, r) {
+  WITH u, r WHERE r.profile_change
+  SET u.profile_changes = coalesce(u.profile_changes, 0) + 1
+}
 WITH m, r
 CALL (m, r) {
   UNWIND r.entity_ids AS entity_id
@@ -163,8 +168,9 @@ SESSION_SUMMARIZED = """
 UNWIND $rows AS r
 MATCH (s:Summary {summary_id: r.summary_id, user_id: r.user_id})
 MATCH (u:User {user_id: r.user_id})
-SET u.profile_summaries_since = coalesce(u.profile_summaries_since, 0)
-                                + CASE WHEN r.counted AND s.status = 'due' THEN 1 ELSE 0 END
+WITH s, u, r, CASE WHEN r.counted AND s.status = 'due' THEN 1 ELSE 0 END AS counts
+SET u.profile_summaries_since = coalesce(u.profile_summaries_since, 0) + counts,
+    u.profile_changes = coalesce(u.profile_changes, 0) + counts
 SET s += r.props, s.status = r.status, s.attempts = coalesce(s.attempts, 0) + 1,
     s.summarized_at = datetime(r.recorded_at),
     s.said_until = coalesce(datetime(r.said_until), s.said_until, datetime(r.recorded_at))

@@ -33,7 +33,8 @@ CALL (uid) {
 }
 OPTIONAL MATCH (u:User {user_id: uid})
 RETURN uid, memories, episodes, sessions, summaries,
-       u {.profile_version, .profile_due, .profile_revised_at, .profile_summaries_since} AS profile
+       u {.profile_version, .profile_due, .profile_revised_at, .profile_summaries_since,
+          .profile_changes} AS profile
 """
 
 
@@ -98,4 +99,5 @@ def _layers(state: UserState, summaries: list[dict], profile: dict | None) -> No
         state.profile = ProfileProgress(version=profile["profile_version"] or 0,
                                         due=bool(profile["profile_due"]),
                                         revised_at=revised.to_native() if revised else None,
-                                        summaries_since=profile["profile_summaries_since"] or 0)
+                                        summaries_since=profile["profile_summaries_since"] or 0,
+                                        changes=profile["profile_changes"] or 0)

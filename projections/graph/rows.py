@@ -75,12 +75,18 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             **text_props(event.content, event.user_id),
         },
         "due_at": iso(event.due_at),
+        "profile_change": profile_change(event),
         "message_ids": message_ids(event.user_id, event.messages),
         "entity_ids": [e["entity_id"] for e in entities(event)],
         "relations": relations(event),
         "episodes": [episode_key(event.user_id, event.episode_id)] if event.episode_id else [],
         "embedding": event.embedding.vector() if event.embedding else None,
     }
+
+
+def profile_change(event: MemoryRecorded) -> bool:
+    """Whether it counts as a change the profile should follow (domain/state.py says the same)."""
+    return bool(event.attribute) and event.asserted
 
 
 def refs(messages: tuple[MessageRef, ...]) -> list[str] | None:

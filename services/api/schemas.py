@@ -149,6 +149,15 @@ class SearchRequest(BaseModel):
                                     description="Only these kinds of memory.")
     include_history: bool = Field(default=False, description="Also memories no longer true (superseded).")
     include_messages: bool = Field(default=True, description="Also turns of recorded conversations.")
+    types: list[Literal["memory", "message", "summary"]] | None = Field(
+        default=None, min_length=1, max_length=3,
+        description="What to search: memory, message (turns), summary (of sessions). Default: memories, "
+        "and turns unless include_messages is false.")
+    synthesize_questions: bool = Field(
+        default=False, description="Also search the questions the memory should answer about the query "
+        "(a model's, or an offline expansion: LORE_QUESTIONS), fused by reciprocal rank.")
+    recent_messages: list[str] = Field(default_factory=list, max_length=50,
+                                       description="The turns before the query: context for its questions.")
     mmr_lambda: float | None = Field(
         default=None, ge=0, le=1,
         description="Diversify by maximal marginal relevance: 1 = plain relevance, 0.5-0.7 keeps "
@@ -171,7 +180,7 @@ class HitSource(BaseModel):
 
 
 class SearchHit(BaseModel):
-    type: Literal["memory", "message"]
+    type: Literal["memory", "message", "summary"]
     id: str
     content: str
     score: float = Field(description="Final score: fused rank, reranked by recency, importance, use.")
@@ -193,6 +202,8 @@ class SearchResponse(BaseModel):
     query: str
     hits: list[SearchHit]
     took_ms: float
+    questions: list[str] = Field(default_factory=list, description="The questions searched beside the query.")
+    questions_ms: float | None = Field(default=None, description="What synthesizing them took.")
 
 
 class ContextMessage(BaseModel):
@@ -212,12 +223,41 @@ class ContextRequest(BaseModel):
                          "telling words).")
     recent_messages: list[ContextMessage] = Field(default_factory=list, max_length=50)
     token_budget: int = Field(default=1000, ge=50, le=32_000)
+    format: Literal["text", "markdown", "json"] = Field(
+        default="text", description="text or markdown to paste into a prompt; json: the sections as data.")
+    synthesize_questions: bool = Field(default=True, description="Search the questions the memory should "
+                                       "answer about the message too (LORE_QUESTIONS).")
+
+
+class ContextItem(BaseModel):
+    type: Literal["profile", "summary", "memory", "message"]
+    id: str = Field(description="The memory, summary or message id; v<N> for the profile's version.")
+    text: str
+
+
+class ContextSection(BaseModel):
+    name: Literal["profile", "recent_sessions", "always", "todos", "relevant"]
+    title: str
+    items: list[ContextItem]
+
+
+class Citations(BaseModel):
+    memories: list[str]
+    summaries: list[str]
+    messages: list[str]
+    profile_version: int | None = Field(description="The profile version it holds; null: none.")
 
 
 class ContextResponse(BaseModel):
-    text: str = Field(description="Paste into the system prompt.")
-    tokens: int = Field(description="Estimated tokens of `text` (≈ 4 characters a token).")
-    memories: list[SearchHit] = Field(description="What the block holds, in its order.")
+    text: str = Field(description="Paste into the system prompt (format json: the sections as JSON).")
+    tokens: int = Field(description="Tokens of `text`, counted by `tokenizer`: at most token_budget.")
+    tokenizer: str = Field(description="cl100k_base (GPT-4's): a real count, not characters / 4.")
+    sections: list[ContextSection] = Field(description="The layers it holds, in order; empty ones left out.")
+    cited: Citations = Field(description="Every memory, summary and turn it holds, by id.")
+    questions: list[str] = Field(description="The questions searched beside the message.")
+    timings_ms: dict[str, float] = Field(description="layers, questions, search: where the time went.")
+    memories: list[SearchHit] = Field(description="The memories and turns it holds (always-loaded, to-dos, "
+                                      "relevant), in its order.")
 
 
 class SummaryOut(BaseModel):

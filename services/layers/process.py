@@ -190,6 +190,7 @@ class LayersProcess:
             reason=due.reason[:500],
             summaries=summaries,
             failure=written.failure,
+            changes=due.changes,
         )
         (outcome,) = self.handler.handle([command], partitions=[due.partition] if partitioned else None)
         if outcome.error is not None:

@@ -30,27 +30,40 @@ from tests.support.chat_stub import chat_stub
 from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
 
-BERLIN = turns("2026-01-10T10:00:00Z",
-               ("user", "I live in Berlin and I work as a nurse at the Charité hospital."),
-               ("assistant", "That sounds demanding."),
-               ("user", "It is. Night shifts are hard, but I love my patients."), ("assistant", "I see."))
-CLIMBING = turns("2026-01-20T18:00:00Z",
-                 ("user", "I started bouldering with my sister Ana every Tuesday."),
-                 ("assistant", "Nice! Which gym?"),
-                 ("user", "The Boulderklub in Kreuzberg. My fingers still hurt after each session."),
-                 ("assistant", "Tape helps."))
-TRIP = turns("2026-02-02T08:00:00Z",
-             ("user", "I'm planning a trip to Japan in April with Ana."), ("assistant", "Exciting!"),
-             ("user", "We still need to book the ryokan in Kyoto."), ("assistant", "Shall I remind you?"))
-MOVE = turns("2026-03-15T10:00:00Z",
-             ("user", "Big news: I moved to Lisbon last month."), ("assistant", "Congratulations!"),
-             ("user", "The light here is wonderful and the hospital job in Lisbon starts soon."),
-             ("assistant", "Good luck."))
+BERLIN = turns(
+    "2026-01-10T10:00:00Z",
+    ("user", "I live in Berlin and I work as a nurse at the Charité hospital."),
+    ("assistant", "That sounds demanding."),
+    ("user", "It is. Night shifts are hard, but I love my patients."),
+    ("assistant", "I see."),
+)
+CLIMBING = turns(
+    "2026-01-20T18:00:00Z",
+    ("user", "I started bouldering with my sister Ana every Tuesday."),
+    ("assistant", "Nice! Which gym?"),
+    ("user", "The Boulderklub in Kreuzberg. My fingers still hurt after each session."),
+    ("assistant", "Tape helps."),
+)
+TRIP = turns(
+    "2026-02-02T08:00:00Z",
+    ("user", "I'm planning a trip to Japan in April with Ana."),
+    ("assistant", "Exciting!"),
+    ("user", "We still need to book the ryokan in Kyoto."),
+    ("assistant", "Shall I remind you?"),
+)
+MOVE = turns(
+    "2026-03-15T10:00:00Z",
+    ("user", "Big news: I moved to Lisbon last month."),
+    ("assistant", "Congratulations!"),
+    ("user", "The light here is wonderful and the hospital job in Lisbon starts soon."),
+    ("assistant", "Good luck."),
+)
 
 
 @pytest.fixture(params=["sqlite", "kafka"])
-def settings(request: pytest.FixtureRequest, servers: ServerEndpoints, tmp_path: Path,
-             kafka_topic: Callable[..., str]) -> Settings:
+def settings(
+    request: pytest.FixtureRequest, servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str]
+) -> Settings:
     if request.param == "kafka":
         return kafka_mode(servers, tmp_path, kafka_topic)
     return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", extraction_poll_s=0.1)
@@ -76,9 +89,11 @@ def profile(client: TestClient, user: str = "ada", **params: Any) -> dict[str, A
 
 def done(client: TestClient, sessions: int) -> Callable[[], bool]:
     """All `sessions` summarized, and no profile version due."""
+
     def check() -> bool:
         found = summaries(client)
         return len(found) == sessions and not any(s["pending"] for s in found) and not profile_due(client)
+
     return check
 
 
@@ -102,7 +117,7 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
     assert [s["session_id"] for s in found] == ["chat-2", "chat-1", "chat-0"]  # newest first
     trip = found[0]
     assert "Japan" in trip["summary"] and trip["summarized_by"] == "extractive/1" and not trip["fallback"]
-    assert "ryokan" in (trip["unresolved"] or "")                            # still to book
+    assert "ryokan" in (trip["unresolved"] or "")  # still to book
     assert 3 <= len(trip["topics"]) <= 5
     page = client.get("/v1/users/ada/summaries", params={"limit": 2}).json()
     assert len(page["summaries"]) == 2 and page["next_offset"] == 2
@@ -112,8 +127,9 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
 
     talk(client, "chat-3", MOVE)
     end(client, "chat-3")
-    wait_until(done(client, 4), "the fourth summary and the profile after the move",
-               progress=progress(client))
+    wait_until(
+        done(client, 4), "the fourth summary and the profile after the move", progress=progress(client)
+    )
     latest = profile(client)
     assert latest["version"] > first["version"]
     narrative = latest["narrative"]
@@ -128,17 +144,56 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
     # The graph: one summary per session, linked to what it summarizes; the versions in a chain.
     records, _, _ = neo4j.execute_query(
         "MATCH (:Session {user_id: 'ada'})-[:SUMMARY]->(s:Summary)-[:SUMMARIZES]->(:Episode) "
-        "RETURN count(DISTINCT s) AS n")
+        "RETURN count(DISTINCT s) AS n"
+    )
     assert records[0]["n"] == 4
-    records, _, _ = neo4j.execute_query("MATCH (p:Profile {user_id: 'ada'})-[:REVISES]->(q:Profile) "
-                                        "RETURN count(*) AS n")
+    records, _, _ = neo4j.execute_query(
+        "MATCH (p:Profile {user_id: 'ada'})-[:REVISES]->(q:Profile) RETURN count(*) AS n"
+    )
     assert records[0]["n"] == latest["version"] - 1
     # Another person sees none of it.
     assert summaries(client, "bob") == [] and profile(client, "bob")["version"] == 0
 
+    # Summaries are searchable, held to the person.
+    hits = client.post("/v1/users/ada/search", json={"query": "Japan trip", "types": ["summary"]}).json()[
+        "hits"
+    ]
+    assert hits and hits[0]["type"] == "summary" and "Japan" in hits[0]["content"]
+    assert (
+        client.post("/v1/users/bob/search", json={"query": "Japan trip", "types": ["summary"]}).json()["hits"]
+        == []
+    )
 
-SUMMARY = {"summary": "The person talked about {topic}.", "topics": ["{topic}", "plans", "family"],
-           "user_intent": "to share news", "emotional_tone": "upbeat", "key_facts": [], "unresolved": None}
+    # The context block in layers: who she is, her last sessions, then what is relevant; cited.
+    asked = {"message": "Any tips for the ryokan?", "recent_messages": [{"role": "user", "content": "Kyoto"}]}
+    block = client.post("/v1/users/ada/context", json={**asked, "token_budget": 400}).json()
+    names = [s["name"] for s in block["sections"]]
+    assert names[:2] == ["profile", "recent_sessions"] and block["tokens"] <= 400
+    assert block["tokenizer"] == "cl100k_base" and block["cited"]["profile_version"] == latest["version"]
+    assert block["cited"]["summaries"][0] == found[0]["summary_id"] or len(block["cited"]["summaries"]) >= 1
+    assert block["questions"]  # the offline expansion, searched too
+    text = block["text"]
+    assert text.index("About them:") < text.index("Recent conversations:") and "Lisbon" in text
+    small = client.post("/v1/users/ada/context", json={**asked, "token_budget": 60}).json()
+    assert small["tokens"] <= 60 and len(small["sections"]) < len(block["sections"])
+    markdown = client.post("/v1/users/ada/context", json={**asked, "format": "markdown"}).json()["text"]
+    assert "## About them" in markdown
+    sections = json.loads(
+        client.post("/v1/users/ada/context", json={**asked, "format": "json"}).json()["text"]
+    )
+    assert sections["sections"][0]["name"] == "profile"
+    nobody = client.post("/v1/users/bob/context", json=asked).json()
+    assert nobody["sections"] == [] and nobody["cited"]["profile_version"] is None
+
+
+SUMMARY = {
+    "summary": "The person talked about {topic}.",
+    "topics": ["{topic}", "plans", "family"],
+    "user_intent": "to share news",
+    "emotional_tone": "upbeat",
+    "key_facts": [],
+    "unresolved": None,
+}
 
 
 def stand_in(fail_first_summary: bool = False) -> Callable[[str], tuple[int, str] | None]:
@@ -148,22 +203,35 @@ def stand_in(fail_first_summary: bool = False) -> Callable[[str], tuple[int, str
 
     def respond(asked: str) -> tuple[int, str]:
         if asked.startswith(("Profile version", "There is no profile yet")):
-            return 200, json.dumps({"narrative": "Ada is a nurse. " + asked.split("Known now:")[1][:300],
-                                    "basic_info": [{"key": "profession", "value": "nurse"}]})
+            return 200, json.dumps(
+                {
+                    "narrative": "Ada is a nurse. " + asked.split("Known now:")[1][:300],
+                    "basic_info": [{"key": "profession", "value": "nurse"}],
+                }
+            )
         if fail_first_summary and len(failed) < 3:
             failed.append(True)
             return 503, "overloaded"
         topic = "Japan" if "Japan" in asked else "work"
         return 200, json.dumps(SUMMARY).replace("{topic}", topic)
+
     return respond
 
 
-def test_a_models_summaries_and_profile_are_replayed_without_it(neo4j: Driver, servers: ServerEndpoints,
-                                                                tmp_path: Path) -> None:
+def test_a_models_summaries_and_profile_are_replayed_without_it(
+    neo4j: Driver, servers: ServerEndpoints, tmp_path: Path
+) -> None:
     with chat_stub("", respond=stand_in()) as stub:
-        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", llm="openai",
-                            llm_base_url=stub.url, llm_model="stand-in", extractor="rules",
-                            extraction_poll_s=0.1)
+        settings = Settings(
+            neo4j_uri=servers.neo4j_uri,
+            home=tmp_path,
+            embedder="none",
+            llm="openai",
+            llm_base_url=stub.url,
+            llm_model="stand-in",
+            extractor="rules",
+            extraction_poll_s=0.1,
+        )
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             for n, said in enumerate((BERLIN, TRIP)):
                 talk(client, f"chat-{n}", said)
@@ -171,7 +239,9 @@ def test_a_models_summaries_and_profile_are_replayed_without_it(neo4j: Driver, s
             wait_until(done(client, 2), "two summaries by the model", progress=progress(client))
             found = summaries(client)
             assert [(s["summary"], s["summarized_by"]) for s in found] == [
-                ("The person talked about Japan.", "stand-in"), ("The person talked about work.", "stand-in")]
+                ("The person talked about Japan.", "stand-in"),
+                ("The person talked about work.", "stand-in"),
+            ]
             written = profile(client)
             assert written["written_by"] == "stand-in" and written["narrative"].startswith("Ada is a nurse.")
             # The model's keys and what is known now, together.
@@ -181,15 +251,25 @@ def test_a_models_summaries_and_profile_are_replayed_without_it(neo4j: Driver, s
         live = fingerprint(neo4j, ignore=USAGE)
     rebuild_with_the_model_gone(settings)
     assert fingerprint(neo4j, ignore=USAGE) == live
-    assert asked >= 3   # two summaries and at least one profile; the rebuild asked nothing more
+    assert asked >= 3  # two summaries and at least one profile; the rebuild asked nothing more
 
 
 def test_a_summary_the_model_failed_is_stored_offline_then_retried_and_replaced(
-        neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> None:
+    neo4j: Driver, servers: ServerEndpoints, tmp_path: Path
+) -> None:
     with chat_stub("", respond=stand_in(fail_first_summary=True)) as stub:
-        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", llm="openai",
-                            llm_base_url=stub.url, llm_model="stand-in", extractor="rules",
-                            extraction_poll_s=0.1, summary_retry_s=0.5, llm_timeout_s=5)
+        settings = Settings(
+            neo4j_uri=servers.neo4j_uri,
+            home=tmp_path,
+            embedder="none",
+            llm="openai",
+            llm_base_url=stub.url,
+            llm_model="stand-in",
+            extractor="rules",
+            extraction_poll_s=0.1,
+            summary_retry_s=0.5,
+            llm_timeout_s=5,
+        )
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             talk(client, "chat", TRIP)
             end(client, "chat")
@@ -197,16 +277,23 @@ def test_a_summary_the_model_failed_is_stored_offline_then_retried_and_replaced(
             def replaced() -> bool:
                 found = summaries(client)
                 return bool(found) and not found[0]["fallback"]
-            wait_until(replaced, "the summary by the model, after its failure",
-                       progress=lambda: len(stub.requests))
+
+            wait_until(
+                replaced, "the summary by the model, after its failure", progress=lambda: len(stub.requests)
+            )
             (final,) = summaries(client)
             lore = client.app.state.lore  # type: ignore[attr-defined]
-            made = [e for batch in lore.event_log.read({}) for s in batch
-                    if isinstance(e := s.event, SessionSummarized)]
+            made = [
+                e
+                for batch in lore.event_log.read({})
+                for s in batch
+                if isinstance(e := s.event, SessionSummarized)
+            ]
         # First the offline summary, marked, and why; then the model's in its place.
         assert [(e.summarizer, e.fallback) for e in made] == [("extractive/1", True), ("stand-in", False)]
         assert "503" in (made[0].failure or "") and made[0].summary is not None
         assert final["summarized_by"] == "stand-in" and final["summary"] == "The person talked about Japan."
-        records, _, _ = neo4j.execute_query("MATCH (s:Summary) RETURN s.attempts AS attempts, "
-                                            "s.status AS status")
+        records, _, _ = neo4j.execute_query(
+            "MATCH (s:Summary) RETURN s.attempts AS attempts, s.status AS status"
+        )
         assert [(r["attempts"], r["status"]) for r in records] == [(2, "done")]

@@ -8,17 +8,20 @@ from datetime import UTC, datetime
 from fastapi import APIRouter
 
 from domain.model import utc
-from projections.search import Window
-from services.api.deps import LoreDep, QueriesDep, UserId
+from projections.search import ItemType, Window
+from projections.views import MemoryView
+from services.api.deps import LoreDep, UserId
 from services.api.schemas import (
+    Citations,
+    ContextItem,
     ContextRequest,
     ContextResponse,
+    ContextSection,
     HitSource,
     SearchHit,
     SearchRequest,
     SearchResponse,
 )
-from services.context import build_context
 from services.search import Hit
 
 router = APIRouter(prefix="/users/{user_id}", tags=["search"])
@@ -27,7 +30,7 @@ router = APIRouter(prefix="/users/{user_id}", tags=["search"])
 def public(hit: Hit) -> SearchHit:
     f = hit.fields
     source = None
-    if hit.type == "message" or f.get("episode_id"):
+    if hit.type in ("message", "summary") or f.get("episode_id"):
         source = HitSource(episode_id=f.get("episode_id"), session_id=f.get("session_id"), role=f.get("role"),
                            occurred_at=f.get("occurred_at"), position=f.get("position"))
     return SearchHit(
@@ -43,29 +46,52 @@ def public(hit: Hit) -> SearchHit:
 def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchResponse:
     """Vector (HNSW), BM25 and graph candidates, scoped to the person and to what was true at
     `valid_at` as known at `known_at`, fused by reciprocal rank and reranked by recency,
-    importance and use. Each hit says what each source scored it."""
+    importance and use. Each hit says what each source scored it. With `synthesize_questions`,
+    the questions the memory should answer about the query are searched too, and fused."""
     started = time.perf_counter()
     now = datetime.now(UTC)
     window = Window(valid_at=utc(body.valid_at) if body.valid_at else now,
                     known_at=utc(body.known_at) if body.known_at else None,
                     include_history=body.include_history, kinds=tuple(k.value for k in body.kinds))
-    types = ("memory", "message") if body.include_messages and not body.kinds else ("memory",)
+    if body.types:
+        types: tuple[ItemType, ...] = tuple(dict.fromkeys(body.types))
+    else:
+        types = ("memory", "message") if body.include_messages and not body.kinds else ("memory",)
+    questions: list[str] = []
+    questions_ms = None
+    synthesizer = lore.context.synthesizer
+    if body.synthesize_questions and synthesizer is not None:
+        asked = time.perf_counter()
+        questions = synthesizer.questions(body.query, body.recent_messages)
+        questions_ms = round((time.perf_counter() - asked) * 1000, 2)
     hits = lore.search.search(user_id, body.query, window, body.limit, types=types,
-                              mmr_lambda=body.mmr_lambda)
+                              mmr_lambda=body.mmr_lambda, also=tuple(questions))
     lore.access.note([h.id for h in hits if h.type == "memory"], now)
     return SearchResponse(query=body.query, hits=[public(h) for h in hits],
-                          took_ms=round((time.perf_counter() - started) * 1000, 2))
+                          took_ms=round((time.perf_counter() - started) * 1000, 2), questions=questions,
+                          questions_ms=questions_ms)
+
+
+def view_hit(m: MemoryView) -> SearchHit:
+    return SearchHit(type="memory", id=m.memory_id, content=m.content, score=1.0, scores={}, ranks={},
+                     kind=m.kind, attribute=m.attribute, value=m.value, status=m.status,
+                     valid_from=m.valid_from, valid_until=m.valid_until, importance=m.importance)
 
 
 @router.post("/context", response_model=ContextResponse, summary="The block for a system prompt")
-def context(user_id: UserId, body: ContextRequest, lore: LoreDep, queries: QueriesDep) -> ContextResponse:
-    """Preferences and lessons first (always loaded), then the memories and past turns most
-    relevant to `message`, within `token_budget`."""
-    block = build_context(queries, lore.search, user_id, body.message,
-                          [m.content for m in body.recent_messages], body.token_budget, datetime.now(UTC))
-    memories = [SearchHit(type="memory", id=m.memory_id, content=m.content, score=1.0, scores={}, ranks={},
-                          kind=m.kind, attribute=m.attribute, value=m.value, status=m.status,
-                          valid_from=m.valid_from, valid_until=m.valid_until, importance=m.importance)
-                for m in block.always]
-    return ContextResponse(text=block.text, tokens=block.tokens,
-                           memories=memories + [public(h) for h in block.relevant])
+def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResponse:
+    """The person in layers, within `token_budget` (counted with cl100k_base): their profile, the
+    last sessions in brief, what always matters (preferences, what works for them), what is due,
+    then the memories and turns relevant to `message` (searched with the questions the memory
+    should answer about it). Each section only if it has something; every item cited by id."""
+    block = lore.context.build(user_id, body.message, [m.content for m in body.recent_messages],
+                               body.token_budget, datetime.now(UTC), body.format, body.synthesize_questions)
+    sections = [ContextSection(name=s.name, title=s.title,  # type: ignore[arg-type]
+                               items=[ContextItem(type=i.type, id=i.id, text=i.text) for i in s.items])
+                for s in block.sections]
+    cited = Citations(memories=block.cited("memory"), summaries=block.cited("summary"),
+                      messages=block.cited("message"), profile_version=block.profile_version or None)
+    return ContextResponse(text=block.text, tokens=block.tokens, tokenizer=block.tokenizer, sections=sections,
+                           cited=cited, questions=block.questions, timings_ms=block.timings_ms,
+                           memories=[*map(view_hit, block.always), *map(view_hit, block.todos),
+                                     *(public(h) for h in block.relevant)])

@@ -1,0 +1,267 @@
+"""The layers in the domain: what an offline summary keeps, when a profile version is due, what an
+offline profile says, and how the deciders take summaries and profile versions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from domain.commands import EndSession, Message, RecordMemory, RecordProfile, RecordSummary
+from domain.decide import decide, summary_id_for
+from domain.errors import ProfileVersionConflict, SummaryNotDue
+from domain.events import ProfileDue, SummaryDue
+from domain.layers.model import BasicInfo, SessionSummary
+from domain.layers.profile import Known, ProfileInputs, SlotValue, carried_over, compose, due_reason
+from domain.layers.summary import extractive_summary, has_substance, keywords, topics
+from domain.state import UserState, evolve
+from services.context import always_loaded
+from services.questions import OfflineExpansion
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def said(*turns: tuple[str, str]) -> list[Message]:
+    return [Message(role=role, content=text) for role, text in turns]  # type: ignore[arg-type]
+
+
+TRIP = said(
+    ("user", "Hi!"),
+    ("assistant", "Hello! How can I help?"),
+    ("user", "I'm planning a trip to Japan in April with my sister Ana."),
+    ("assistant", "Lovely. Where to?"),
+    ("user", "Kyoto and Osaka. We still need to book the ryokan in Kyoto."),
+    ("assistant", "I can remind you."),
+    ("user", "Thanks, that's great."),
+)
+
+
+# -- the offline summary ------------------------------------------------------------------------
+
+
+def test_the_offline_summary_keeps_the_persons_telling_sentences_and_what_is_open() -> None:
+    made = extractive_summary(TRIP)
+    assert "trip to Japan in April" in made.summary and "ryokan" in made.summary
+    assert "Hi" not in made.summary and "Thanks" not in made.summary  # small talk says nothing
+    assert "How can I help" not in made.summary  # the person's side only
+    assert made.unresolved == "We still need to book the ryokan in Kyoto."
+    assert "kyoto" in made.topics and 3 <= len(made.topics) <= 5
+
+
+def test_a_sentence_that_repeats_a_chosen_one_is_passed_over() -> None:
+    made = extractive_summary(
+        said(
+            ("user", "I adopted a dog named Rex from the shelter."),
+            ("user", "Rex the dog from the shelter is adopted now."),
+            ("user", "Work at the bakery starts at five every morning."),
+        ),
+        sentences=2,
+    )
+    assert "bakery" in made.summary and made.summary.count("Rex") == 1
+
+
+def test_tone_and_intent_come_from_what_the_person_says() -> None:
+    worried = extractive_summary(
+        said(
+            ("user", "I'm worried and stressed about the exam."),
+            ("assistant", "That is normal."),
+            ("user", "Can you help me plan the revision?"),
+        )
+    )
+    assert worried.emotional_tone == "negative"
+    assert worried.user_intent == "Can you help me plan the revision?"
+    calm = extractive_summary(
+        said(
+            ("user", "The garden has tomatoes and beans this year."),
+            ("assistant", "Nice."),
+            ("user", "The beans grow along the fence."),
+        )
+    )
+    assert calm.emotional_tone == "neutral" and calm.user_intent is None and calm.unresolved is None
+
+
+def test_a_session_of_small_talk_or_too_short_has_nothing_to_summarize() -> None:
+    assert has_substance(TRIP)
+    assert not has_substance(said(("user", "hi"), ("assistant", "hello"), ("user", "thanks, bye")))
+    assert not has_substance(said(("user", "I moved to Lisbon."), ("assistant", "Nice.")))
+
+
+def test_keywords_and_topics_are_the_words_said_most() -> None:
+    assert keywords(["The ryokan in Kyoto", "Kyoto in April"])[:2] == ("kyoto", "ryokan")
+    assert keywords(["hi, thanks, ok"]) == ()
+    assert topics(TRIP)[0] == "kyoto"
+
+
+# -- when a profile version is due ---------------------------------------------------------------
+
+
+def test_a_profile_is_due_after_the_first_summary_and_then_on_change() -> None:
+    assert due_reason(0, 1, None, NOW, None) == "first profile"
+    assert due_reason(0, 0, None, NOW, "home_city") is None  # no conversation yet: no profile
+    assert due_reason(2, 0, NOW, NOW, "home_city") == "home_city changed"
+    assert due_reason(2, 4, NOW, NOW + timedelta(days=1), None) is None
+    assert due_reason(2, 5, NOW, NOW, None) == "5 new session summaries"
+    assert due_reason(2, 1, NOW, NOW + timedelta(days=8), None) == "8 days since version 2"
+    assert due_reason(2, 0, NOW, NOW + timedelta(days=30), None) is None  # nothing new to say
+
+
+def test_the_offline_profile_says_what_changed_and_keeps_what_nothing_contradicts() -> None:
+    inputs = ProfileInputs(
+        version=1,
+        basic_info=(
+            BasicInfo(key="home_city", value="Berlin"),
+            BasicInfo(key="name", value="Ada"),
+            BasicInfo(key="employer", value="Globex"),
+        ),
+        slots=(
+            SlotValue(
+                "home_city", "Berlin", datetime(2026, 1, 10, tzinfo=UTC), datetime(2026, 2, 1, tzinfo=UTC)
+            ),
+            SlotValue("home_city", "Lisbon", datetime(2026, 2, 1, tzinfo=UTC), None),
+            SlotValue(
+                "employer", "Globex", datetime(2025, 1, 1, tzinfo=UTC), datetime(2026, 3, 1, tzinfo=UTC)
+            ),
+        ),
+        memories=(
+            Known("preference", "Likes green tea", 0.7),
+            Known("lesson", "Short answers work best", 0.9),
+        ),
+    )
+    narrative, basic = compose(inputs)
+    assert "Home city: Lisbon since 1 Feb 2026 (before that Berlin, from 10 Jan 2026)." in narrative
+    assert "Employer: Globex until 1 Mar 2026." in narrative
+    assert (
+        "Preferences: Likes green tea." in narrative
+        and "What works for them: Short answers work best." in narrative
+    )
+    # Lisbon now; the name stays (nothing says otherwise); the employer has ended, so it goes.
+    assert basic == (BasicInfo(key="home_city", value="Lisbon"), BasicInfo(key="name", value="Ada"))
+    assert carried_over(ProfileInputs(), ()) == ()
+
+
+# -- the deciders --------------------------------------------------------------------------------
+
+
+class Person:
+    def __init__(self) -> None:
+        self.state = UserState("u")
+        self.count = 0
+
+    def do(self, command_type: type, at: datetime = NOW, **fields: object) -> list:
+        self.count += 1
+        fields.setdefault("command_id", f"c{self.count}")
+        events = decide(self.state, command_type(user_id="u", occurred_at=at, **fields), at)
+        evolve(self.state, events)
+        return events
+
+    def session(self, session_id: str) -> SummaryDue:
+        from domain.commands import RecordEpisode
+
+        self.do(
+            RecordEpisode,
+            session_id=session_id,
+            episode_id=f"e-{session_id}",
+            messages=[
+                {"role": r, "content": t} for r, t in (("user", "a"), ("assistant", "b"), ("user", "c"))
+            ],
+        )
+        return next(e for e in self.do(EndSession, session_id=session_id) if isinstance(e, SummaryDue))
+
+    def summarize(
+        self, due: SummaryDue, attempt: int = 0, fallback: bool = False, at: datetime = NOW
+    ) -> list:
+        return self.do(
+            RecordSummary,
+            at=at,
+            command_id=f"summary-{due.due_id}-{attempt}",
+            summary_id=due.summary_id,
+            due_id=due.due_id,
+            session_id=due.session_id,
+            summarizer="extractive/1",
+            fallback=fallback,
+            summary=SessionSummary(summary="Said things."),
+        )
+
+
+def test_a_session_that_ends_is_summarized_once_and_its_first_summary_makes_a_profile_due() -> None:
+    person = Person()
+    due = person.session("s1")
+    assert due.summary_id == summary_id_for("u", "s1")
+    made = person.summarize(due)
+    assert [type(e).__name__ for e in made] == ["SessionSummarized", "ProfileDue"]
+    with pytest.raises(SummaryNotDue, match="answered already"):
+        person.summarize(due, attempt=1)
+    # A second summary while a version is due adds no second ProfileDue.
+    assert [type(e).__name__ for e in person.summarize(person.session("s2"))] == ["SessionSummarized"]
+
+
+def test_a_fallback_summary_is_replaced_by_a_later_answer_and_counts_once() -> None:
+    person = Person()
+    due = person.session("s1")
+    person.summarize(due, fallback=True)
+    assert person.state.summaries[due.summary_id].status == "fallback"
+    assert person.state.profile.summaries_since == 1
+    person.summarize(due, attempt=1)
+    assert person.state.summaries[due.summary_id].status == "done"
+    assert person.state.profile.summaries_since == 1
+
+
+def test_an_answer_to_a_request_that_was_replaced_or_never_made_is_refused() -> None:
+    person = Person()
+    first = person.session("s1")
+    person.do(RecordMemory, content="more", kind="fact")
+    with pytest.raises(SummaryNotDue, match="no summary"):
+        person.do(RecordSummary, summary_id="nope", due_id="x", session_id="s1", summarizer="x")
+    from domain.commands import RecordEpisode
+
+    person.do(RecordEpisode, session_id="s1", episode_id="more", messages=[{"role": "user", "content": "d"}])
+    later = next(e for e in person.do(EndSession, session_id="s1") if isinstance(e, SummaryDue))
+    assert later.summary_id == first.summary_id and later.due_id != first.due_id
+    with pytest.raises(SummaryNotDue, match="later request"):
+        person.summarize(first)
+
+
+def test_profile_versions_follow_one_another_and_a_slot_change_makes_the_next_due() -> None:
+    person = Person()
+    person.summarize(person.session("s1"))
+    revised = person.do(RecordProfile, version=1, narrative="Ada.", writer="profile/1", changes=1)
+    assert person.state.profile.version == 1 and not person.state.profile.due
+    with pytest.raises(ProfileVersionConflict, match="the next version is 2"):
+        person.do(RecordProfile, version=3, narrative="?", writer="profile/1")
+    assert revised[0].version == 1
+    moved = person.do(
+        RecordMemory, content="Lives in Lisbon", kind="fact", attribute="home_city", value="Lisbon"
+    )
+    assert isinstance(moved[-1], ProfileDue) and moved[-1].reason == "home_city changed"
+    # Not due twice: the next change waits for the version being written.
+    assert not any(
+        isinstance(e, ProfileDue)
+        for e in person.do(
+            RecordMemory, content="Works at Acme", kind="fact", attribute="employer", value="Acme"
+        )
+    )
+
+
+def test_the_always_loaded_kinds_and_the_offline_expansion() -> None:
+    assert always_loaded("preference:all, lesson:5") == [("preference", None), ("lesson", 5)]
+    with pytest.raises(ValueError, match="kind:all or kind:N"):
+        always_loaded("preference:many")
+    expand = OfflineExpansion()
+    found = expand.questions("Where should we stay there?", ["We go to Kyoto in April", "with Ana"])
+    assert found[0] == "We go to Kyoto in April with Ana Where should we stay there?"
+    assert "kyoto" in found[1] and "april" in found[1]
+    assert expand.questions("hi") == []  # nothing to add to the message as said
+
+
+def test_a_version_written_while_the_person_changed_is_followed_by_another() -> None:
+    person = Person()
+    person.summarize(person.session("s1"))
+    # Her city is said while version 1 is being written from what was known before it.
+    person.do(RecordMemory, content="Lives in Lisbon", kind="fact", attribute="home_city", value="Lisbon")
+    events = person.do(RecordProfile, version=1, narrative="Ada.", writer="profile/1", changes=1)
+    assert [type(e).__name__ for e in events] == ["ProfileRevised", "ProfileDue"]
+    assert events[1].reason == "changed while version 1 was written" and person.state.profile.due
+    assert [
+        type(e).__name__
+        for e in person.do(RecordProfile, version=2, narrative="Ada, Lisbon.", writer="profile/1", changes=2)
+    ] == ["ProfileRevised"]
