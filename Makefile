@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-extraction bench-smoke lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-extraction bench-layers bench-smoke lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
 run: setup infra-up serve
@@ -59,6 +59,10 @@ bench-latency: setup infra-up
 ## bench-extraction: LoCoMo observations covered by the offline extractor (no server needed)
 bench-extraction: setup
 	$(BIN)/python -m bench.extraction
+
+## bench-layers: LoCoMo session summaries, profiles, question synthesis and context blocks (wipes the local Neo4j's graph)
+bench-layers: setup infra-up
+	$(BIN)/python -m bench.layers
 
 ## bench-smoke: the same at a tiny size, on servers of its own (what CI runs)
 bench-smoke: setup

@@ -14,4 +14,5 @@ LORE_KAFKA_BOOTSTRAP=127.0.0.1:19092 .venv/bin/python -m bench.ingest --commands
     --paced 300 --rate 200 --embed-commands 100
 .venv/bin/python -m bench.retrieval --conversations 1 --fc-sizes 6k
 .venv/bin/python -m bench.extraction --sessions 10
+.venv/bin/python -m bench.layers --conversations 1 --questions 50
 .venv/bin/python -m bench.latency --users 20 --per-user 200 --big 2000 --distinct 500 --queries 100

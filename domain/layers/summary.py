@@ -73,15 +73,31 @@ def _content_words(text: str) -> list[str]:
 
 
 def _said(messages: Sequence[Message]) -> list[tuple[int, str]]:
-    """The person's sentences (their place in the session, the text); everyone's if they said none."""
+    """The person's sentences that say something (their order, the text); everyone's if the
+    person said none. Saying something: two content words that are not in most of the sentences
+    (a name said in every line, a catchphrase)."""
     theirs = [m for m in messages if m.role == "user"] or list(messages)
+    sentences = [part.strip() for m in theirs for part in _SENTENCE.findall(m.content) if part.strip()]
+    common = _common(sentences)
     found: list[tuple[int, str]] = []
-    for message in theirs:
-        for part in _SENTENCE.findall(message.content):
-            sentence = part.strip()
-            if len(_content_words(sentence)) >= 2:
-                found.append((len(found), sentence))
+    for sentence in sentences:
+        if len(set(_content_words(sentence)) - common) >= 2:
+            found.append((len(found), sentence))
     return found
+
+
+def _common(texts: Sequence[str]) -> set[str]:
+    """The words in most of (at least five) texts: they tell them apart no more than a stop word."""
+    if len(texts) < 5:
+        return set()
+    df = Counter(w for text in texts for w in set(_content_words(text)))
+    return {w for w, n in df.items() if n > 0.6 * len(texts)}
+
+
+def _rarity(texts: Sequence[str]) -> dict[str, float]:
+    """Per content word, its inverse document frequency over `texts`: log((n + 1) / df)."""
+    df = Counter(w for text in texts for w in set(_content_words(text)))
+    return {w: math.log((len(texts) + 1) / n) for w, n in df.items()}
 
 
 def keywords(texts: Sequence[str], limit: int = 8) -> tuple[str, ...]:
@@ -97,7 +113,10 @@ def keywords(texts: Sequence[str], limit: int = 8) -> tuple[str, ...]:
 
 
 def topics(messages: Sequence[Message], limit: int = 5) -> tuple[str, ...]:
-    """The words the session used most (the person's, then everyone's), in the order of use."""
+    """The words the session is about: said more than once (the person's count twice), then by
+    how often, weighed by how few of its sentences hold them (a name on every line is not a topic)."""
+    sentences = [part for m in messages for part in _SENTENCE.findall(m.content)]
+    rarity, common = _rarity(sentences), _common(sentences)
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
     for message in messages:
@@ -105,8 +124,12 @@ def topics(messages: Sequence[Message], limit: int = 5) -> tuple[str, ...]:
         for word in _content_words(message.content):
             counts[word] += weight
             first.setdefault(word, len(first))
-    ranked = sorted(counts, key=lambda w: (-counts[w], first[w]))
-    return tuple(w for w in ranked if counts[w] >= 2)[:limit] or tuple(ranked[: min(limit, 3)])
+
+    def worth(word: str) -> float:
+        return (1 + math.log(counts[word])) * rarity.get(word, 0.0)
+
+    ranked = sorted(counts, key=lambda w: (counts[w] < 2, -worth(w), first[w]))
+    return tuple(w for w in ranked if w not in common)[:limit] or tuple(ranked[:limit])
 
 
 def _tone(messages: Sequence[Message]) -> str:
@@ -149,16 +172,18 @@ def extractive_summary(
 ) -> SessionSummary:
     """The offline summary: the person's `sentences` most informative sentences, in their order.
 
-    A sentence's worth is the sum of its content words' weights (how often the session uses the
-    word, dampened by log), over the square root of its length in words, so that one long sentence
-    does not win by length alone; the first sentence that says a topic is preferred to its repeats."""
+    A sentence's worth is the sum of its content words' weights — how often the session uses the
+    word (dampened by log) times how few of its sentences hold it (tf-idf, so that a name on every
+    line counts for little) — over the square root of its length in words, so that one long
+    sentence does not win by length alone; a sentence that mostly repeats a chosen one is passed."""
     said = _said(messages)
     if not said:
         said = [(0, messages[0].content.strip()[:500])]
     counts = Counter(w for m in messages for w in _content_words(m.content))
+    rarity = _rarity([sentence for _, sentence in said])
     scored = []
     for index, sentence in said:
-        weight = sum(1 + math.log(counts[w]) for w in set(_content_words(sentence)))
+        weight = sum((1 + math.log(counts[w])) * rarity[w] for w in set(_content_words(sentence)))
         worth = weight / math.sqrt(max(len(sentence.split()), 1))
         scored.append((worth, -index, index, sentence))
     chosen: list[tuple[int, str]] = []

@@ -265,3 +265,19 @@ def test_a_version_written_while_the_person_changed_is_followed_by_another() -> 
         type(e).__name__
         for e in person.do(RecordProfile, version=2, narrative="Ada, Lisbon.", writer="profile/1", changes=2)
     ] == ["ProfileRevised"]
+
+
+def test_a_name_on_every_line_is_neither_a_topic_nor_what_makes_a_sentence_telling() -> None:
+    lines = [
+        "Ana: Thanks, Bob!",
+        "Ana: I finished the marathon in Porto in four hours.",
+        "Ana: Yes, Bob!",
+        "Ana: My knee hurt after the marathon, so I booked a physiotherapist.",
+        "Ana: Sure thing, Bob!",
+        "Ana: Haha, Bob!",
+    ]
+    messages = [m for line in lines for m in said(("user", line), ("assistant", "Bob: ok"))]
+    made = extractive_summary(messages, sentences=2)
+    assert "marathon in Porto" in made.summary and "physiotherapist" in made.summary
+    assert "Thanks, Bob" not in made.summary and "ana" not in made.topics
+    assert made.topics[0] == "marathon"
