@@ -185,6 +185,14 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
     nobody = client.post("/v1/users/bob/context", json=asked).json()
     assert nobody["sections"] == [] and nobody["cited"]["profile_version"] is None
 
+    # Erasing her erases her summaries and profile versions too.
+    erased = client.delete("/v1/users/ada", params={"wait": "true"})
+    assert erased.status_code == 202, erased.text
+    assert summaries(client) == [] and profile(client)["version"] == 0
+    records, _, _ = neo4j.execute_query("MATCH (n) WHERE (n:Summary OR n:Profile) AND n.user_id = 'ada' "
+                                        "RETURN count(n) AS n")
+    assert records[0]["n"] == 0
+
 
 SUMMARY = {
     "summary": "The person talked about {topic}.",

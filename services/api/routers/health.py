@@ -29,6 +29,9 @@ class Health(BaseModel):
     extraction: ComponentHealth | None = Field(
         default=None, description="The extraction process in this process, when it runs here. A failing "
         "one leaves its work due (answered once it recovers): it does not make Lore degraded.")
+    layers: ComponentHealth | None = Field(
+        default=None, description="The process that writes summaries and profiles, when it runs here; a "
+        "model that fails leaves the offline summary in place, marked, and is asked again.")
 
 
 def _check(probe: object, what: str) -> ComponentHealth:
@@ -61,6 +64,17 @@ def _extraction(lore: LoreDep) -> ComponentHealth | None:
     return ComponentHealth(ready=True, detail=f"extracting with {process.extractor.name}{waiting}")
 
 
+def _layers(lore: LoreDep) -> ComponentHealth | None:
+    process = lore.layers
+    if process is None or not process.running:
+        return None
+    writing = f"summaries by {process.summarizer.name}, profiles by {process.writer.name}"
+    if process.retry:
+        return ComponentHealth(ready=False, detail=f"{writing}; {len(process.retry)} summaries wait for the "
+                               f"model to be asked again: {process.failing}")
+    return ComponentHealth(ready=True, detail=writing)
+
+
 @router.get("/health", response_model=Health)
 async def health(lore: LoreDep, request: Request, response: Response) -> Health:
     neo4j = await run_in_threadpool(_check, lore.projector.ping, "bolt handshake")
@@ -74,4 +88,4 @@ async def health(lore: LoreDep, request: Request, response: Response) -> Health:
     if not ok:
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     return Health(status="ok" if ok else "degraded", neo4j=neo4j, event_log=event_log, worker=worker,
-                  extraction=_extraction(lore))
+                  extraction=_extraction(lore), layers=_layers(lore))
