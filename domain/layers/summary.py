@@ -35,6 +35,11 @@ who's whom why why's will with won't would wouldn't yeah yes you you'd you'll yo
 yours yourself yourselves go going gonna wanna been make made time today yesterday tomorrow new
 good great nice thanks thank hi hello hey bye cool awesome wow amazing glad definitely totally
 actually maybe kind sort pretty quite bit way day days week year years said say
+yep yup nope wow oops woohoo haha lol omg ooh aww hmm ugh whoa yay sorry please sounds sound
+feel feels felt feeling look looks looked looking seem seems seemed bring brings brought take takes
+took taken come comes came give gives gave keep keeps kept put puts tell tells told let lets find
+found see seen saw seeing try tried trying mean means meant long lots little big thing stuff always
+never sometimes often usually though although maybe anyway anything something everything nothing
 """
 _STOP = frozenset(_STOP_WORDS.split())
 _POSITIVE_WORDS = """
