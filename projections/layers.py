@@ -21,7 +21,7 @@ from domain.layers.profile import Brief, Known, ProfileInputs, SlotValue
 
 _DUE_SUMMARIES = """
 MATCH (s:Summary)
-WHERE (s.status = 'due' OR ($retry AND s.status = 'fallback' AND coalesce(s.attempts, 0) < $attempts))
+WHERE s.status IN $statuses AND (s.status = 'due' OR coalesce(s.attempts, 0) < $attempts)
   AND ($partitions IS NULL OR s.partition IN $partitions) AND NOT s.summary_id IN $later
 RETURN s.summary_id AS summary_id, s.due_id AS due_id, s.user_id AS user_id, s.session_id AS session_id,
        s.partition AS partition, s.status AS status, coalesce(s.attempts, 0) AS attempts,
@@ -185,7 +185,7 @@ class LayerQueries:
                 _DUE_SUMMARIES,
                 partitions=None if partitions is None else list(partitions),
                 limit=limit,
-                retry=retry,
+                statuses=["due", "fallback"] if retry else ["due"],
                 attempts=attempts,
                 later=list(later),
             )
