@@ -21,6 +21,7 @@ from infra.rewriting import open_rewriter
 from infra.settings import Settings
 from infra.tokens import token_counter
 from projections.access import AccessRecorder
+from projections.export import ExportQueries
 from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
@@ -56,6 +57,7 @@ class Lore:
     extractions: ExtractionQueries
     layer_queries: LayerQueries
     context: ContextBuilder
+    exports: ExportQueries
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
     _closed: bool = field(default=False, init=False)
@@ -134,7 +136,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     context = ContextBuilder(queries, layer_queries, search, token_counter(), settings.context_always,
                              open_questions(settings))
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access, queries,
-                OutcomeQueries(driver, database), extractions, layer_queries, context, process, layers)
+                OutcomeQueries(driver, database), extractions, layer_queries, context,
+                ExportQueries(driver, database), process, layers)
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:

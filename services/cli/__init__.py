@@ -8,6 +8,7 @@ import typer
 from rich.logging import RichHandler
 
 from services.cli.dlq import dlq_app
+from services.cli.export import export
 from services.cli.extract import extract, reextract
 from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
@@ -31,6 +32,7 @@ app.command()(produce)
 app.command()(asyncapi)
 app.command()(extract)
 app.command()(reextract)
+app.command()(export)
 
 
 @app.callback()

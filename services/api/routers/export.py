@@ -1,0 +1,35 @@
+"""GET /v1/users/{user_id}/export: everything Lore holds about a person, as JSON Lines, streamed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+from fastapi import APIRouter
+from fastapi.responses import StreamingResponse
+
+from services.api.deps import LoreDep, UserId
+
+router = APIRouter(prefix="/users/{user_id}", tags=["people"])
+
+
+def lines(lore: LoreDep, user_id: str) -> Iterator[str]:
+    """A header line, then one line per memory, episode, summary and profile version."""
+    yield json.dumps({"type": "export", "user_id": user_id, "exported_at": datetime.now(UTC).isoformat(),
+                      "format": "lore-export/1"}) + "\n"
+    for item in lore.exports.items(user_id):
+        yield json.dumps(item, ensure_ascii=False) + "\n"
+
+
+@router.get("/export", summary="Everything about a person, as JSON Lines",
+            response_class=StreamingResponse,
+            responses={200: {"content": {"application/x-ndjson": {}},
+                             "description": "One JSON object a line: a header, then each memory (with its "
+                             "window and history), episode (with its turns), session summary and profile "
+                             "version, each with its `type`."}})
+def export(user_id: UserId, lore: LoreDep) -> StreamingResponse:
+    """Streamed page by page: a person with 100,000 memories is never held in memory at once. A
+    person Lore knows nothing of gets the header line alone."""
+    return StreamingResponse(lines(lore, user_id), media_type="application/x-ndjson",
+                             headers={"Content-Disposition": f'attachment; filename="{user_id}.jsonl"'})
