@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator
@@ -50,6 +51,30 @@ class RecordMemory(_Command):
     entities: tuple[EntityName, ...] = Field(default=(), max_length=MAX_ENTITIES,
                                              description="Names of what it is about.")
     episode_id: Identifier | None = Field(default=None, description="The conversation it was taken from.")
+    due_at: UtcDatetime | None = Field(default=None, description="For a to-do: when it is due.")
+    remind_at: UtcDatetime | None = Field(default=None, description="For a to-do: when to remind "
+                                          "(default: an hour before it is due).")
+
+    @field_validator("due_at", "remind_at")
+    @classmethod
+    def _for_todos(cls, moment: datetime | None, info: ValidationInfo) -> datetime | None:
+        if moment is not None and info.data.get("kind") is not MemoryKind.TODO:
+            raise ValueError(f"{info.field_name} is for to-dos (kind: todo)")
+        return moment
+
+
+class CompleteTodo(_Command):
+    """The person did it: the to-do stays, done, until reopened."""
+
+    type: Literal["CompleteTodo"] = "CompleteTodo"
+    memory_id: Identifier
+    completed_at: UtcDatetime | None = Field(default=None,
+                                             description="When it was done (default: occurred_at).")
+
+
+class ReopenTodo(_Command):
+    type: Literal["ReopenTodo"] = "ReopenTodo"
+    memory_id: Identifier
 
 
 class Message(BaseModel):
@@ -226,7 +251,8 @@ class RecordProfile(_Command):
 
 Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
-    | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile,
+    | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile
+    | CompleteTodo | ReopenTodo,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

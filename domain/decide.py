@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 from bisect import bisect_right
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import singledispatch
 from typing import Any
 
 from domain.commands import (
+    CompleteTodo,
     EndSession,
     EraseUser,
     ExtractEpisode,
@@ -20,6 +21,7 @@ from domain.commands import (
     RecordMemory,
     RecordProfile,
     RecordSummary,
+    ReopenTodo,
     RestoreMemory,
 )
 from domain.errors import (
@@ -29,9 +31,12 @@ from domain.errors import (
     MemoryAlreadyForgotten,
     MemoryNotForgotten,
     MemoryNotFound,
+    NotATodo,
     ProfileVersionConflict,
     SessionNotFound,
     SummaryNotDue,
+    TodoAlreadyCompleted,
+    TodoNotCompleted,
 )
 from domain.events import (
     CommandRejected,
@@ -51,6 +56,8 @@ from domain.events import (
     SessionAdvanced,
     SessionSummarized,
     SummaryDue,
+    TodoCompleted,
+    TodoReopened,
     UserErased,
     Verdict,
 )
@@ -219,8 +226,17 @@ def _recorded(command: RecordMemory, envelope: _Envelope, memory_id: str, valid_
         attribute=command.attribute, value=command.value, valid_from=valid_from,
         valid_until=valid_until, importance=command.importance, confidence=command.confidence,
         source=command.source, entities=command.entities, episode_id=command.episode_id,
-        embedding=embeddings[0] if embeddings else None,
+        embedding=embeddings[0] if embeddings else None, due_at=command.due_at,
+        remind_at=command.remind_at or remind_before(command.due_at),
     )
+
+
+REMIND_BEFORE = timedelta(hours=1)
+
+
+def remind_before(due_at: datetime | None) -> datetime | None:
+    """When a to-do is reminded of, unless said: an hour before it is due."""
+    return due_at - REMIND_BEFORE if due_at is not None else None
 
 
 @_decide.register
@@ -469,6 +485,7 @@ def _extracted(command: RecordExtraction, candidate: Candidate, envelope: _Envel
         entities=tuple(dict.fromkeys([*candidate.entities, *(n for r in candidate.relations
                                                            for n in (r.subject, r.object) if n)])),
         episode_id=episode, embedding=embedding, decided_by=decided_by, due_at=candidate.due_at,
+        remind_at=remind_before(candidate.due_at) if candidate.kind is MemoryKind.TODO else None,
         asserted=candidate.asserted, messages=refs, merged_from=merged,
         entity_types=candidate.entity_types, relations=candidate.relations)
 
@@ -489,6 +506,31 @@ def _(command: RestoreMemory, state: UserState, envelope: _Envelope,
     if not memory.forgotten:
         raise MemoryNotForgotten(command.memory_id)
     return [MemoryRestored(**envelope(), memory_id=command.memory_id)]
+
+
+@_decide.register
+def _(command: CompleteTodo, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    todo = _todo(state, command.memory_id)
+    if todo.completed:
+        raise TodoAlreadyCompleted(command.memory_id)
+    return [TodoCompleted(**envelope(), memory_id=command.memory_id,
+                          completed_at=command.completed_at or command.occurred_at)]
+
+
+@_decide.register
+def _(command: ReopenTodo, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    if not _todo(state, command.memory_id).completed:
+        raise TodoNotCompleted(command.memory_id)
+    return [TodoReopened(**envelope(), memory_id=command.memory_id)]
+
+
+def _todo(state: UserState, memory_id: str) -> MemoryState:
+    memory = _existing(state, memory_id)
+    if memory.kind is not MemoryKind.TODO:
+        raise NotATodo(memory_id, memory.kind.value)
+    return memory
 
 
 @_decide.register

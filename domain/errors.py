@@ -70,3 +70,24 @@ class ProfileVersionConflict(DomainError):
     def __init__(self, asked: int, current: int) -> None:
         super().__init__(f"profile version {asked} was sent, and the profile is at version {current}: "
                          f"the next version is {current + 1}")
+
+
+class NotATodo(DomainError):
+    code = "not_a_todo"
+
+    def __init__(self, memory_id: str, kind: str) -> None:
+        super().__init__(f"memory {memory_id!r} is a {kind}, not a to-do")
+
+
+class TodoAlreadyCompleted(DomainError):
+    code = "todo_already_completed"
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"to-do {memory_id!r} is done already")
+
+
+class TodoNotCompleted(DomainError):
+    code = "todo_not_completed"
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"to-do {memory_id!r} is not done: there is nothing to reopen")

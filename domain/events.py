@@ -67,6 +67,7 @@ class MemoryRecorded(_Event):
     # the person said it (or a model inferred it), the messages it was taken from, what it merged.
     decided_by: str | None = None
     due_at: UtcDatetime | None = None
+    remind_at: UtcDatetime | None = None
     asserted: bool = True
     messages: tuple[MessageRef, ...] = ()
     merged_from: tuple[str, ...] = ()
@@ -118,6 +119,17 @@ class MemoryForgotten(_Event):
 
 class MemoryRestored(_Event):
     type: Literal["MemoryRestored"] = "MemoryRestored"
+    memory_id: str
+
+
+class TodoCompleted(_Event):
+    type: Literal["TodoCompleted"] = "TodoCompleted"
+    memory_id: str
+    completed_at: UtcDatetime
+
+
+class TodoReopened(_Event):
+    type: Literal["TodoReopened"] = "TodoReopened"
     memory_id: str
 
 
@@ -263,6 +275,6 @@ Event = Annotated[
     MemoryRecorded | MemorySuperseded | MemoryReinforced | EpisodeRecorded
     | MemoryForgotten | MemoryRestored | UserErased | CommandRejected
     | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
-    | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised,
+    | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened,
     Field(discriminator="type"),
 ]

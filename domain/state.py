@@ -25,6 +25,8 @@ from domain.events import (
     SessionAdvanced,
     SessionSummarized,
     SummaryDue,
+    TodoCompleted,
+    TodoReopened,
     UserErased,
 )
 from domain.model import MemoryKind, MemoryStatus, normalized
@@ -46,6 +48,7 @@ class MemoryState:
     importance: float = 0.5
     asserted: bool = True
     merged_into: str | None = None
+    completed: bool = False
     # The messages it was taken from (episode_id, position): a message read again is not a new source.
     messages: set[tuple[str, int]] = field(default_factory=set)
 
@@ -204,6 +207,16 @@ def _(event: ExtractionDue, state: UserState) -> None:
 @_apply.register
 def _(event: MemoriesExtracted, state: UserState) -> None:
     """Its verdicts are carried out by the memory events after it."""
+
+
+@_apply.register
+def _(event: TodoCompleted, state: UserState) -> None:
+    state.memories[event.memory_id].completed = True
+
+
+@_apply.register
+def _(event: TodoReopened, state: UserState) -> None:
+    state.memories[event.memory_id].completed = False
 
 
 @_apply.register

@@ -19,7 +19,8 @@ MATCH (m:Memory {user_id: $user_id}) WHERE m.memory_id > $after
 WITH m ORDER BY m.memory_id LIMIT $page
 RETURN m.memory_id AS key, m {.memory_id, .kind, .category, .content, .attribute, .value, .status,
        .valid_from, .valid_until, .stated_valid_until, .recorded_at, .importance, .confidence, .source,
-       .decided_by, .asserted, .due_at, .superseded_by, .merged_into, .merged_from, .messages,
+       .decided_by, .asserted, .due_at, .remind_at, .completed_at, .superseded_by, .merged_into,
+       .merged_from, .messages,
        .forgotten_at, .restored_at, .forgotten_reason, .access_count,
        entities: [(m)-[:ABOUT]->(e:Entity) | e.name]} AS item
 """

@@ -21,7 +21,8 @@ def _fields(valid_until: str) -> str:
     return (
         "m {.memory_id, .user_id, .kind, .category, .content, .attribute, .value, .status, .valid_from, "
         ".recorded_at, .retired_at, .superseded_by, .importance, .confidence, .source, "
-        f".access_count, .decided_by, .asserted, .due_at, .merged_into, .merged_from, "
+        ".access_count, .decided_by, .asserted, .due_at, .remind_at, .completed_at, .merged_into, "
+        ".merged_from, "
         f"valid_until: {valid_until}}}"
     )
 

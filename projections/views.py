@@ -30,5 +30,8 @@ class MemoryView(BaseModel):
     asserted: bool | None = Field(default=None,
                                   description="Said by the person (false: inferred by a model).")
     due_at: datetime | None = Field(default=None, description="For a to-do: when it is due.")
+    remind_at: datetime | None = Field(default=None, description="For a to-do: when to remind.")
+    completed_at: datetime | None = Field(default=None,
+                                          description="For a to-do: when it was done (null: open).")
     merged_into: str | None = None
     merged_from: list[str] | None = None

@@ -187,7 +187,8 @@ class ContextBuilder:
         always = [m for kind, count in self.always
                   for m in sorted(self.queries.memories(user_id, valid_at=now, kind=kind, limit=count or 200),
                                   key=lambda m: (-m.importance, m.memory_id))[:count or None]]
-        todos = sorted((m for m in self.queries.memories(user_id, valid_at=now, kind="todo", limit=50)),
+        todos = sorted((m for m in self.queries.memories(user_id, valid_at=now, kind="todo", limit=200)
+                        if m.completed_at is None),
                        key=lambda m: (m.due_at is None, m.due_at or now, m.memory_id))[:TODOS]
         timings["layers"] = _ms(started)
 

@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from domain.commands import Command, Identifier, UtcDatetime, command_adapter
 
 CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
-                      "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile"]
+                      "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile",
+                      "CompleteTodo", "ReopenTodo"]
 
 
 class CommandMessage(BaseModel):

@@ -46,7 +46,8 @@ MERGE (m:Memory {memory_id: r.memory_id})
 SET m += r.props, m:$(r.label),
     m.valid_from = datetime(r.valid_from), m.valid_until = datetime(r.valid_until),
     m.stated_valid_until = datetime(r.valid_until), m.occurred_at = datetime(r.occurred_at),
-    m.recorded_at = datetime(r.recorded_at), m.due_at = datetime(r.due_at)
+    m.recorded_at = datetime(r.recorded_at), m.due_at = datetime(r.due_at),
+    m.remind_at = datetime(r.remind_at)
 MERGE (u)-[:REMEMBERS]->(m)
 WITH u, m, r
 CALL (u, r) {
@@ -210,6 +211,18 @@ CALL (p, r) {
   MATCH (before:Profile {key: r.previous})
   MERGE (p)-[:REVISES]->(before)
 }
+"""
+
+TODO_COMPLETED = """
+UNWIND $rows AS r
+MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
+SET m.completed_at = datetime(r.completed_at)
+"""
+
+TODO_REOPENED = """
+UNWIND $rows AS r
+MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
+SET m.completed_at = null, m.reopened_at = datetime(r.recorded_at)
 """
 
 # What Lore believed over time: each forgetting and each restoring is kept (`forgotten_at[i]`

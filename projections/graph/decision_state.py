@@ -17,7 +17,7 @@ CALL (uid) {
   OPTIONAL MATCH (m:Memory {user_id: uid})
   RETURN collect(m {.memory_id, .kind, .content, .attribute, .value, .valid_from, .valid_until,
                     .confidence, .superseded_by, .status, .log_position, .importance, .asserted,
-                    .merged_into, .messages}) AS memories
+                    .merged_into, .messages, .completed_at}) AS memories
 }
 CALL (uid) {
   OPTIONAL MATCH (e:Episode {user_id: uid})
@@ -82,6 +82,7 @@ def _state(user_id: str, memories: list[dict], episodes: list[dict],  # type: ig
             importance=row["importance"] if row["importance"] is not None else 0.5,
             asserted=row["asserted"] is not False,
             merged_into=row["merged_into"],
+            completed=row["completed_at"] is not None,
             messages={(r.episode_id, r.position) for r in _refs(row["messages"])},
         ))
     state.episodes.update((e["episode_id"], (e["session_id"], e["message_count"])) for e in episodes)

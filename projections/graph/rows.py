@@ -23,6 +23,8 @@ from domain.events import (
     SessionAdvanced,
     SessionSummarized,
     SummaryDue,
+    TodoCompleted,
+    TodoReopened,
     UserErased,
 )
 from domain.model import command_key, derived_id, episode_key, message_id, normalized, session_key
@@ -75,6 +77,7 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             **text_props(event.content, event.user_id),
         },
         "due_at": iso(event.due_at),
+        "remind_at": iso(event.remind_at),
         "profile_change": profile_change(event),
         "message_ids": message_ids(event.user_id, event.messages),
         "entity_ids": [e["entity_id"] for e in entities(event)],
@@ -306,6 +309,14 @@ def profile_revised(event: ProfileRevised, position: int) -> dict[str, Any]:
                       "name": f"profile v{event.version}", "log_position": position}}
 
 
+def todo_completed(event: TodoCompleted, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "completed_at": iso(event.completed_at)}
+
+
+def todo_reopened(event: TodoReopened, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id}
+
+
 def user_erased(event: UserErased, position: int) -> dict[str, Any]:
     return _base(event)
 
@@ -324,6 +335,8 @@ WRITERS: dict[type, tuple[Any, str]] = {
     SessionSummarized: (session_summarized, cypher.SESSION_SUMMARIZED),
     ProfileDue: (profile_due, cypher.PROFILE_DUE),
     ProfileRevised: (profile_revised, cypher.PROFILE_REVISED),
+    TodoCompleted: (todo_completed, cypher.TODO_COMPLETED),
+    TodoReopened: (todo_reopened, cypher.TODO_REOPENED),
     MemoryForgotten: (memory_forgotten, cypher.MEMORY_FORGOTTEN),
     MemoryRestored: (memory_restored, cypher.MEMORY_RESTORED),
     UserErased: (user_erased, cypher.USER_ERASED),

@@ -51,6 +51,32 @@ class MemoryCreate(BaseModel):
         default=None, description="Idempotency key: the same id takes effect once. Default: a new id."
     )
     occurred_at: datetime | None = Field(default=None, description="When it was said; default: now.")
+    due_at: datetime | None = Field(default=None, description="For a to-do (kind todo): when it is due.")
+    remind_at: datetime | None = Field(default=None, description="For a to-do: when to remind; default: an "
+                                       "hour before due_at.")
+
+
+class TodoCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "content": "Renew the passport", "due_at": "2026-03-20T09:00:00Z"}]})
+
+    content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="What is to be done.")
+    due_at: datetime | None = Field(default=None, description="When it is due.")
+    remind_at: datetime | None = Field(default=None, description="When to remind; default: an hour before.")
+    importance: float = Field(default=0.6, ge=0.0, le=1.0)
+    entities: list[EntityName] = Field(default_factory=list, max_length=MAX_ENTITIES)
+    command_id: Identifier | None = Field(default=None, description="Idempotency key (default: a new id).")
+
+
+class TodoDone(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    completed_at: datetime | None = Field(default=None, description="When it was done; default: now.")
+    command_id: Identifier | None = None
+
+
+class TodoPage(BaseModel):
+    items: list[MemoryView] = Field(description="Soonest due first; those without a due time last.")
 
 
 class EpisodeCreate(BaseModel):

@@ -23,6 +23,9 @@ _REFUSALS = {
     "memory_already_forgotten": status.HTTP_409_CONFLICT,
     "memory_not_forgotten": status.HTTP_409_CONFLICT,
     "invalid_validity_window": status.HTTP_422_UNPROCESSABLE_CONTENT,
+    "not_a_todo": status.HTTP_409_CONFLICT,
+    "todo_already_completed": status.HTTP_409_CONFLICT,
+    "todo_not_completed": status.HTTP_409_CONFLICT,
     "events_too_large": status.HTTP_422_UNPROCESSABLE_CONTENT,
 }
 
