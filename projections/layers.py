@@ -17,7 +17,7 @@ from neo4j import Driver
 
 from domain.commands import Message, MessageRef
 from domain.layers.model import BasicInfo, SessionSummary
-from domain.layers.profile import Brief, Known, ProfileInputs, SlotValue
+from domain.layers.profile import ALONG_THE_WAY, Brief, Known, ProfileInputs, SlotValue
 
 _DUE_SUMMARIES = """
 MATCH (s:Summary)
@@ -64,7 +64,7 @@ CALL (u) {
 CALL (u) {
   OPTIONAL MATCH (s:Summary {user_id: u.user_id}) WHERE s.summary IS NOT NULL
   WITH s ORDER BY s.said_until DESC LIMIT $summaries
-  RETURN collect(s {.summary_id, .summary, .topics, .unresolved, .said_until}) AS summaries
+  RETURN collect(s {.summary_id, .summary, .topics, .unresolved, .said_until, .key_facts}) AS summaries
 }
 RETURN coalesce(u.profile_version, 0) AS version, p.narrative AS narrative, p.basic_keys AS keys,
        p.basic_values AS values, coalesce(u.profile_summaries_since, 0) AS new_summaries,
@@ -220,7 +220,9 @@ class LayerQueries:
             )
         ]
 
-    def profile_inputs(self, user_id: str, summaries: int = 10) -> tuple[ProfileInputs, tuple[str, ...]]:
+    def profile_inputs(
+        self, user_id: str, summaries: int = ALONG_THE_WAY
+    ) -> tuple[ProfileInputs, tuple[str, ...]]:
         """What the next version is written from, and the ids of the summaries it reads."""
         rows = self._run(_PROFILE_INPUTS, user_id=user_id, summaries=summaries)
         if not rows:
@@ -229,7 +231,13 @@ class LayerQueries:
         briefs = [
             (
                 s["summary_id"],
-                Brief(s["summary"], tuple(s["topics"] or ()), s["unresolved"], s["said_until"].to_native()),
+                Brief(
+                    s["summary"],
+                    tuple(s["topics"] or ()),
+                    s["unresolved"],
+                    s["said_until"].to_native(),
+                    tuple(s["key_facts"] or ()),
+                ),
             )
             for s in r["summaries"]
         ]

@@ -3,8 +3,9 @@
 When a new version is due (`due_reason`), and how the offline writer composes one from what is
 known (`compose`): every slot with its current value and what it was before ("home city: Lisbon
 since 1 Feb 2026, before that Berlin"), then preferences, what works for them, goals and facts,
-then what recent sessions were about. A model writes better prose; `carried_over` keeps what the
-previous version knew that nothing contradicts, whoever wrote the new one.
+then the gist of each of the latest sessions, what the last ones were about and left open. A
+model writes better prose; `carried_over` keeps what the previous version knew that nothing
+contradicts, whoever wrote the new one.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from datetime import datetime, timedelta
 from domain.layers.model import BasicInfo
 
 SUMMARIES_PER_VERSION = 5
+ALONG_THE_WAY = 12  # sessions whose gist a profile keeps, the latest
 REVISE_AFTER = timedelta(days=7)
 
 
@@ -66,6 +68,13 @@ class Brief:
     topics: tuple[str, ...]
     unresolved: str | None
     at: datetime
+    key_facts: tuple[str, ...] = ()
+
+    def lead(self) -> str:
+        """What the session says in one sentence: its first key fact, else the summary's first sentence."""
+        if self.key_facts:
+            return self.key_facts[0].rstrip(".")
+        return self.summary.split(". ")[0].rstrip(".")
 
 
 @dataclass(frozen=True)
@@ -141,6 +150,8 @@ def compose(inputs: ProfileInputs) -> tuple[str, tuple[BasicInfo, ...]]:
         if said:
             paragraphs.append(f"{title}: " + "; ".join(m.content.rstrip(".") for m in said) + ".")
     if inputs.summaries:
+        along = reversed(inputs.summaries[:ALONG_THE_WAY])
+        paragraphs.append("Along the way: " + "; ".join(f"{_day(b.at)}: {b.lead()}" for b in along) + ".")
         recent = inputs.summaries[:3]
         topics = list(dict.fromkeys(t for b in recent for t in b.topics))[:8]
         text = f"Lately ({_day(recent[-1].at)} to {_day(recent[0].at)}): talked about {', '.join(topics)}."

@@ -281,3 +281,24 @@ def test_a_name_on_every_line_is_neither_a_topic_nor_what_makes_a_sentence_telli
     assert "marathon in Porto" in made.summary and "physiotherapist" in made.summary
     assert "Thanks, Bob" not in made.summary and "ana" not in made.topics
     assert made.topics[0] == "marathon"
+
+
+def test_the_offline_profile_keeps_the_gist_of_each_latest_session_oldest_first() -> None:
+    from domain.layers.profile import Brief
+
+    briefs = (
+        Brief("We booked the ryokan. It was cheap.", ("ryokan",), None, datetime(2026, 3, 2, tzinfo=UTC)),
+        Brief(
+            "Talked about work.",
+            ("work",),
+            "Still need a dentist",
+            datetime(2026, 2, 1, tzinfo=UTC),
+            ("Started as a nurse at the Charité",),
+        ),
+    )
+    narrative, _ = compose(ProfileInputs(summaries=briefs))
+    assert (
+        "Along the way: 1 Feb 2026: Started as a nurse at the Charité; 2 Mar 2026: We booked the ryokan."
+        in narrative
+    )
+    assert "Left open: Still need a dentist." in narrative
