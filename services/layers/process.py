@@ -111,12 +111,23 @@ class LayersProcess:
         ):
             if self._stop.is_set():
                 return written
-            written += self._summarize(due, partitions is not None)
-        for profile in self.reads.due_profiles(partitions, limit):
+            written += self._one(due.summary_id, lambda d=due: self._summarize(d, partitions is not None))
+        for profile in self.reads.due_profiles(partitions, limit, later=later):
             if self._stop.is_set():
                 break
-            written += self._profile(profile, partitions is not None)
+            written += self._one(profile.user_id, lambda p=profile: self._profile(p, partitions is not None))
         return written
+
+    def _one(self, key: str, work: Callable[[], int]) -> int:
+        """Do one piece of work; one that fails waits (doubling, to an hour) and holds up no other."""
+        try:
+            return work()
+        except Exception as error:  # noqa: BLE001 - it stays due, and is tried again later
+            self.failing = f"{type(error).__name__}: {error}"
+            pause = min(self.retry[key].pause_s * 2 if key in self.retry else self.poll_s * 2, 3600.0)
+            self.retry[key] = _Retry(self.clock() + timedelta(seconds=pause), pause)
+            log.warning("%s failed, tried again in %.0f s: %s", key, pause, self.failing)
+            return 0
 
     def _summarize(self, due: DueSummary, partitioned: bool) -> int:
         said = self.reads.session_messages(due.user_id, due.session_id)
@@ -197,6 +208,7 @@ class LayersProcess:
             log.warning("profile of %s was refused: %s", due.user_id, outcome.error)
             return 0
         log.info("profile of %s: version %d by %s (%s)", due.user_id, version, written.by, due.reason)
+        self.retry.pop(due.user_id, None)
         return 1
 
     # -- in the background --------------------------------------------------------------------

@@ -70,8 +70,8 @@ def _layers(lore: LoreDep) -> ComponentHealth | None:
         return None
     writing = f"summaries by {process.summarizer.name}, profiles by {process.writer.name}"
     if process.retry:
-        return ComponentHealth(ready=False, detail=f"{writing}; {len(process.retry)} summaries wait for the "
-                               f"model to be asked again: {process.failing}")
+        return ComponentHealth(ready=False, detail=f"{writing}; {len(process.retry)} summaries or profiles "
+                               f"wait to be tried again: {process.failing}")
     return ComponentHealth(ready=True, detail=writing)
 
 
