@@ -164,6 +164,20 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
         == []
     )
 
+    # Asked for, a search also searches the questions synthesized from the query, and says which.
+    asked_too = client.post(
+        "/v1/users/ada/search",
+        json={
+            "query": "Where should we stay?",
+            "recent_messages": ["We go to Kyoto in April"],
+            "synthesize_questions": True,
+        },
+    ).json()
+    assert asked_too["questions"] and any("kyoto" in q.lower() for q in asked_too["questions"])
+    assert asked_too["questions_ms"] is not None and any("Kyoto" in h["content"] for h in asked_too["hits"])
+    plain = client.post("/v1/users/ada/search", json={"query": "Where should we stay?"}).json()
+    assert plain["questions"] == [] and plain["questions_ms"] is None
+
     # The context block in layers: who she is, her last sessions, then what is relevant; cited.
     asked = {"message": "Any tips for the ryokan?", "recent_messages": [{"role": "user", "content": "Kyoto"}]}
     block = client.post("/v1/users/ada/context", json={**asked, "token_budget": 400}).json()
@@ -189,8 +203,9 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
     erased = client.delete("/v1/users/ada", params={"wait": "true"})
     assert erased.status_code == 202, erased.text
     assert summaries(client) == [] and profile(client)["version"] == 0
-    records, _, _ = neo4j.execute_query("MATCH (n) WHERE (n:Summary OR n:Profile) AND n.user_id = 'ada' "
-                                        "RETURN count(n) AS n")
+    records, _, _ = neo4j.execute_query(
+        "MATCH (n) WHERE (n:Summary OR n:Profile) AND n.user_id = 'ada' RETURN count(n) AS n"
+    )
     assert records[0]["n"] == 0
 
 
