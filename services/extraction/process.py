@@ -11,7 +11,6 @@ through the same command handler as every write, on the partition of the person'
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -22,6 +21,7 @@ from domain.extraction.candidate import Candidate
 from domain.extraction.policy import ExtractionPolicy
 from infra.embedding import Embedder
 from projections.extraction import DueExtraction, MemoryShown
+from services.background import BackgroundProcess
 from services.commands import CommandHandler, system_clock
 from services.extraction.extractors import Extraction, Extractor, only_small_talk
 from services.extraction.llm_consolidator import Proposals
@@ -39,15 +39,17 @@ class Consolidator(Protocol):
                 shown: Mapping[str, MemoryShown]) -> Proposals: ...
 
 
-class ExtractionProcess:
+class ExtractionProcess(BackgroundProcess):
+    name = "extraction"
+
     def __init__(self, reads: ExtractionReads, handler: CommandHandler, extractor: Extractor,
                  embedder: Embedder | None, policy: ExtractionPolicy, *,
                  consolidator: Consolidator | None = None, tokens_per_person_per_day: int = 0,
                  tokens_per_day: int = 0, extractor_for: Callable[[str], Extractor | None] = lambda _: None,
                  poll_s: float = 0.5, partitions: Partitions = lambda: None,
                  clock: Callable[[], datetime] = system_clock) -> None:
+        super().__init__(handler, poll_s)
         self.reads = reads
-        self.handler = handler
         self.extractor = extractor
         self.embedder = embedder
         self.policy = policy
@@ -57,16 +59,12 @@ class ExtractionProcess:
         self.budget = tokens_per_person_per_day
         self.everyones_budget = tokens_per_day
         self.all_waiting = False    # the deployment's budget is spent: every model extraction waits
-        self.poll_s = poll_s
         self.partitions = partitions
         self.clock = clock
         self.waiting_for_budget: set[str] = set()
-        self.failing: str | None = None   # the last error, while extractions keep failing
         # Extractions that failed (the endpoint down, say), with when to try each again and the
         # pause after that: passed over until then, so that one holds up no other.
         self.retry: dict[str, tuple[datetime, float]] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     # -- one round ----------------------------------------------------------------------------
 
@@ -193,45 +191,3 @@ class ExtractionProcess:
         else:
             log.info("extraction %s of %s: %d candidates by %s", due.extraction_id, due.user_id,
                      len(extraction.candidates), extraction.extractor)
-
-    # -- in the background --------------------------------------------------------------------
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="extraction", daemon=True)
-            self._thread.start()
-
-    def stop(self, timeout_s: float = 30.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout_s)
-            self._thread = None
-
-    def _run(self) -> None:
-        delay = self.poll_s
-        while not self._stop.is_set() and not self.handler.schema_ready.is_set():
-            try:
-                self.handler.ensure_schema()  # the first reads wait for the graph's schema
-            except Exception as error:  # noqa: BLE001 - Neo4j not there yet: tried again
-                self.failing = f"{type(error).__name__}: {error}"
-                self._stop.wait(delay)
-                delay = min(delay * 2, 60.0)
-        delay = self.poll_s
-        while not self._stop.is_set():
-            try:
-                answered = self.run_once()
-            except Exception as error:  # noqa: BLE001 - the work stays due; tried again after a pause
-                self.failing = f"{type(error).__name__}: {error}"
-                log.warning("extraction failed, tried again in %.0f s: %s", delay, self.failing)
-                self._stop.wait(delay)
-                delay = min(delay * 2, 60.0)
-                continue
-            if not self.retry:
-                self.failing = None
-            delay = self.poll_s
-            if not answered:
-                self._stop.wait(self.poll_s)

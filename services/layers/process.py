@@ -9,7 +9,6 @@ the offline one, marked, and tried again after a pause that doubles, up to `atte
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,6 +20,7 @@ from domain.layers.profile import ProfileInputs
 from domain.layers.summary import has_substance
 from domain.model import derived_id
 from projections.layers import DueProfile, DueSummary
+from services.background import BackgroundProcess
 from services.commands import CommandHandler, system_clock
 from services.extraction.extractors import only_small_talk
 from services.layers.writers import Written
@@ -72,7 +72,9 @@ class _Retry:
     pause_s: float
 
 
-class LayersProcess:
+class LayersProcess(BackgroundProcess):
+    name = "layers"
+
     def __init__(
         self,
         reads: LayerReads,
@@ -86,19 +88,15 @@ class LayersProcess:
         partitions: Partitions = lambda: None,
         clock: Callable[[], datetime] = system_clock,
     ) -> None:
+        super().__init__(handler, poll_s)
         self.reads = reads
-        self.handler = handler
         self.summarizer = summarizer
         self.writer = writer
         self.retry_s = retry_s
         self.attempts = attempts
-        self.poll_s = poll_s
         self.partitions = partitions
         self.clock = clock
-        self.retry: dict[str, _Retry] = {}  # summary id -> when its model is asked again
-        self.failing: str | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.retry: dict[str, _Retry] = {}  # summary id or person -> when it is tried again
 
     def run_once(self, limit: int = 20) -> int:
         """Write the summaries and profiles due now (up to `limit` of each); how many were written."""
@@ -210,36 +208,3 @@ class LayersProcess:
         log.info("profile of %s: version %d by %s (%s)", due.user_id, version, written.by, due.reason)
         self.retry.pop(due.user_id, None)
         return 1
-
-    # -- in the background --------------------------------------------------------------------
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="layers", daemon=True)
-            self._thread.start()
-
-    def stop(self, timeout_s: float = 30.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout_s)
-            self._thread = None
-
-    def _run(self) -> None:
-        delay = self.poll_s
-        while not self._stop.is_set():
-            try:
-                self.handler.ensure_schema()  # once per process; the first reads wait for it
-                written = self.run_once()
-            except Exception as error:  # noqa: BLE001 - the work stays due; tried again after a pause
-                self.failing = f"{type(error).__name__}: {error}"
-                log.warning("summaries and profiles failed, tried again in %.0f s: %s", delay, self.failing)
-                self._stop.wait(delay)
-                delay = min(delay * 2, 60.0)
-                continue
-            delay = self.poll_s
-            if not written:
-                self._stop.wait(self.poll_s)
