@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
-from neo4j import Driver
 
 from domain.commands import Message, MessageRef, Similar
 from domain.model import message_id
+from projections.reads import GraphQueries
 
 _DUE = """
 MATCH (x:Extraction {status: 'due'})
@@ -120,15 +118,7 @@ def parse_ref(ref: str) -> MessageRef:
     return MessageRef(episode_id=episode_id, position=int(position))
 
 
-class ExtractionQueries:
-    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
-        self.driver = driver
-        self.database = database
-
-    def _run(self, query: str, **params: Any) -> list[Any]:
-        records, _, _ = self.driver.execute_query(query, params, database_=self.database)
-        return records
-
+class ExtractionQueries(GraphQueries):
     def due(self, partitions: Collection[int] | None, limit: int = 20,
             waiting: Collection[str] = (), later: Collection[str] = ()) -> list[DueExtraction]:
         """The oldest extractions not done yet (of `partitions`, None: all), but those of the

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from neo4j import Driver
-
 from domain.commands import Message, MessageRef
 from domain.layers.model import BasicInfo, SessionSummary
 from domain.layers.profile import ALONG_THE_WAY, Brief, Known, ProfileInputs, SlotValue
+from projections.extraction import parse_ref
+from projections.reads import GraphQueries
 
 _DUE_SUMMARIES = """
 MATCH (s:Summary)
@@ -141,24 +141,11 @@ class ProfileView:
     revised_at: datetime
 
 
-def _ref(ref: str) -> MessageRef:
-    episode_id, _, position = ref.rpartition("#")
-    return MessageRef(episode_id=episode_id, position=int(position))
-
-
 def _native(value: Any) -> datetime | None:
     return value.to_native() if value is not None else None
 
 
-class LayerQueries:
-    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
-        self.driver = driver
-        self.database = database
-
-    def _run(self, query: str, **params: Any) -> list[Any]:
-        records, _, _ = self.driver.execute_query(query, params, database_=self.database)
-        return records
-
+class LayerQueries(GraphQueries):
     def due_summaries(
         self,
         partitions: Collection[int] | None,
@@ -288,7 +275,7 @@ class LayerQueries:
                     s["status"] == "due",
                     datetime.fromisoformat(r["summarized_at"]),
                     datetime.fromisoformat(r["said_until"]),
-                    tuple(_ref(x) for x in s["window"] or []),
+                    tuple(parse_ref(x) for x in s["window"] or []),
                 )
             )
         return out
