@@ -241,20 +241,17 @@ def stand_in(fail_first_summary: bool = False) -> Callable[[str], tuple[int, str
     return respond
 
 
+def with_model(servers: ServerEndpoints, tmp_path: Path, url: str, **extra: Any) -> Settings:
+    """Summaries and profiles by a stand-in model at `url`; extraction by the offline rules."""
+    return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", llm="openai",
+                    llm_base_url=url, llm_model="stand-in", extractor="rules", extraction_poll_s=0.1, **extra)
+
+
 def test_a_models_summaries_and_profile_are_replayed_without_it(
     neo4j: Driver, servers: ServerEndpoints, tmp_path: Path
 ) -> None:
     with chat_stub("", respond=stand_in()) as stub:
-        settings = Settings(
-            neo4j_uri=servers.neo4j_uri,
-            home=tmp_path,
-            embedder="none",
-            llm="openai",
-            llm_base_url=stub.url,
-            llm_model="stand-in",
-            extractor="rules",
-            extraction_poll_s=0.1,
-        )
+        settings = with_model(servers, tmp_path, stub.url)
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             for n, said in enumerate((BERLIN, TRIP)):
                 talk(client, f"chat-{n}", said)
@@ -274,25 +271,14 @@ def test_a_models_summaries_and_profile_are_replayed_without_it(
         live = fingerprint(neo4j, ignore=USAGE)
     rebuild_with_the_model_gone(settings)
     assert fingerprint(neo4j, ignore=USAGE) == live
-    assert asked >= 3  # two summaries and at least one profile; the rebuild asked nothing more
+    assert asked >= 3  # two summaries and at least one profile were asked of the model
 
 
 def test_a_summary_the_model_failed_is_stored_offline_then_retried_and_replaced(
     neo4j: Driver, servers: ServerEndpoints, tmp_path: Path
 ) -> None:
     with chat_stub("", respond=stand_in(fail_first_summary=True)) as stub:
-        settings = Settings(
-            neo4j_uri=servers.neo4j_uri,
-            home=tmp_path,
-            embedder="none",
-            llm="openai",
-            llm_base_url=stub.url,
-            llm_model="stand-in",
-            extractor="rules",
-            extraction_poll_s=0.1,
-            summary_retry_s=0.5,
-            llm_timeout_s=5,
-        )
+        settings = with_model(servers, tmp_path, stub.url, summary_retry_s=0.5, llm_timeout_s=5)
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             talk(client, "chat", TRIP)
             end(client, "chat")
