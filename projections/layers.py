@@ -68,7 +68,7 @@ CALL (u) {
 }
 RETURN coalesce(u.profile_version, 0) AS version, p.narrative AS narrative, p.basic_keys AS keys,
        p.basic_values AS values, coalesce(u.profile_summaries_since, 0) AS new_summaries,
-       u.profile_due_reason AS reason, slots, memories, summaries
+       slots, memories, summaries
 """
 
 _SUMMARIES = """
@@ -247,7 +247,6 @@ class LayerQueries(GraphQueries):
             memories=tuple(Known(m["kind"], m["content"], m["importance"] or 0.5) for m in r["memories"]),
             summaries=tuple(b for _, b in briefs),
             new_summaries=r["new_summaries"],
-            reason=r["reason"] or "",
         )
         return inputs, tuple(i for i, _ in briefs[: max(r["new_summaries"], 1)])
 

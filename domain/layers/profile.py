@@ -11,7 +11,7 @@ contradicts, whoever wrote the new one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from domain.layers.model import BasicInfo
@@ -88,8 +88,6 @@ class ProfileInputs:
     memories: tuple[Known, ...] = ()  # active memories without a slot
     summaries: tuple[Brief, ...] = ()  # the latest sessions, newest first
     new_summaries: int = 0  # how many of them came since the version before
-    reason: str = ""
-    extra: dict[str, str] = field(default_factory=dict)
 
 
 def _day(moment: datetime) -> str:
