@@ -249,10 +249,72 @@ class RecordProfile(_Command):
                          "(slots said, sessions summarized): fewer than there are now, and another is due.")
 
 
+class ConfigureUser(_Command):
+    """A person's own settings for how their memory ages; a field left out keeps its value."""
+
+    type: Literal["ConfigureUser"] = "ConfigureUser"
+    episode_retention_days: int | None = Field(
+        default=None, ge=0, le=36_500,
+        description="How long the words of a conversation are kept (0: for good; default: the deployment's).")
+    pinned_kinds: tuple[MemoryKind, ...] | None = Field(
+        default=None, max_length=len(MemoryKind), description="Kinds of memory that never fade.")
+
+
+class DecayDecision(BaseModel):
+    """What a maintenance run decided of one memory, with the usage it decided on."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory_id: Identifier
+    relevance: float = Field(ge=0.0)
+    access_count: int = Field(ge=0)
+    last_used_at: UtcDatetime
+    importance: float = Field(ge=0.0, le=1.0, description="The importance after the decision.")
+
+
+class Compression(BaseModel):
+    """Old low-use memories of one kind, and the 1-3 memories that keep what they said."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory_ids: tuple[Identifier, ...] = Field(min_length=2, max_length=100)
+    contents: tuple[Annotated[str, Field(min_length=1, max_length=MAX_MEMORY_CHARS)], ...] = Field(
+        min_length=1, max_length=3)
+    compressor: str = Field(min_length=1, max_length=200, description="compress/offline-1, or the model.")
+    prompt_tokens: int = Field(default=0, ge=0)
+    completion_tokens: int = Field(default=0, ge=0)
+
+
+class ContradictionDecision(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory_id: Identifier
+    by_memory_id: Identifier
+    valid_until: UtcDatetime
+
+
+MAX_DECISIONS = 100_000
+
+
+class MaintainMemory(_Command):
+    """One person's part of a maintenance run: what the rules decided at `as_of` (domain/lifecycle)."""
+
+    type: Literal["MaintainMemory"] = "MaintainMemory"
+    run_id: Identifier
+    as_of: UtcDatetime
+    started_at: UtcDatetime = Field(description="When the run began.")
+    evaluated: int = Field(ge=0, description="How many memories the run looked at.")
+    forget: tuple[DecayDecision, ...] = Field(default=(), max_length=MAX_DECISIONS)
+    demote: tuple[DecayDecision, ...] = Field(default=(), max_length=MAX_DECISIONS)
+    compress: tuple[Compression, ...] = Field(default=(), max_length=1_000)
+    contradictions: tuple[ContradictionDecision, ...] = Field(default=(), max_length=MAX_DECISIONS)
+    expire_episodes: tuple[Identifier, ...] = Field(default=(), max_length=MAX_DECISIONS)
+
+
 Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
     | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile
-    | CompleteTodo | ReopenTodo,
+    | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

@@ -11,10 +11,12 @@ from typing import Any
 
 from domain.commands import (
     CompleteTodo,
+    ConfigureUser,
     EndSession,
     EraseUser,
     ExtractEpisode,
     ForgetMemory,
+    MaintainMemory,
     MessageRef,
     RecordEpisode,
     RecordExtraction,
@@ -41,10 +43,14 @@ from domain.errors import (
 from domain.events import (
     CommandRejected,
     Embedding,
+    EpisodeExpired,
     EpisodeRecorded,
     Event,
     ExtractionDue,
+    MaintenanceApplied,
     MemoriesExtracted,
+    MemoryCompressed,
+    MemoryDecayed,
     MemoryForgotten,
     MemoryMerged,
     MemoryRecorded,
@@ -58,6 +64,7 @@ from domain.events import (
     SummaryDue,
     TodoCompleted,
     TodoReopened,
+    UserConfigured,
     UserErased,
     Verdict,
 )
@@ -66,6 +73,7 @@ from domain.extraction.consolidate import Judgement, judge
 from domain.extraction.policy import ExtractionPolicy
 from domain.layers import profile
 from domain.layers.summary import MIN_MESSAGES
+from domain.lifecycle import maintenance
 from domain.model import MemoryKind, derived_id, normalized
 from domain.state import MemoryState, SessionProgress, UserState, counts_for_profile, evolve, slot_key
 
@@ -246,9 +254,10 @@ def _(command: RecordEpisode, state: UserState, envelope: _Envelope,
     if episode_id in state.episodes:
         return []
     vectors = tuple(embeddings) if len(embeddings) == len(command.messages) else ()
-    events: list[Event] = [EpisodeRecorded(**envelope(), episode_id=episode_id, session_id=command.session_id,
-                                           messages=command.messages, embeddings=vectors)]
     policy = envelope.policy
+    events: list[Event] = [EpisodeRecorded(**envelope(), episode_id=episode_id, session_id=command.session_id,
+                                           messages=command.messages, embeddings=vectors,
+                                           expires_at=expiry(state, policy, envelope.now))]
     progress = state.sessions.get(command.session_id) or SessionProgress()
     pending, turns, recent = list(progress.pending), progress.pending_turns, list(progress.recent)
     windows: list[tuple[MessageRef, ...]] = []
@@ -273,6 +282,14 @@ def _(command: RecordEpisode, state: UserState, envelope: _Envelope,
     events.extend(_due(envelope, command, command.session_id, "turns", window, i)
                   for i, window in enumerate(windows))
     return events
+
+
+def expiry(state: UserState, policy: ExtractionPolicy, recorded_at: datetime) -> datetime | None:
+    """When an episode's words leave the graph: the person's retention, else the deployment's,
+    counted from when Lore took it (an imported history is not erased on arrival)."""
+    days = state.settings.episode_retention_days
+    days = policy.episode_retention_days if days is None else days
+    return recorded_at + timedelta(days=days) if days else None
 
 
 def _window(pending: Sequence[MessageRef], recent: Sequence[MessageRef]) -> tuple[MessageRef, ...]:
@@ -503,7 +520,7 @@ def _(command: ForgetMemory, state: UserState, envelope: _Envelope,
 def _(command: RestoreMemory, state: UserState, envelope: _Envelope,
       embeddings: Sequence[Embedding]) -> list[Event]:
     memory = _existing(state, command.memory_id)
-    if not memory.forgotten:
+    if not memory.forgotten and memory.compressed_into is None:
         raise MemoryNotForgotten(command.memory_id)
     return [MemoryRestored(**envelope(), memory_id=command.memory_id)]
 
@@ -537,6 +554,92 @@ def _todo(state: UserState, memory_id: str) -> MemoryState:
 def _(command: EraseUser, state: UserState, envelope: _Envelope,
       embeddings: Sequence[Embedding]) -> list[Event]:
     return [UserErased(**envelope())]
+
+
+@_decide.register
+def _(command: ConfigureUser, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    settings = state.settings
+    retention = command.episode_retention_days
+    pinned = command.pinned_kinds
+    return [UserConfigured(
+        **envelope(),
+        episode_retention_days=settings.episode_retention_days if retention is None else retention,
+        pinned_kinds=settings.pinned_kinds if pinned is None else tuple(sorted(set(pinned), key=str)))]
+
+
+@_decide.register
+def _(command: MaintainMemory, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    """Carries out a run's decisions on what is still as the run saw it: a memory that changed
+    since (forgotten, superseded, compressed by the person's own hand) is left alone, and a core
+    memory or a pinned kind is never touched whatever the command says."""
+    run = command.run_id
+    pinned = set(state.settings.pinned_kinds)
+
+    def fading(memory_id: str) -> MemoryState | None:
+        memory = state.memories.get(memory_id)
+        if memory is None or not memory.active or memory.importance >= maintenance.RULES.core \
+                or memory.kind in pinned:
+            return None
+        return memory
+
+    events: list[Event] = []
+    forgotten: set[str] = set()
+    for d in command.forget:
+        if fading(d.memory_id) is not None:
+            forgotten.add(d.memory_id)
+            events.append(MemoryForgotten(**envelope(), memory_id=d.memory_id, reason="decayed", run_id=run,
+                                          relevance=d.relevance, access_count=d.access_count,
+                                          last_used_at=d.last_used_at))
+    demoted = 0
+    for d in command.demote:
+        memory = fading(d.memory_id)
+        if memory is not None and d.memory_id not in forgotten and d.importance < memory.importance:
+            demoted += 1
+            events.append(MemoryDecayed(
+                **envelope(), memory_id=d.memory_id, run_id=run, relevance=d.relevance,
+                access_count=d.access_count, last_used_at=d.last_used_at, importance=d.importance,
+                previous_importance=memory.importance))
+    compressed = 0
+    vectors = iter(embeddings)
+    for index, group in enumerate(command.compress):
+        originals = [fading(m) for m in group.memory_ids]
+        texts_vectors = [(text, next(vectors, None)) for text in group.contents]
+        if any(m is None or m.memory_id in forgotten for m in originals) \
+                or len({m.kind for m in originals if m is not None}) != 1:
+            continue
+        kept = [m for m in originals if m is not None]
+        compressed += len(kept)
+        sources = sorted(set().union(*(m.messages for m in kept)))
+        said = tuple(MessageRef(episode_id=e, position=p) for e, p in sources)
+        for part, (text, vector) in enumerate(texts_vectors):
+            memory_id = derived_id("compressed", command.user_id, run, str(index), str(part))
+            events.append(MemoryRecorded(
+                **envelope(), memory_id=memory_id, kind=kept[0].kind, content=text,
+                valid_from=min(m.valid_from for m in kept), importance=max(m.importance for m in kept),
+                confidence=max(m.confidence for m in kept), source=f"maintenance:{run}",
+                decided_by=group.compressor, embedding=vector, messages=said))
+            events.append(MemoryCompressed(**envelope(), memory_id=memory_id,
+                                           compressed_from=tuple(m.memory_id for m in kept),
+                                           run_id=run, compressor=group.compressor))
+    contradicted = 0
+    for c in command.contradictions:
+        older, newer = state.memories.get(c.memory_id), state.memories.get(c.by_memory_id)
+        if older is None or newer is None or not older.active or not newer.active \
+                or older.slot is None or older.slot != newer.slot:
+            continue
+        contradicted += 1
+        events.append(MemorySuperseded(**envelope(), memory_id=c.memory_id, by_memory_id=c.by_memory_id,
+                                       valid_until=c.valid_until, decided_by="maintenance",
+                                       reason=f"contradiction found by maintenance run {run}"))
+    expired = [e for e in command.expire_episodes if e in state.episodes and e not in state.expired]
+    events.extend(EpisodeExpired(**envelope(), episode_id=e, run_id=run) for e in expired)
+    events.append(MaintenanceApplied(
+        **envelope(), run_id=run, as_of=command.as_of, started_at=command.started_at,
+        evaluated=command.evaluated, forgotten=len(forgotten), demoted=demoted, compressed=compressed,
+        contradictions=contradicted, expired=len(expired)))
+    return events
 
 
 def _existing(state: UserState, memory_id: str) -> MemoryState:

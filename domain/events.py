@@ -107,14 +107,78 @@ class EpisodeRecorded(_Event):
     session_id: str
     messages: tuple[Message, ...]
     embeddings: tuple[Embedding, ...] = ()
+    expires_at: UtcDatetime | None = Field(default=None, description="When its words leave the graph "
+                                           "(None: kept).")
 
     current_version: ClassVar[int] = 2
 
 
 class MemoryForgotten(_Event):
+    """`reason`: the person's, or `decayed` by a maintenance run (`run_id`, with the usage it
+    decided on, so that a replay needs no usage statistics)."""
+
     type: Literal["MemoryForgotten"] = "MemoryForgotten"
     memory_id: str
     reason: str | None = None
+    run_id: str | None = None
+    relevance: float | None = None
+    access_count: int | None = None
+    last_used_at: UtcDatetime | None = None
+
+
+class MemoryDecayed(_Event):
+    """A maintenance run found the memory fading: its importance is lowered."""
+
+    type: Literal["MemoryDecayed"] = "MemoryDecayed"
+    memory_id: str
+    run_id: str
+    relevance: float
+    access_count: int
+    last_used_at: UtcDatetime
+    importance: float
+    previous_importance: float
+
+
+class MemoryCompressed(_Event):
+    """`memory_id` (recorded just before) keeps what the old low-use `compressed_from` said;
+    they are kept, with status compressed, and can be restored."""
+
+    type: Literal["MemoryCompressed"] = "MemoryCompressed"
+    memory_id: str
+    compressed_from: tuple[str, ...]
+    run_id: str
+    compressor: str
+
+
+class EpisodeExpired(_Event):
+    """The words and vectors of a conversation leave the graph; what was taken from it stays."""
+
+    type: Literal["EpisodeExpired"] = "EpisodeExpired"
+    episode_id: str
+    run_id: str | None = None
+
+
+class MaintenanceApplied(_Event):
+    """One person's part of a maintenance run, counted for its report."""
+
+    type: Literal["MaintenanceApplied"] = "MaintenanceApplied"
+    run_id: str
+    as_of: UtcDatetime
+    started_at: UtcDatetime
+    evaluated: int
+    forgotten: int = 0
+    demoted: int = 0
+    compressed: int = 0
+    contradictions: int = 0
+    expired: int = 0
+
+
+class UserConfigured(_Event):
+    """The person's settings after the change (None: the deployment's default)."""
+
+    type: Literal["UserConfigured"] = "UserConfigured"
+    episode_retention_days: int | None = None
+    pinned_kinds: tuple[MemoryKind, ...] = ()
 
 
 class MemoryRestored(_Event):
@@ -275,6 +339,7 @@ Event = Annotated[
     MemoryRecorded | MemorySuperseded | MemoryReinforced | EpisodeRecorded
     | MemoryForgotten | MemoryRestored | UserErased | CommandRejected
     | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
-    | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened,
+    | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened
+    | MemoryDecayed | MemoryCompressed | EpisodeExpired | MaintenanceApplied | UserConfigured,
     Field(discriminator="type"),
 ]

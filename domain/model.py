@@ -32,6 +32,7 @@ class MemoryStatus(StrEnum):
     SUPERSEDED = "superseded"
     FORGOTTEN = "forgotten"
     MERGED = "merged"
+    COMPRESSED = "compressed"
 
 
 _LORE_NAMESPACE = uuid.UUID("6f0a4c1e-7d1b-4f7e-9a51-3c2d8e0b5a10")

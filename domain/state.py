@@ -10,10 +10,14 @@ from functools import singledispatch
 from domain.commands import MessageRef
 from domain.events import (
     CommandRejected,
+    EpisodeExpired,
     EpisodeRecorded,
     Event,
     ExtractionDue,
+    MaintenanceApplied,
     MemoriesExtracted,
+    MemoryCompressed,
+    MemoryDecayed,
     MemoryForgotten,
     MemoryMerged,
     MemoryRecorded,
@@ -27,6 +31,7 @@ from domain.events import (
     SummaryDue,
     TodoCompleted,
     TodoReopened,
+    UserConfigured,
     UserErased,
 )
 from domain.model import MemoryKind, MemoryStatus, normalized
@@ -48,6 +53,7 @@ class MemoryState:
     importance: float = 0.5
     asserted: bool = True
     merged_into: str | None = None
+    compressed_into: str | None = None
     completed: bool = False
     # The messages it was taken from (episode_id, position): a message read again is not a new source.
     messages: set[tuple[str, int]] = field(default_factory=set)
@@ -58,6 +64,8 @@ class MemoryState:
             return MemoryStatus.FORGOTTEN
         if self.merged_into:
             return MemoryStatus.MERGED
+        if self.compressed_into:
+            return MemoryStatus.COMPRESSED
         return MemoryStatus.SUPERSEDED if self.superseded_by else MemoryStatus.ACTIVE
 
     @property
@@ -104,6 +112,14 @@ class ProfileProgress:
 
 
 @dataclass
+class UserSettings:
+    """The person's own settings (None: the deployment's)."""
+
+    episode_retention_days: int | None = None
+    pinned_kinds: tuple[MemoryKind, ...] = ()
+
+
+@dataclass
 class UserState:
     user_id: str
     memories: dict[str, MemoryState] = field(default_factory=dict)
@@ -117,6 +133,8 @@ class UserState:
     sessions: dict[str, SessionProgress] = field(default_factory=dict)
     summaries: dict[str, SummaryProgress] = field(default_factory=dict)
     profile: ProfileProgress = field(default_factory=ProfileProgress)
+    settings: UserSettings = field(default_factory=UserSettings)
+    expired: set[str] = field(default_factory=set)
     _sequence: int = 0
 
     def timeline(self, slot: str) -> list[MemoryState]:
@@ -226,7 +244,37 @@ def _(event: MemoryForgotten, state: UserState) -> None:
 
 @_apply.register
 def _(event: MemoryRestored, state: UserState) -> None:
-    state.memories[event.memory_id].forgotten = False
+    memory = state.memories[event.memory_id]
+    if memory.forgotten:
+        memory.forgotten = False
+    else:
+        memory.compressed_into = None
+
+
+@_apply.register
+def _(event: MemoryDecayed, state: UserState) -> None:
+    state.memories[event.memory_id].importance = event.importance
+
+
+@_apply.register
+def _(event: MemoryCompressed, state: UserState) -> None:
+    for original in event.compressed_from:
+        state.memories[original].compressed_into = event.memory_id
+
+
+@_apply.register
+def _(event: EpisodeExpired, state: UserState) -> None:
+    state.expired.add(event.episode_id)
+
+
+@_apply.register
+def _(event: MaintenanceApplied, state: UserState) -> None:
+    """The run's counts, for its report."""
+
+
+@_apply.register
+def _(event: UserConfigured, state: UserState) -> None:
+    state.settings = UserSettings(event.episode_retention_days, event.pinned_kinds)
 
 
 @_apply.register
@@ -243,6 +291,8 @@ def _(event: UserErased, state: UserState) -> None:
     state.sessions.clear()
     state.summaries.clear()
     state.profile = ProfileProgress()
+    state.settings = UserSettings()
+    state.expired.clear()
 
 
 @_apply.register

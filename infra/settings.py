@@ -159,6 +159,20 @@ class Settings(BaseSettings):
                                 "block carries, with how many of each (all, or a number), most important "
                                 "first.")
 
+    maintenance_cron: str = Field(default="0 3 * * *", description="When `lore serve` runs maintenance "
+                                  "(cron, UTC: decay, compression, expiry); empty: never on its own.")
+    episode_retention_days: int = Field(default=30, ge=0, description="How long a conversation's words are "
+                                        "kept before they leave the graph (a person may set their own; "
+                                        "0: kept for good). What was taken from them stays.")
+    reminders: Literal["on", "off"] = Field(default="on", description="Whether `lore serve` sends to-do "
+                                            "reminders (lore.reminders on Kafka, and the webhook).")
+    reminders_topic: str = Field(default="lore.reminders", description="Kafka topic of ReminderDue.")
+    reminder_poll_s: float = Field(default=5.0, gt=0, description="How often reminders due are looked for.")
+    reminder_webhook: str | None = Field(default=None, description="A URL each ReminderDue is POSTed to "
+                                         "(with retries; header Idempotency-Key = the reminder's id).")
+    reminder_catch_up_days: int = Field(default=7, ge=0, description="A server that was down sends the "
+                                        "reminders it missed of this many days back.")
+
     api_host: str = "127.0.0.1"
     api_port: int = 8000
 

@@ -16,6 +16,7 @@ from domain.extraction.policy import ExtractionPolicy
 from infra.embedding import Embedder, open_embedder
 from infra.embedding.cached import CachedEmbedder
 from infra.eventlog import EventLog, open_event_log
+from infra.kafka_publish import KafkaPublisher
 from infra.llm import open_llm
 from infra.rewriting import open_rewriter
 from infra.settings import Settings
@@ -26,6 +27,7 @@ from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
 from projections.layers import LayerQueries
+from projections.maintenance import MaintenanceQueries
 from projections.outcomes import OutcomeQueries
 from projections.search import CandidateQueries
 from projections.temporal import TemporalQueries
@@ -36,6 +38,8 @@ from services.extraction.llm_consolidator import LLMConsolidator
 from services.extraction.process import ExtractionProcess
 from services.layers.process import LayersProcess
 from services.layers.writers import LLMProfileWriter, LLMSummarizer, OfflineProfileWriter, OfflineSummarizer
+from services.lifecycle.maintenance import MaintenanceService
+from services.lifecycle.send import direct, through_kafka
 from services.questions import LLMQuestions, OfflineExpansion, QuestionSynthesizer
 from services.search import SearchService
 
@@ -58,6 +62,7 @@ class Lore:
     layer_queries: LayerQueries
     context: ContextBuilder
     exports: ExportQueries
+    maintenance_queries: MaintenanceQueries
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
     _closed: bool = field(default=False, init=False)
@@ -137,7 +142,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
                              open_questions(settings))
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access, queries,
                 OutcomeQueries(driver, database), extractions, layer_queries, context,
-                ExportQueries(driver, database), process, layers)
+                ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers)
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:
@@ -167,7 +172,21 @@ def open_layers(settings: Settings, reads: LayerQueries, handler: CommandHandler
 def extraction_policy(settings: Settings) -> ExtractionPolicy:
     return ExtractionPolicy(every_turns=settings.extract_every_turns, window=settings.extract_window,
                             min_messages=settings.extract_min_messages,
-                            similar_cosine=settings.similar_cosine, taxonomy=settings.taxonomy)
+                            similar_cosine=settings.similar_cosine, taxonomy=settings.taxonomy,
+                            episode_retention_days=settings.episode_retention_days)
+
+
+def maintenance_service(lore: Lore) -> MaintenanceService:
+    """Maintenance that sends its commands the way this deployment writes: to this process's
+    handler (embedded), or onto lore.commands for the workers (Kafka)."""
+    settings = lore.settings
+    if settings.uses_kafka_log:
+        assert settings.kafka_bootstrap is not None
+        publisher = KafkaPublisher(settings.kafka_bootstrap, settings.commands_topic)
+        send = through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes)
+    else:
+        send = direct(lore.commands)
+    return MaintenanceService(lore.maintenance_queries, send)
 
 
 def open_extractor(settings: Settings) -> Extractor | None:

@@ -18,6 +18,7 @@ from cachetools import LRUCache
 
 from domain.commands import (
     Command,
+    MaintainMemory,
     RecordEpisode,
     RecordExtraction,
     RecordMemory,
@@ -215,6 +216,8 @@ class CommandHandler:
                 texts[_ref(command)] = [c.content for c in command.candidates] + merged_sentences(command)
             elif isinstance(command, RecordSummary) and command.summary is not None:
                 texts[_ref(command)] = [command.summary.text()]
+            elif isinstance(command, MaintainMemory) and command.compress:
+                texts[_ref(command)] = [text for group in command.compress for text in group.contents]
         flat = [text for group in texts.values() for text in group]
         if not flat:
             return {}

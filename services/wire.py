@@ -18,7 +18,7 @@ from domain.commands import Command, Identifier, UtcDatetime, command_adapter
 
 CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
                       "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile",
-                      "CompleteTodo", "ReopenTodo"]
+                      "CompleteTodo", "ReopenTodo", "ConfigureUser", "MaintainMemory"]
 
 
 class CommandMessage(BaseModel):

@@ -232,23 +232,89 @@ MEMORY_FORGOTTEN = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
 SET m.status = 'forgotten', m.retired_at = datetime(r.recorded_at), m.forgotten_reason = r.reason,
-    m.forgotten_at = coalesce(m.forgotten_at, []) + datetime(r.recorded_at)
+    m.forgotten_at = coalesce(m.forgotten_at, []) + datetime(r.recorded_at),
+    m.forgotten_run = r.run_id, m.relevance = coalesce(r.relevance, m.relevance)
 """
 
+# A restored memory comes back from a forgetting, or else from a compression (it is active again;
+# the compressed memory that holds its words stays).
 MEMORY_RESTORED = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
+WITH m, r, m.status = 'compressed' AS uncompressed
+SET m.compressed_into = CASE WHEN uncompressed THEN null ELSE m.compressed_into END,
+    m.compressed_at = CASE WHEN uncompressed THEN null ELSE m.compressed_at END
 SET m.status = CASE WHEN m.merged_into IS NOT NULL THEN 'merged'
+                    WHEN m.compressed_into IS NOT NULL THEN 'compressed'
                     WHEN m.superseded_by IS NULL THEN 'active' ELSE 'superseded' END,
-    m.retired_at = null, m.forgotten_reason = null,
+    m.retired_at = null, m.forgotten_reason = null, m.forgotten_run = null,
     m.restored_at = coalesce(m.restored_at, []) + datetime(r.recorded_at)
+"""
+
+MEMORY_DECAYED = """
+UNWIND $rows AS r
+MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
+SET m.importance = r.importance, m.relevance = r.relevance, m.decayed_at = datetime(r.recorded_at),
+    m.decayed_run = r.run_id
+"""
+
+# Like a merge: the originals are kept, with status compressed, linked from what holds them now.
+MEMORY_COMPRESSED = """
+UNWIND $rows AS r
+MATCH (new:Memory {memory_id: r.memory_id, user_id: r.user_id})
+SET new.compressed_run = r.run_id
+WITH new, r
+UNWIND r.compressed_from AS original
+MATCH (old:Memory {memory_id: original, user_id: r.user_id})
+SET old.status = CASE old.status WHEN 'forgotten' THEN 'forgotten' ELSE 'compressed' END,
+    old.compressed_into = r.memory_id, old.compressed_at = datetime(r.recorded_at)
+MERGE (new)-[e:COMPRESSED_FROM]->(old)
+SET e.at = datetime(r.recorded_at), e.run_id = r.run_id, e.compressor = r.compressor
+"""
+
+# The words and vectors of a conversation leave; the episode stays as the provenance of what was
+# taken from it, marked expired.
+EPISODE_EXPIRED = """
+UNWIND $rows AS r
+MATCH (ep:Episode {key: r.key, user_id: r.user_id})
+SET ep.text = null, ep.expired_at = datetime(r.recorded_at), ep.expired_run = r.run_id, ep.status = 'expired'
+WITH ep
+CALL (ep) {
+  MATCH (ep)-[:HAS_MESSAGE]->(x:Message)
+  SET x.content = null, x.content_cjk = null, x.name = '(expired)', x.expired = true
+  REMOVE x.embedding
+}
+"""
+
+# A run's report, counted up from each person's part of it.
+MAINTENANCE_APPLIED = """
+UNWIND $rows AS r
+MERGE (run:MaintenanceRun {run_id: r.run_id})
+  ON CREATE SET run.as_of = datetime(r.as_of), run.started_at = datetime(r.started_at), run.users = 0,
+                run.evaluated = 0, run.forgotten = 0, run.demoted = 0, run.compressed = 0,
+                run.contradictions = 0, run.expired = 0, run.name = 'maintenance ' + r.run_id
+SET run.users = run.users + 1, run.evaluated = run.evaluated + r.evaluated,
+    run.forgotten = run.forgotten + r.forgotten, run.demoted = run.demoted + r.demoted,
+    run.compressed = run.compressed + r.compressed,
+    run.contradictions = run.contradictions + r.contradictions,
+    run.expired = run.expired + r.expired,
+    run.finished_at = CASE WHEN run.finished_at IS NULL OR run.finished_at < datetime(r.recorded_at)
+                           THEN datetime(r.recorded_at) ELSE run.finished_at END
+"""
+
+USER_CONFIGURED = """
+UNWIND $rows AS r
+MATCH (u:User {user_id: r.user_id})
+SET u.episode_retention_days = r.episode_retention_days, u.pinned_kinds = r.pinned_kinds,
+    u.configured_at = datetime(r.recorded_at)
 """
 
 EPISODE_RECORDED = """
 UNWIND $rows AS r
 MATCH (u:User {user_id: r.user_id})
 MERGE (ep:Episode {key: r.key})
-SET ep += r.props, ep.occurred_at = datetime(r.occurred_at), ep.recorded_at = datetime(r.recorded_at)
+SET ep += r.props, ep.occurred_at = datetime(r.occurred_at), ep.recorded_at = datetime(r.recorded_at),
+    ep.expires_at = datetime(r.expires_at)
 MERGE (u)-[:HAD]->(ep)
 WITH ep, r
 CALL (ep, r) {

@@ -8,7 +8,15 @@ from neo4j import Driver
 
 from domain.commands import MessageRef
 from domain.model import MemoryKind, normalized
-from domain.state import MemoryState, ProfileProgress, SessionProgress, SummaryProgress, UserState, slot_key
+from domain.state import (
+    MemoryState,
+    ProfileProgress,
+    SessionProgress,
+    SummaryProgress,
+    UserSettings,
+    UserState,
+    slot_key,
+)
 from projections.outcomes import CommandOutcome, CommandRef, OutcomeQueries
 
 _LOAD = """
@@ -17,11 +25,11 @@ CALL (uid) {
   OPTIONAL MATCH (m:Memory {user_id: uid})
   RETURN collect(m {.memory_id, .kind, .content, .attribute, .value, .valid_from, .valid_until,
                     .confidence, .superseded_by, .status, .log_position, .importance, .asserted,
-                    .merged_into, .messages, .completed_at}) AS memories
+                    .merged_into, .compressed_into, .messages, .completed_at}) AS memories
 }
 CALL (uid) {
   OPTIONAL MATCH (e:Episode {user_id: uid})
-  RETURN collect(e {.episode_id, .session_id, .message_count}) AS episodes
+  RETURN collect(e {.episode_id, .session_id, .message_count, .expired_at}) AS episodes
 }
 CALL (uid) {
   OPTIONAL MATCH (s:Session {user_id: uid})
@@ -34,7 +42,7 @@ CALL (uid) {
 OPTIONAL MATCH (u:User {user_id: uid})
 RETURN uid, memories, episodes, sessions, summaries,
        u {.profile_version, .profile_due, .profile_revised_at, .profile_summaries_since,
-          .profile_changes} AS profile
+          .profile_changes, .episode_retention_days, .pinned_kinds} AS profile
 """
 
 
@@ -82,10 +90,12 @@ def _state(user_id: str, memories: list[dict], episodes: list[dict],  # type: ig
             importance=row["importance"] if row["importance"] is not None else 0.5,
             asserted=row["asserted"] is not False,
             merged_into=row["merged_into"],
+            compressed_into=row["compressed_into"],
             completed=row["completed_at"] is not None,
             messages={(r.episode_id, r.position) for r in _refs(row["messages"])},
         ))
     state.episodes.update((e["episode_id"], (e["session_id"], e["message_count"])) for e in episodes)
+    state.expired.update(e["episode_id"] for e in episodes if e["expired_at"] is not None)
     for s in sessions:
         state.sessions[s["session_id"]] = SessionProgress(
             s["messages"], s["pending_turns"], _refs(s["pending"]), _refs(s["recent"]), bool(s["ended"]))
@@ -102,3 +112,5 @@ def _layers(state: UserState, summaries: list[dict], profile: dict | None) -> No
                                         revised_at=revised.to_native() if revised else None,
                                         summaries_since=profile["profile_summaries_since"] or 0,
                                         changes=profile["profile_changes"] or 0)
+        state.settings = UserSettings(profile["episode_retention_days"],
+                                      tuple(MemoryKind(k) for k in profile["pinned_kinds"] or ()))

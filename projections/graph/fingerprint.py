@@ -1,8 +1,8 @@
 """A canonical hash of the graph (or one user's part of it): equal graphs, equal fingerprints.
 
 Covers every node's labels and properties and every relationship's type, ends and properties,
-independent of the order Neo4j returns them in. Checkpoints are left out: they say how far a
-projection has read, not what it holds.
+independent of the order Neo4j returns them in. Checkpoints and leases are left out: they say how
+far a projection has read and who runs a job, not what it holds.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from neo4j.time import DateTime
 _ID_KEYS = ["message_id", "memory_id", "entity_id", "extraction_id", "summary_id", "key", "user_id"]
 
 _NODES = """
-MATCH (n) WHERE NOT n:Checkpoint AND ($user_id IS NULL OR n.user_id = $user_id)
+MATCH (n) WHERE NOT n:Checkpoint AND NOT n:Lease AND ($user_id IS NULL OR n.user_id = $user_id)
 RETURN labels(n) AS labels, properties(n) AS props
 """
 
@@ -54,7 +54,8 @@ def _digest(item: Any) -> bytes:
 # in them and in nothing else; a rebuild keeps them (they come from the events).
 TRANSACTION_TIMES = frozenset({"recorded_at", "superseded_at", "retired_at", "forgotten_at", "restored_at",
                                "at", "replaced_at", "merged_at", "updated_at", "due_since", "done_at",
-                               "summarized_at", "revised_at", "profile_due_since", "profile_revised_at"})
+                               "summarized_at", "revised_at", "profile_due_since", "profile_revised_at",
+                               "decayed_at", "compressed_at", "expired_at", "finished_at", "configured_at"})
 
 # Usage statistics of search: not events (a read decides nothing), so a replay starts them afresh.
 _USAGE = frozenset({"access_count", "last_accessed_at"})

@@ -72,7 +72,7 @@ class ProjectionGap(RuntimeError):
 
 # Every label of a node the projection writes: what a rebuild must remove and make again.
 OWNED_LABELS = ("Memory", "User", "Entity", "Episode", "Message", "Session", "Extraction", "Summary",
-                "Profile", "AppliedCommand", "Checkpoint")
+                "Profile", "MaintenanceRun", "AppliedCommand", "Checkpoint")
 
 
 def shard_of(user_id: str) -> int:

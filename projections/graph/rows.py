@@ -8,10 +8,14 @@ from typing import Any
 from domain.commands import MessageRef, message_text
 from domain.events import (
     CommandRejected,
+    EpisodeExpired,
     EpisodeRecorded,
     Event,
     ExtractionDue,
+    MaintenanceApplied,
     MemoriesExtracted,
+    MemoryCompressed,
+    MemoryDecayed,
     MemoryForgotten,
     MemoryMerged,
     MemoryRecorded,
@@ -25,6 +29,7 @@ from domain.events import (
     SummaryDue,
     TodoCompleted,
     TodoReopened,
+    UserConfigured,
     UserErased,
 )
 from domain.model import command_key, derived_id, episode_key, message_id, normalized, session_key
@@ -209,7 +214,34 @@ def memories_extracted(event: MemoriesExtracted, position: int) -> dict[str, Any
 
 
 def memory_forgotten(event: MemoryForgotten, position: int) -> dict[str, Any]:
-    return {**_base(event), "memory_id": event.memory_id, "reason": event.reason}
+    return {**_base(event), "memory_id": event.memory_id, "reason": event.reason, "run_id": event.run_id,
+            "relevance": event.relevance}
+
+
+def memory_decayed(event: MemoryDecayed, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "importance": event.importance,
+            "relevance": event.relevance, "run_id": event.run_id}
+
+
+def memory_compressed(event: MemoryCompressed, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "compressed_from": list(event.compressed_from),
+            "run_id": event.run_id, "compressor": event.compressor}
+
+
+def episode_expired(event: EpisodeExpired, position: int) -> dict[str, Any]:
+    return {**_base(event), "key": episode_key(event.user_id, event.episode_id), "run_id": event.run_id}
+
+
+def maintenance_applied(event: MaintenanceApplied, position: int) -> dict[str, Any]:
+    return {**_base(event), "run_id": event.run_id, "as_of": iso(event.as_of),
+            "started_at": iso(event.started_at), "evaluated": event.evaluated, "forgotten": event.forgotten,
+            "demoted": event.demoted, "compressed": event.compressed,
+            "contradictions": event.contradictions, "expired": event.expired}
+
+
+def user_configured(event: UserConfigured, position: int) -> dict[str, Any]:
+    return {**_base(event), "episode_retention_days": event.episode_retention_days,
+            "pinned_kinds": [k.value for k in event.pinned_kinds]}
 
 
 def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:
@@ -249,6 +281,7 @@ def episode_recorded(event: EpisodeRecorded, position: int) -> dict[str, Any]:
         **_base(event),
         "key": episode_key(event.user_id, event.episode_id),
         "occurred_at": iso(event.occurred_at),
+        "expires_at": iso(event.expires_at),
         "messages": messages(event),
         "props": {
             "user_id": event.user_id,
@@ -339,5 +372,10 @@ WRITERS: dict[type, tuple[Any, str]] = {
     TodoReopened: (todo_reopened, cypher.TODO_REOPENED),
     MemoryForgotten: (memory_forgotten, cypher.MEMORY_FORGOTTEN),
     MemoryRestored: (memory_restored, cypher.MEMORY_RESTORED),
+    MemoryDecayed: (memory_decayed, cypher.MEMORY_DECAYED),
+    MemoryCompressed: (memory_compressed, cypher.MEMORY_COMPRESSED),
+    EpisodeExpired: (episode_expired, cypher.EPISODE_EXPIRED),
+    MaintenanceApplied: (maintenance_applied, cypher.MAINTENANCE_APPLIED),
+    UserConfigured: (user_configured, cypher.USER_CONFIGURED),
     UserErased: (user_erased, cypher.USER_ERASED),
 }

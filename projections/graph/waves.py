@@ -10,10 +10,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from domain.events import (
+    EpisodeExpired,
     EpisodeRecorded,
     Event,
     ExtractionDue,
     MemoriesExtracted,
+    MemoryCompressed,
     MemoryMerged,
     MemoryRecorded,
     MemorySuperseded,
@@ -22,6 +24,7 @@ from domain.events import (
     SessionAdvanced,
     SessionSummarized,
     SummaryDue,
+    UserConfigured,
     UserErased,
 )
 from domain.stored import StoredEvent
@@ -34,6 +37,12 @@ def _touches(event: Event) -> list[str]:
         return [f"episode:{event.user_id}:{event.episode_id}"]
     if isinstance(event, MemoryMerged):
         return [event.memory_id, *event.merged_from]
+    if isinstance(event, MemoryCompressed):
+        return [event.memory_id, *event.compressed_from]
+    if isinstance(event, EpisodeExpired):
+        return [f"episode:{event.user_id}:{event.episode_id}"]
+    if isinstance(event, UserConfigured):
+        return [f"settings:{event.user_id}"]
     if isinstance(event, SessionAdvanced):
         return [f"session:{event.user_id}:{event.session_id}"]
     if isinstance(event, ExtractionDue | MemoriesExtracted):

@@ -16,7 +16,17 @@ from fastapi.responses import JSONResponse
 
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
-from services.api.routers import export, extraction, health, layers, memories, metrics, search, todos
+from services.api.routers import (
+    export,
+    extraction,
+    health,
+    layers,
+    maintenance,
+    memories,
+    metrics,
+    search,
+    todos,
+)
 from services.bootstrap import Lore, bootstrap
 from services.intake import DirectIntake, Intake, KafkaIntake
 from services.worker import command_broker, prepare_topics
@@ -89,5 +99,6 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
     app.include_router(layers.router, prefix="/v1")
     app.include_router(export.router, prefix="/v1")
     app.include_router(todos.router, prefix="/v1")
+    app.include_router(maintenance.router, prefix="/v1")
     app.include_router(metrics.router)
     return app

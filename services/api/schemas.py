@@ -330,3 +330,45 @@ class ProfileOut(BaseModel):
 class ProfileHistory(BaseModel):
     user_id: str
     versions: list[ProfileOut] = Field(description="Newest first.")
+
+
+class UserSettingsUpdate(BaseModel):
+    """A person's own settings; a field left out keeps its value."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "episode_retention_days": 90, "pinned_kinds": ["lesson"]}]})
+
+    episode_retention_days: int | None = Field(default=None, ge=0, le=36_500, description=(
+        "How long the words of a conversation are kept (0: for good); what was taken from them stays."))
+    pinned_kinds: list[MemoryKind] | None = Field(default=None, description="Kinds that never fade.")
+    command_id: Identifier | None = None
+
+
+class MaintenanceRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    as_of: datetime | None = Field(default=None, description="The moment the rules apply at (default: now).")
+    user_id: Identifier | None = Field(default=None, description="Only this person.")
+    dry_run: bool = Field(default=False, description="Say what would change, change nothing.")
+
+
+class MaintenanceRunView(BaseModel):
+    """A run's report: people processed, memories evaluated, and what became of them."""
+
+    run_id: str
+    as_of: datetime
+    dry_run: bool = False
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    users: int = 0
+    evaluated: int = 0
+    forgotten: int = 0
+    demoted: int = 0
+    compressed: int = 0
+    contradictions: int = 0
+    expired: int = 0
+    duration_s: float | None = None
+
+
+class MaintenanceRunPage(BaseModel):
+    items: list[MaintenanceRunView]

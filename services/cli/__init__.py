@@ -12,6 +12,7 @@ from services.cli.export import export
 from services.cli.extract import extract, reextract
 from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
+from services.cli.maintain import maintain
 from services.cli.rebuild import catch_up, fingerprint, rebuild
 from services.cli.serve import serve
 
@@ -33,6 +34,7 @@ app.command()(asyncapi)
 app.command()(extract)
 app.command()(reextract)
 app.command()(export)
+app.command()(maintain)
 
 
 @app.callback()

@@ -12,7 +12,14 @@ from fastapi.responses import JSONResponse
 from domain.model import MemoryKind, MemoryStatus, utc
 from projections.views import MemoryView
 from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
-from services.api.schemas import EpisodeCreate, MemoryCreate, MemoryPage, Stats, WriteAccepted
+from services.api.schemas import (
+    EpisodeCreate,
+    MemoryCreate,
+    MemoryPage,
+    Stats,
+    UserSettingsUpdate,
+    WriteAccepted,
+)
 from services.api.writes import WRITE_RESPONSES, command, submit
 
 router = APIRouter(prefix="/users/{user_id}", tags=["memories"])
@@ -142,3 +149,11 @@ users = APIRouter(prefix="/users", tags=["people"])
 async def erase_user(user_id: UserId, intake: IntakeDep, wait: Wait = False,
                      command_id: str | None = None) -> JSONResponse:
     return await submit(intake, command("EraseUser", user_id, {"command_id": command_id}), wait)
+
+
+@users.put("/{user_id}/settings", summary="Set how a person's memory ages", **_ACCEPTED)
+async def configure_user(user_id: UserId, body: UserSettingsUpdate, intake: IntakeDep,
+                         wait: Wait = False) -> JSONResponse:
+    """How long the words of their conversations are kept, and the kinds of memory that never fade."""
+    fields = body.model_dump(exclude_none=True)
+    return await submit(intake, command("ConfigureUser", user_id, fields), wait)

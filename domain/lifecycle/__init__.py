@@ -1,0 +1,1 @@
+"""How a person's memory ages: decay, compression, expiry. Pure rules over what the projection says."""

@@ -1,0 +1,1 @@
+"""The lifecycle of a person's memory: maintenance runs, reminders."""
