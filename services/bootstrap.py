@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from neo4j import Driver, GraphDatabase
@@ -39,6 +40,8 @@ from services.extraction.process import ExtractionProcess
 from services.layers.process import LayersProcess
 from services.layers.writers import LLMProfileWriter, LLMSummarizer, OfflineProfileWriter, OfflineSummarizer
 from services.lifecycle.maintenance import MaintenanceService
+from services.lifecycle.reminders import ReminderRelay
+from services.lifecycle.scheduler import LifecycleScheduler
 from services.lifecycle.send import direct, through_kafka
 from services.questions import LLMQuestions, OfflineExpansion, QuestionSynthesizer
 from services.search import SearchService
@@ -176,6 +179,30 @@ def extraction_policy(settings: Settings) -> ExtractionPolicy:
                             episode_retention_days=settings.episode_retention_days)
 
 
+def lifecycle_scheduler(lore: Lore) -> LifecycleScheduler:
+    """Maintenance on its cron and the reminders, as `lore serve` runs them."""
+    from infra.reminders import KafkaReminderOutbox, SqliteReminderOutbox, WebhookSender
+    from projections.reminders import ReminderQueries
+
+    settings = lore.settings
+    relay = None
+    if settings.reminders == "on" and (settings.uses_kafka_log or settings.reminder_webhook):
+        outbox: KafkaReminderOutbox | SqliteReminderOutbox
+        if settings.uses_kafka_log:
+            assert settings.kafka_bootstrap is not None
+            outbox = KafkaReminderOutbox(settings.kafka_bootstrap, settings.reminders_topic,
+                                         retention_days=settings.reminder_catch_up_days + 7)
+        else:
+            outbox = SqliteReminderOutbox(settings.home / "reminders.sqlite3")
+        webhook = WebhookSender(settings.reminder_webhook) if settings.reminder_webhook else None
+        relay = ReminderRelay(ReminderQueries(lore.driver, settings.neo4j_database), lore.maintenance_queries,
+                              outbox, webhook, catch_up=timedelta(days=settings.reminder_catch_up_days),
+                              lease_for=timedelta(seconds=max(15.0, 3 * settings.reminder_poll_s)),
+                              ready=lore.commands.ensure_schema)
+    return LifecycleScheduler(maintenance_service(lore), settings.maintenance_cron, relay,
+                              settings.reminder_poll_s)
+
+
 def maintenance_service(lore: Lore) -> MaintenanceService:
     """Maintenance that sends its commands the way this deployment writes: to this process's
     handler (embedded), or onto lore.commands for the workers (Kafka)."""
@@ -186,7 +213,7 @@ def maintenance_service(lore: Lore) -> MaintenanceService:
         send = through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes)
     else:
         send = direct(lore.commands)
-    return MaintenanceService(lore.maintenance_queries, send)
+    return MaintenanceService(lore.maintenance_queries, send, ready=lore.commands.ensure_schema)
 
 
 def open_extractor(settings: Settings) -> Extractor | None:

@@ -59,6 +59,7 @@ _STATEMENTS = [
     "CREATE INDEX applied_command_user IF NOT EXISTS FOR (c:AppliedCommand) ON (c.user_id)",
     "CREATE CONSTRAINT maintenance_run IF NOT EXISTS FOR (r:MaintenanceRun) REQUIRE r.run_id IS UNIQUE",
     "CREATE CONSTRAINT lease_name IF NOT EXISTS FOR (l:Lease) REQUIRE l.name IS UNIQUE",
+    "CREATE INDEX todo_remind_at IF NOT EXISTS FOR (m:Todo) ON (m.remind_at)",
     # English (stemming) for most text; CJK bigrams for text with Chinese, Japanese or Korean in it.
     _fulltext(MEMORY_FULLTEXT, "Memory", "n.content, n.user_key", "english"),
     _fulltext(MEMORY_FULLTEXT_CJK, "Memory", "n.content_cjk, n.user_key_cjk", "cjk"),

@@ -27,7 +27,7 @@ from services.api.routers import (
     search,
     todos,
 )
-from services.bootstrap import Lore, bootstrap
+from services.bootstrap import Lore, bootstrap, lifecycle_scheduler
 from services.intake import DirectIntake, Intake, KafkaIntake
 from services.worker import command_broker, prepare_topics
 
@@ -58,7 +58,9 @@ async def _kafka_intake(app: FastAPI, lore: Lore, stack: AsyncExitStack, worker:
                        timeout_s=settings.wait_timeout_s)
 
 
-def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True) -> FastAPI:
+def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True,
+               lifecycle: bool = False) -> FastAPI:
+    """`lifecycle`: also run maintenance on its cron and send reminders (what `lore serve` does)."""
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Wiring opens the event log (on Kafka: topics, a producer): not on the event loop.
@@ -77,6 +79,10 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
             if worker or not lore.settings.uses_kafka_log:
                 # Beside this process's writer: on Kafka, for the partitions its worker is given.
                 lore.start_extraction(kafka_worker=lore.settings.uses_kafka_log)
+            if lifecycle:
+                scheduler = await asyncio.to_thread(lifecycle_scheduler, lore)
+                scheduler.start()
+                stack.callback(scheduler.stop)
             yield
 
     app = FastAPI(

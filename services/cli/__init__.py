@@ -46,6 +46,8 @@ def _configure(verbose: bool = typer.Option(False, "--verbose", "-v", help="Debu
     )
     for noisy in ("kafka", "aiokafka", "neo4j", "httpx", "faststream.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    # A round skipped because the one before still runs (a slow start) is no one's concern.
+    logging.getLogger("apscheduler").setLevel(logging.ERROR)
 
 
 def main() -> None:

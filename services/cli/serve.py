@@ -25,6 +25,7 @@ def serve(
     from services.api import create_app
 
     uvicorn.run(
-        create_app(worker=worker), host=host or settings.api_host, port=port or settings.api_port,
+        create_app(worker=worker, lifecycle=True), host=host or settings.api_host,
+        port=port or settings.api_port,
         log_level="info",
     )

@@ -97,8 +97,10 @@ def maintain_command_id(run_id: str) -> str:
 
 class MaintenanceService:
     def __init__(self, reads: MaintenanceReads, send: Send, compressor: Compressor | None = None,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC), batch: int = 100) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC), batch: int = 100,
+                 ready: Callable[[], None] = lambda: None) -> None:
         self.reads = reads
+        self.ready = ready
         self.send = send
         self.compressor = compressor or OfflineCompressor()
         self.clock = clock
@@ -107,6 +109,7 @@ class MaintenanceService:
 
     def run(self, as_of: datetime | None = None, user_id: str | None = None, dry_run: bool = False,
             run_id: str | None = None, on_progress: Callable[[int], None] | None = None) -> MaintenanceReport:
+        self.ready()  # the graph's constraints first: the lease is unique by them
         started = self.clock()
         as_of = as_of or started
         run_id = run_id or run_id_for(as_of, scheduled=False)
