@@ -28,7 +28,8 @@ from services.bootstrap import bootstrap, maintenance_service
 console = Console()
 AS_OF = datetime(2026, 6, 1, 3, tzinfo=UTC)
 KINDS = ["fact", "preference", "event", "goal", "lesson", "context"]
-WORDS = ["walked the dog", "booked a table", "read a paper on graphs", "fixed the bike", "called the bank", "bought oat milk", "met Priya for lunch", "planned the Lisbon trip", "tried a new ramen place"]
+WORDS = ["walked the dog", "booked a table", "read a paper on graphs", "fixed the bike", "called the bank",
+         "bought oat milk", "met Priya for lunch", "planned the Lisbon trip", "tried a new ramen place"]
 
 
 def load(lore: object, people: int, per_person: int, seed: int) -> None:
