@@ -161,6 +161,10 @@ class Settings(BaseSettings):
 
     maintenance_cron: str = Field(default="0 3 * * *", description="When `lore serve` runs maintenance "
                                   "(cron, UTC: decay, compression, expiry); empty: never on its own.")
+    compressor: Literal["auto", "offline", "llm"] = Field(
+        default="auto", description="What compresses old low-use memories in maintenance: llm = the model of "
+        "LORE_LLM, checked to keep every name and number (else the offline one stands in); offline = the "
+        "originals' sentences in one memory; auto = llm when LORE_LLM is set.")
     episode_retention_days: int = Field(default=30, ge=0, description="How long a conversation's words are "
                                         "kept before they leave the graph (a person may set their own; "
                                         "0: kept for good). What was taken from them stays.")

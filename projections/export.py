@@ -29,11 +29,12 @@ _EPISODES = """
 MATCH (ep:Episode {user_id: $user_id}) WHERE ep.key > $after
 WITH ep ORDER BY ep.key LIMIT $page
 CALL (ep) {
-  OPTIONAL MATCH (ep)-[:HAS_MESSAGE]->(x:Message)
+  OPTIONAL MATCH (ep)-[:HAS_MESSAGE]->(x:Message) WHERE ep.expired_at IS NULL
   WITH x ORDER BY x.position
   RETURN collect(x {.position, .role, .content, .occurred_at}) AS messages
 }
-RETURN ep.key AS key, ep {.episode_id, .session_id, .occurred_at, .recorded_at, messages: messages} AS item
+RETURN ep.key AS key, ep {.episode_id, .session_id, .occurred_at, .recorded_at, .expires_at, .expired_at,
+                           messages: messages} AS item
 """
 
 _SUMMARIES = """

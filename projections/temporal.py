@@ -22,7 +22,7 @@ def _fields(valid_until: str) -> str:
         "m {.memory_id, .user_id, .kind, .category, .content, .attribute, .value, .status, .valid_from, "
         ".recorded_at, .retired_at, .superseded_by, .importance, .confidence, .source, "
         ".access_count, .decided_by, .asserted, .due_at, .remind_at, .completed_at, .merged_into, "
-        ".merged_from, "
+        ".merged_from, .compressed_into, "
         f"valid_until: {valid_until}}}"
     )
 
@@ -32,6 +32,7 @@ def _fields(valid_until: str) -> str:
 KNOWN_AT_FILTER = """
 WHERE m.recorded_at <= $known_at
   AND (m.merged_at IS NULL OR m.merged_at > $known_at)
+  AND (m.compressed_at IS NULL OR m.compressed_at > $known_at)
   AND none(i IN range(0, size(coalesce(m.forgotten_at, [])) - 1)
            WHERE m.forgotten_at[i] <= $known_at
              AND (i >= size(coalesce(m.restored_at, [])) OR m.restored_at[i] > $known_at))
@@ -48,7 +49,7 @@ WHERE $valid_at IS NULL OR until IS NULL OR $valid_at < until
 
 # The same as believed now: the stored window is the one in force, no edge needs reading.
 KNOWN_NOW_FILTER = """
-WHERE NOT m.status IN ['forgotten', 'merged']
+WHERE NOT m.status IN ['forgotten', 'merged', 'compressed']
   AND ($valid_at IS NULL OR (m.valid_from <= $valid_at
                              AND (m.valid_until IS NULL OR $valid_at < m.valid_until)))
 WITH *, m.valid_until AS until
@@ -100,7 +101,7 @@ SKIP $skip LIMIT $limit
 
 _TIMELINE = f"""
 MATCH (m:Memory {{user_id: $user_id, slot: $slot}})
-WHERE NOT m.status IN ['forgotten', 'merged']
+WHERE NOT m.status IN ['forgotten', 'merged', 'compressed']
 RETURN {_fields('m.valid_until')} AS memory
 ORDER BY m.valid_from, m.log_position, m.memory_id
 SKIP $skip LIMIT $limit

@@ -35,3 +35,4 @@ class MemoryView(BaseModel):
                                           description="For a to-do: when it was done (null: open).")
     merged_into: str | None = None
     merged_from: list[str] | None = None
+    compressed_into: str | None = None

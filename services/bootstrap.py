@@ -39,6 +39,7 @@ from services.extraction.llm_consolidator import LLMConsolidator
 from services.extraction.process import ExtractionProcess
 from services.layers.process import LayersProcess
 from services.layers.writers import LLMProfileWriter, LLMSummarizer, OfflineProfileWriter, OfflineSummarizer
+from services.lifecycle.compress import LLMCompressor
 from services.lifecycle.maintenance import MaintenanceService
 from services.lifecycle.reminders import ReminderRelay
 from services.lifecycle.scheduler import LifecycleScheduler
@@ -213,7 +214,11 @@ def maintenance_service(lore: Lore) -> MaintenanceService:
         send = through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes)
     else:
         send = direct(lore.commands)
-    return MaintenanceService(lore.maintenance_queries, send, ready=lore.commands.ensure_schema)
+    llm = open_llm(settings) if settings.compressor in ("auto", "llm") else None
+    if settings.compressor == "llm" and llm is None:
+        raise ValueError("LORE_COMPRESSOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
+    compressor = LLMCompressor(llm) if llm is not None else None
+    return MaintenanceService(lore.maintenance_queries, send, compressor, ready=lore.commands.ensure_schema)
 
 
 def open_extractor(settings: Settings) -> Extractor | None:

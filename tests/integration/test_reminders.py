@@ -34,16 +34,22 @@ def committed(bootstrap_servers: str, topic: str) -> list[dict]:  # type: ignore
                          "auto.offset.reset": "earliest"})
     try:
         parts = consumer.list_topics(topic, timeout=30).topics[topic].partitions
+        # Up to the end as it is now: a topic still being written to is read to this moment.
+        ends = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=30)[1] for p in parts}
         consumer.assign([TopicPartition(topic, p, 0) for p in parts])
         found: list[dict] = []  # type: ignore[type-arg]
         idle = 0
-        while idle < 3:  # read until the topic has been quiet for a while
+        while idle < 10:
             message = consumer.poll(0.3)
-            if message is None:
-                idle += 1
-            elif not message.error():
+            if message is not None and not message.error():
                 idle = 0
-                found.append(json.loads(message.value()))
+                if message.offset() < ends[message.partition()]:
+                    found.append(json.loads(message.value()))
+            else:
+                idle += 1
+            at = consumer.position([TopicPartition(topic, p) for p in parts])
+            if all(tp.offset >= ends[tp.partition] or ends[tp.partition] == 0 for tp in at):
+                break
         return found
     finally:
         consumer.close()

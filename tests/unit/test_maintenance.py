@@ -174,3 +174,36 @@ def test_episodes_carry_their_expiry_and_a_run_expires_them_once() -> None:
     evolve(state, events)
     again = decide(state, command.model_copy(update={"command_id": "m2"}), AS_OF)
     assert not [e for e in again if isinstance(e, EpisodeExpired)]
+
+
+class _Answering:
+    """A stand-in model: answers what it is given."""
+
+    model = "stand-in"
+
+    def __init__(self, memories: list[str] | Exception) -> None:
+        self.memories = memories
+
+    def structured(self, system: str, user: str, schema: type, name: str) -> object:
+        from infra.llm.port import Structured
+
+        if isinstance(self.memories, Exception):
+            raise self.memories
+        return Structured(schema(memories=self.memories), raw="{}", model=self.model, mode="json_schema",
+                          prompt_tokens=10, completion_tokens=5)
+
+
+GROUP = Group(MemoryKind.EVENT, ("a", "b", "c"),
+              ("Met Priya in Porto on 12 May", "Paid 40 euros for the museum", "Took the 8:15 train back"))
+
+
+def test_a_model_compression_is_taken_only_when_it_keeps_every_name_and_number() -> None:
+    from services.lifecycle.compress import LLMCompressor
+
+    kept = LLMCompressor(_Answering(["Met Priya in Porto on 12 May, paid 40 euros for the museum and took "
+                                     "the 8:15 train back."])).compress(GROUP)  # type: ignore[arg-type]
+    assert kept.compressor == "stand-in compress/1" and len(kept.contents) == 1
+    lossy = LLMCompressor(_Answering(["Had a trip to Porto."])).compress(GROUP)  # type: ignore[arg-type]
+    assert lossy.compressor.startswith("compress/offline-1") and "Priya" in lossy.contents[0]
+    failed = LLMCompressor(_Answering(RuntimeError("down"))).compress(GROUP)  # type: ignore[arg-type]
+    assert failed.compressor == "compress/offline-1" and "8:15" in failed.contents[0]
