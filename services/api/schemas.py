@@ -350,6 +350,8 @@ class MaintenanceRequest(BaseModel):
     as_of: datetime | None = Field(default=None, description="The moment the rules apply at (default: now).")
     user_id: Identifier | None = Field(default=None, description="Only this person.")
     dry_run: bool = Field(default=False, description="Say what would change, change nothing.")
+    run_id: Identifier | None = Field(default=None, description="Names the run: a run of the same id "
+                                      "again changes no one twice (default: a new id).")
 
 
 class MaintenanceRunView(BaseModel):

@@ -4,19 +4,22 @@ run changes nothing; a rebuild from the log gives the same graph; a compressed m
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
-from domain.commands import Command, RecordEpisode, RecordMemory, RestoreMemory
+from domain.commands import Command, RecordEpisode, RecordMemory
 from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import Lore, bootstrap, maintenance_service
+from tests.support.kafka_flow import kafka_settings
 from tests.support.servers import ServerEndpoints
 
 AS_OF = datetime(2026, 9, 1, 3, tzinfo=UTC)
@@ -45,28 +48,40 @@ def lore(neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> Iterator[Lo
     made.close()
 
 
+@pytest.fixture(params=["sqlite", "kafka"])
+def settings(request: pytest.FixtureRequest, servers: ServerEndpoints, tmp_path: Path,
+             kafka_topic: Callable[..., str]) -> Settings:
+    if request.param == "kafka":
+        return kafka_settings(servers.neo4j_uri, servers.kafka_bootstrap, tmp_path, kafka_topic,
+                              extractor="off", layers="off")
+    return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", event_log="sqlite",
+                    extractor="off", layers="off")
+
+
 def handle(lore: Lore, *commands: Command) -> None:
     outcomes = lore.commands.handle(list(commands))
     assert all(o.status == "applied" for o in outcomes), outcomes
 
 
-def craft(lore: Lore, neo4j: Driver) -> dict[str, str]:
+def applied(response: httpx.Response) -> str:
+    assert response.status_code == 202 and response.json()["status"] == "applied", response.text
+    return str(response.json()["memory_id"])
+
+
+def craft(client: TestClient, neo4j: Driver) -> dict[str, str]:
     ids: dict[str, str] = {}
-    for i, (name, kind, importance, days, searches, found_days, _) in enumerate(TABLE):
+    for name, kind, importance, days, searches, found_days, _ in TABLE:
         said = AS_OF - timedelta(days=days)
-        command = RecordMemory(command_id=f"m{i}", user_id="ada", occurred_at=said, content=f"Ada's {name}",
-                               kind=kind, importance=importance)
-        outcome = lore.commands.handle([command])[0]
-        ids[name] = str(outcome.memory_id)
+        body = {"content": f"Ada's {name}", "kind": kind, "importance": importance,
+                "occurred_at": said.isoformat()}
+        ids[name] = applied(client.post("/v1/users/ada/memories", params={"wait": "true"}, json=body))
         if searches:  # usage statistics are what searches leave behind, not events
             neo4j.execute_query("MATCH (m:Memory {memory_id: $id}) SET m.access_count = $n, "
                                 "m.last_accessed_at = datetime($at)", id=ids[name], n=searches,
                                 at=(AS_OF - timedelta(days=found_days or 0)).isoformat())
-    handle(lore, RecordEpisode(command_id="ep-old", user_id="ada", occurred_at=AS_OF - timedelta(days=90),
-                               session_id="s1", episode_id="old",
-                               messages=[{"role": "user", "content": "I walked the dog by the river"}]))
     # Someone else's memories are not Ada's business, and they are kept (not old enough to fade).
-    handle(lore, RecordMemory(command_id="b1", user_id="bob", occurred_at=AS_OF, content="Bob's fact"))
+    applied(client.post("/v1/users/bob/memories", params={"wait": "true"}, json={
+        "content": "Bob's fact", "occurred_at": AS_OF.isoformat()}))
     return ids
 
 
@@ -76,65 +91,69 @@ def statuses(neo4j: Driver, user_id: str) -> dict[str, tuple[str, float]]:
     return {r["c"]: (r["s"], r["i"]) for r in records}
 
 
+def maintain(client: TestClient, **fields: Any) -> dict[str, Any]:
+    response = client.post("/v1/maintenance/runs", json={"as_of": AS_OF.isoformat(), **fields})
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
 def test_a_run_at_a_fixed_moment_does_what_the_rules_say_and_a_rebuild_gives_the_same_graph(
-        lore: Lore, neo4j: Driver) -> None:
-    craft(lore, neo4j)
-    handle(lore, command_of("ConfigureUser", pinned_kinds=["lesson"]))
-    as_of = AS_OF
-    service = maintenance_service(lore)
-    before = lore.projector.fingerprint()
-
-    dry = service.run(as_of=as_of, dry_run=True)
-    assert lore.projector.fingerprint() == before  # a dry run changes nothing
+        settings: Settings, neo4j: Driver) -> None:
     expected = {"forgotten": 1, "demoted": 1, "compressed": 3, "contradictions": 0}
-    assert {k: getattr(dry, k) for k in expected} == expected
-    assert (dry.users, dry.evaluated) == (2, 11)
+    with TestClient(create_app(lambda: bootstrap(settings))) as client:
+        craft(client, neo4j)
+        assert client.put("/v1/users/ada/settings", params={"wait": "true"},
+                          json={"pinned_kinds": ["lesson"]}).status_code == 202
+        before = fingerprint(neo4j)
+        dry = maintain(client, dry_run=True)
+        assert fingerprint(neo4j) == before  # a dry run changes nothing
+        assert {k: dry[k] for k in expected} == expected and (dry["users"], dry["evaluated"]) == (2, 11)
 
-    report = service.run(as_of=as_of, run_id="nightly-1")
-    assert {k: getattr(report, k) for k in expected} == expected and report.users == 2
+        report = maintain(client, run_id="nightly-1")
+        assert {k: report[k] for k in expected} == expected and report["users"] == 2
+        now = statuses(neo4j, "ada")
+        for name, _, importance, *_, want in TABLE:
+            status, kept_importance = now[f"Ada's {name}"]
+            if want == "demoted":
+                assert (status, kept_importance) == ("active", pytest.approx(importance * 0.8)), name
+            else:
+                assert status == want, name
+        (made,) = [c for c in now if c.count("Ada's") == 3]
+        assert made == "Ada's lamp. Ada's dentist. Ada's ramen."  # oldest first, every word kept
+        assert statuses(neo4j, "bob") == {"Bob's fact": ("active", 0.5)}
+        records, _, _ = neo4j.execute_query(
+            "MATCH (n:Memory)-[e:COMPRESSED_FROM]->(o:Memory) "
+            "RETURN count(e) AS n, collect(DISTINCT e.run_id) AS runs")
+        assert (records[0]["n"], records[0]["runs"]) == (3, ["nightly-1"])
+        records, _, _ = neo4j.execute_query(
+            "MATCH (m:Memory {forgotten_reason: 'decayed'}) RETURN m.forgotten_run AS r")
+        assert [r["r"] for r in records] == ["nightly-1"]
+        (listed,) = client.get("/v1/maintenance/runs").json()["items"]
+        assert {k: listed[k] for k in expected} == expected and listed["run_id"] == "nightly-1"
 
-    now = statuses(neo4j, "ada")
-    for name, _, importance, *_, want in TABLE:
-        status, kept_importance = now[f"Ada's {name}"]
-        if want == "demoted":
-            assert (status, kept_importance) == ("active", pytest.approx(importance * 0.8)), name
-        else:
-            assert status == want, name
-    (made,) = [c for c in now if c.count("Ada's") == 3]
-    assert made == "Ada's lamp. Ada's dentist. Ada's ramen."  # oldest first, every word kept
-    assert statuses(neo4j, "bob") == {"Bob's fact": ("active", 0.5)}
-    records, _, _ = neo4j.execute_query(
-        "MATCH (n:Memory)-[e:COMPRESSED_FROM]->(o:Memory) "
-        "RETURN count(e) AS n, collect(DISTINCT e.run_id) AS runs")
-    assert (records[0]["n"], records[0]["runs"]) == (3, ["nightly-1"])
-    records, _, _ = neo4j.execute_query(
-        "MATCH (m:Memory {forgotten_reason: 'decayed'}) RETURN m.forgotten_run AS r")
-    assert [r["r"] for r in records] == ["nightly-1"]
+        # The same run again changes no one twice.
+        again = maintain(client, run_id="nightly-1")
+        assert again["forgotten"] == 1 and statuses(neo4j, "ada") == now
+        ada = client.get("/v1/users/ada/memories").json()["items"]
+        assert not [m for m in ada if m["status"] in ("compressed", "forgotten")]  # only what holds now
 
-    # The same run again changes no one twice.
-    again = service.run(as_of=as_of, run_id="nightly-1")
-    assert again.forgotten == 1 and statuses(neo4j, "ada") == now
+        compressed = next(i for i, (s, _) in statuses_by_id(neo4j).items() if s == "compressed")
+        restored = client.post(f"/v1/users/ada/memories/{compressed}/restore", params={"wait": "true"})
+        assert restored.status_code == 202 and statuses_by_id(neo4j)[compressed][0] == "active"
 
-    live = lore.projector.fingerprint()
-    lore.projector.rebuild(lore.event_log)
-    assert lore.projector.fingerprint() == live
-
-    compressed = next(i for i, (s, _) in statuses_by_id(neo4j).items() if s == "compressed")
-    handle(lore, RestoreMemory(command_id="r", user_id="ada", occurred_at=AS_OF, memory_id=compressed))
-    assert statuses_by_id(neo4j)[compressed][0] == "active"
+    live = fingerprint(neo4j)
+    rebuilt = bootstrap(settings)
+    try:
+        rebuilt.projector.rebuild(rebuilt.event_log)
+        assert fingerprint(neo4j) == live
+    finally:
+        rebuilt.close()
 
 
 def statuses_by_id(neo4j: Driver) -> dict[str, tuple[str, float]]:
     records, _, _ = neo4j.execute_query("MATCH (m:Memory {user_id: 'ada'}) RETURN m.memory_id AS id, "
                                         "m.status AS s, m.importance AS i")
     return {r["id"]: (r["s"], r["i"]) for r in records}
-
-
-def command_of(type_: str, **fields: Any) -> Command:
-    from domain.commands import command_adapter
-
-    return command_adapter.validate_python({"type": type_, "command_id": f"{type_}-1", "user_id": "ada",
-                                            "occurred_at": AS_OF, **fields})
 
 
 def test_conversations_lose_their_words_when_they_expire_and_what_was_taken_from_them_stays(

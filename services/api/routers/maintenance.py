@@ -37,7 +37,7 @@ async def run(lore: LoreDep, body: MaintenanceRequest) -> MaintenanceRunView:
     `dry_run`, say what would change and change nothing. Answers when the run is done."""
     service = maintenance_service(lore)
     try:
-        report = await run_in_threadpool(service.run, body.as_of, body.user_id, body.dry_run)
+        report = await run_in_threadpool(service.run, body.as_of, body.user_id, body.dry_run, body.run_id)
     except MaintenanceBusy as busy:
         raise HTTPException(status.HTTP_409_CONFLICT, str(busy)) from busy
     return MaintenanceRunView(**report.as_dict())
