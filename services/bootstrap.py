@@ -16,6 +16,7 @@ from domain.extraction.policy import ExtractionPolicy
 from infra.embedding import Embedder, open_embedder
 from infra.embedding.cached import CachedEmbedder
 from infra.eventlog import EventLog, open_event_log
+from infra.keys import KeyStore, open_key_store
 from infra.llm import open_llm
 from infra.rewriting import open_rewriter
 from infra.settings import Settings
@@ -60,6 +61,7 @@ class Lore:
     exports: ExportQueries
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
+    keys: KeyStore | None = None  # people's keys; None when encryption is off
     _closed: bool = field(default=False, init=False)
 
     def start_extraction(self, kafka_worker: bool = False) -> None:
@@ -85,6 +87,8 @@ class Lore:
             self.search.close()
             self.projector.close()
             self.event_log.close()
+            if self.keys is not None:
+                self.keys.close()
             self.driver.close()
 
 
@@ -109,7 +113,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
         embedder = open_embedder(settings)
         if embedder is not None:  # a candidate is embedded to find its neighbours, then as a memory
             embedder = CachedEmbedder(embedder)
-    event_log = open_event_log(settings)
+    keys = open_key_store(settings)
+    event_log = open_event_log(settings, keys)
     projector = GraphProjector(driver, database, log_id=event_log.log_id)
 
     def schema() -> None:
@@ -137,7 +142,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
                              open_questions(settings))
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access, queries,
                 OutcomeQueries(driver, database), extractions, layer_queries, context,
-                ExportQueries(driver, database), process, layers)
+                ExportQueries(driver, database), process, layers, keys)
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:
