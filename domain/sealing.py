@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -55,6 +55,9 @@ class Keyring(Protocol):
 
     def destroy(self, user_id: str) -> None:
         """Forget every key of the person's: what they sealed can never be opened again."""
+
+    def prepare(self, user_ids: Collection[str]) -> None:
+        """Make the keys these people have not got yet, in one write (a batch's first entries)."""
 
 
 class UnreadableEntry(ValueError):

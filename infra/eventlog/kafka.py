@@ -148,6 +148,7 @@ class KafkaEventLog:
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         stored: list[StoredEvent] = []
         for segment in self._sealing.segments(batch):
+            self._sealing.prepare(segment)
             stored.extend(self._append(segment))
             self._sealing.appended(segment)
         return stored

@@ -41,6 +41,11 @@ class EntrySealing:
         bounds = [0, *(c for c in cuts if c < len(batch)), len(batch)]
         return [batch[a:b] for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
 
+    def prepare(self, batch: Sequence[Decided]) -> None:
+        """Make the keys of the batch's new people at once, not one write each."""
+        if self.sealer is not None:
+            self.sealer.keyring.prepare({d.user_id for d in batch})
+
     def appended(self, entries: Iterable[Decided]) -> None:
         """Entries now durably in the log: destroy the keys of the people they erase."""
         if self.sealer is None:

@@ -75,6 +75,7 @@ class SqliteEventLog:
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         stored: list[StoredEvent] = []
         for segment in self._sealing.segments(batch):
+            self._sealing.prepare(segment)
             stored.extend(self._append(segment))
         return stored
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Collection
 
 from confluent_kafka import Producer
 from kafka import KafkaConsumer, TopicPartition
@@ -57,6 +58,7 @@ class KafkaKeyStore:
         # user -> key_id -> secret, in the order the keys were made (the last is the current one).
         self._keys: dict[str, dict[bytes, bytes]] = {}
         self._refreshed = 0.0
+        self._errors: list[object] = []
         self._read_to_end()
 
     def _read_to_end(self) -> None:
@@ -100,6 +102,18 @@ class KafkaKeyStore:
             self._keys.setdefault(user_id, {})[key.key_id] = key.secret
             return key
 
+    def prepare(self, user_ids: Collection[str]) -> None:
+        with self._lock:
+            if all(self._keys.get(u) for u in user_ids):
+                return
+            self._read_to_end()
+            new = {u: PersonKey.new() for u in user_ids if not self._keys.get(u)}
+            for user_id, key in new.items():
+                self._produce(_record_key(user_id, key.key_id), key.secret)
+            self._flush()
+            for user_id, key in new.items():
+                self._keys.setdefault(user_id, {})[key.key_id] = key.secret
+
     def destroy(self, user_id: str) -> None:
         with self._lock:
             self._read_to_end()  # every key of theirs, also one another process made
@@ -108,10 +122,26 @@ class KafkaKeyStore:
             self._keys.pop(user_id, None)
 
     def _write(self, key: bytes, value: bytes | None) -> None:
-        errors: list[object] = []
-        self._producer.produce(self.topic, key=key, value=value,
-                               on_delivery=lambda error, _: errors.append(error) if error else None)
-        if self._producer.flush(30) or errors:
+        self._produce(key, value)
+        self._flush()
+
+    def _produce(self, key: bytes, value: bytes | None) -> None:
+        while True:
+            try:
+                self._producer.produce(self.topic, key=key, value=value, on_delivery=self._delivered)
+                return
+            except BufferError:  # the local queue is full: let it drain
+                self._producer.poll(0.1)
+
+    def _delivered(self, error: object, _: object) -> None:
+        if error is not None:
+            self._errors.append(error)
+
+    def _flush(self) -> None:
+        """Every key written is on the topic (acks=all) before an entry sealed with it is."""
+        left = self._producer.flush(30)
+        errors, self._errors = self._errors, []
+        if left or errors:
             raise RuntimeError(f"writing to the key topic {self.topic} failed: {errors or 'timed out'}")
 
     def close(self) -> None:

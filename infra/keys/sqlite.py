@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Collection
 from pathlib import Path
 
 from cachetools import LRUCache
@@ -50,16 +51,40 @@ class SqliteKeyStore:
             key = self._current.get(user_id)
             if key is not None:
                 return key
-            # The newest key of the person's (rowids grow): the one made since their last erasure.
-            row = self._db.execute("SELECT key_id, secret FROM keys WHERE user_id = ? ORDER BY rowid DESC "
-                                   "LIMIT 1", (user_id,)).fetchone()
-            if row is not None:
-                key = PersonKey(bytes(row[0]), bytes(row[1]))
-            else:
+            key = self._newest(user_id)
+            if key is None:
                 key = PersonKey.new()
                 self._db.execute("INSERT INTO keys VALUES (?, ?, ?)", (user_id, key.key_id, key.secret))
             self._current[user_id] = key
             return key
+
+    def prepare(self, user_ids: Collection[str]) -> None:
+        with self._lock:
+            new: dict[str, PersonKey] = {}
+            for user_id in user_ids:
+                if user_id not in self._current:
+                    found = self._newest(user_id)
+                    if found is None:
+                        new[user_id] = PersonKey.new()
+                    else:
+                        self._current[user_id] = found
+            if not new:
+                return
+            self._db.execute("BEGIN IMMEDIATE")  # one synced write for the batch, not one per person
+            try:
+                self._db.executemany("INSERT INTO keys VALUES (?, ?, ?)",
+                                     [(u, k.key_id, k.secret) for u, k in new.items()])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._current.update(new)
+
+    def _newest(self, user_id: str) -> PersonKey | None:
+        """The newest key of the person's (rowids grow): the one made since their last erasure."""
+        row = self._db.execute("SELECT key_id, secret FROM keys WHERE user_id = ? "
+                               "ORDER BY rowid DESC LIMIT 1", (user_id,)).fetchone()
+        return None if row is None else PersonKey(bytes(row[0]), bytes(row[1]))
 
     def destroy(self, user_id: str) -> None:
         with self._lock:

@@ -15,6 +15,7 @@ from domain.stored import Decided
 from infra.eventlog.sealed import EntrySealing
 from infra.eventlog.sqlite import SqliteEventLog
 from infra.keys.sqlite import SqliteKeyStore
+from services.migrate import migrate
 
 AT = datetime(2026, 3, 1, tzinfo=UTC)
 MARKER = "zanzibarquokka"
@@ -46,6 +47,9 @@ class MemoryKeyring:
 
     def destroy(self, user_id: str) -> None:
         self.keys.pop(user_id, None)
+
+    def prepare(self, user_ids: object) -> None:
+        pass
 
 
 def test_a_sealed_entry_round_trips_and_shows_nothing_in_the_clear() -> None:
@@ -133,3 +137,21 @@ def test_the_sqlite_log_seals_entries_and_an_erasure_shreds_them(tmp_path: Path)
     payloads = sqlite3.connect(tmp_path / "events.sqlite3").execute("SELECT payload FROM entries").fetchall()
     assert all(MARKER.encode() not in bytes(p) for (p,) in payloads)
     assert not any(MARKER.encode() in p.read_bytes() for p in tmp_path.iterdir())
+
+
+def test_a_plain_log_migrates_into_a_sealed_one_and_its_erasures_shred(tmp_path: Path) -> None:
+    old = SqliteEventLog(tmp_path / "old.sqlite3")  # written before encryption
+    old.append([Decided("c1", "ada", [memory("ada", "c1")]), Decided("b1", "bob", [memory("bob", "b1")]),
+                Decided("c2", "ada", [erased("ada", "c2")])])
+    assert MARKER.encode() in (tmp_path / "old.sqlite3").read_bytes() + \
+        (tmp_path / "old.sqlite3-wal").read_bytes()
+    keys = SqliteKeyStore(tmp_path / "keys.sqlite3")
+    new = SqliteEventLog(tmp_path / "new.sqlite3", keys=keys)
+    assert migrate(old, new, keys) == 3
+    assert [(s.position, s.event.command_id) for b in new.read({}) for s in b] == [(1, "b1"), (2, "c2")]
+    with pytest.raises(codec.UnreadableEvent):  # a sealed log is not migrated again
+        migrate(SqliteEventLog(tmp_path / "new.sqlite3"), SqliteEventLog(tmp_path / "again.sqlite3"), keys)
+    old.close()
+    new.close()
+    keys.close()
+    assert MARKER.encode() not in (tmp_path / "new.sqlite3").read_bytes()
