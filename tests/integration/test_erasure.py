@@ -16,6 +16,7 @@ import pytest
 from neo4j import GraphDatabase
 
 from domain.commands import EraseUser, Message, RecordEpisode, RecordMemory
+from infra.keys.kafka import KafkaKeyStore
 from infra.local import LocalStack
 from infra.local.process import free_port
 from infra.local.servers import KafkaServer, Neo4jServer
@@ -118,3 +119,23 @@ def test_an_erased_persons_words_are_in_no_file_after_compact(stack: LocalStack,
         lore.close()
     with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:
         driver.execute_query("MATCH (n) DETACH DELETE n")
+
+
+def test_the_kafka_key_store_is_shared_by_processes_and_forgets_a_destroyed_key(stack: LocalStack) -> None:
+    topic = f"lore.keys.{uuid.uuid4().hex[:8]}"
+    one = KafkaKeyStore(stack.kafka.bootstrap, topic=topic)
+    key = one.current("ada")
+    one.prepare(["bob", "cy"])
+    other = KafkaKeyStore(stack.kafka.bootstrap, topic=topic)  # another process, later
+    assert other.current("ada") == key and other.find("ada", key.key_id) == key.secret
+    assert other.find("bob", one.current("bob").key_id) == one.current("bob").secret
+    other.destroy("ada")
+    other.close()
+    one.close()
+    again = KafkaKeyStore(stack.kafka.bootstrap, topic=topic)
+    try:
+        assert again.find("ada", key.key_id) is None
+        assert again.current("ada").key_id != key.key_id
+        assert again.current("cy").secret
+    finally:
+        again.close()
