@@ -2,9 +2,10 @@
 
 Realistic entries (bench/history.py's commands decided by the domain, each memory and message with
 a 384-dimension vector, as the local embedder gives) are appended to an embedded SQLite log in
-batches (encode + seal + insert) and read back whole (read + open + decode), first plain, then
-sealed with per-person AES-256-GCM keys from a SQLite key store, alternating, several rounds.
-Prints the median rates and their ratio. No server needed.
+batches (encode + seal + insert) and read back whole (read + open + decode): plain; sealed with
+per-person AES-256-GCM keys from a SQLite key store made during the ingest (new people); and
+sealed with keys that exist already (known people). Each mode goes first in turn, several rounds;
+prints the median rates and their ratios to plain. No server needed.
 
     python -m bench.encryption             # 50,000 commands, 5 rounds
     python -m bench.encryption --smoke     # 2,000 commands, 3 rounds
@@ -56,9 +57,12 @@ def decided_history(users: int, commands: int) -> list[tuple[str, str, list]]:
     return out
 
 
-def one_round(entries: Sequence[tuple[str, str, list]], folder: Path, sealed: bool) -> tuple[float, float]:
-    """Events per second appended, and read back."""
-    keys = SqliteKeyStore(folder / "keys.sqlite3") if sealed else None
+def one_round(entries: Sequence[tuple[str, str, list]], folder: Path, mode: str) -> tuple[float, float]:
+    """Events per second appended, and read back. `mode`: plain; sealed (each person's key made
+    during the ingest, as for new people); sealed-known (keys made before, as for known people)."""
+    keys = SqliteKeyStore(folder / "keys.sqlite3") if mode != "plain" else None
+    if keys is not None and mode == "sealed-known":
+        keys.prepare({u for _, u, _ in entries})
     log = SqliteEventLog(folder / "events.sqlite3", keys=keys)
     events = sum(len(e) for _, _, e in entries)
     try:
@@ -93,17 +97,18 @@ def main() -> None:
     entries = [(c, u, e) for c, u, e in entries if type(e[0]).__name__ != "UserErased"]
     events = sum(len(e) for _, _, e in entries)
     print(f"{len(entries):,} entries ({events:,} events, {DIMENSIONS}-d vectors), {args.rounds} rounds")
-    rates: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+    modes = ["plain", "sealed", "sealed-known"]
+    rates: dict[str, list[tuple[float, float]]] = {m: [] for m in modes}
     for n in range(args.rounds):
-        for sealed in ((False, True) if n % 2 == 0 else (True, False)):
+        for mode in modes[n % 3:] + modes[:n % 3]:  # each mode first in turn
             with tempfile.TemporaryDirectory() as folder:
-                rates[sealed].append(one_round(entries, Path(folder), sealed))
-    medians = {s: (statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs))
-               for s, rs in rates.items()}
+                rates[mode].append(one_round(entries, Path(folder), mode))
+    medians = {m: (statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs))
+               for m, rs in rates.items()}
     for label, at in (("ingest (encode+append)", 0), ("rebuild (read+decode)", 1)):
-        plain, sealed_rate = medians[False][at], medians[True][at]
-        print(f"{label:24s} plain {plain:>10,.0f} events/s   sealed {sealed_rate:>10,.0f} events/s   "
-              f"sealed/plain {sealed_rate / plain:.3f}")
+        plain = medians["plain"][at]
+        print(f"{label:24s} plain {plain:>9,.0f} events/s   " + "   ".join(
+            f"{m} {medians[m][at]:>9,.0f} events/s ({medians[m][at] / plain:.2f}x)" for m in modes[1:]))
 
 
 if __name__ == "__main__":
