@@ -2,7 +2,8 @@
 
 A stored event is never reinterpreted silently: an event whose shape changes gets a
 higher `schema_version` and an upcaster here that lifts old payloads to the new shape.
-Crypto-shredding (encrypting a person's content with a key of theirs) slots in here too.
+Crypto-shredding: `seal_entry` and `open_entry` are what the logs store and read; a person's
+entries are sealed with a key of theirs (domain/sealing.py), and open to nothing once it is destroyed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from domain.events import Event
+from domain.sealing import Sealer, is_sealed, stays_clear
 
 _adapter: TypeAdapter[Event] = TypeAdapter(Event)
 
@@ -40,6 +42,26 @@ def encode(event: Event) -> bytes:
 def encode_entry(events: Sequence[Event]) -> bytes:
     """The events of one command as one log entry: a JSON array, written and read whole."""
     return b"[" + b",".join(encode(event) for event in events) + b"]"
+
+
+def seal_entry(user_id: str, events: Sequence[Event], entry: bytes, sealer: Sealer | None) -> bytes:
+    """The entry as the log keeps it: sealed with the person's key (with a sealer), except an
+    erasure, which holds nothing personal and must stay readable once the key is gone."""
+    if sealer is None or stays_clear(events):
+        return entry
+    return sealer.seal(user_id, entry)
+
+
+def open_entry(raw: bytes, sealer: Sealer | None) -> list[Event]:
+    """The events of a stored entry, sealed or plain; none when its person's key is destroyed."""
+    if is_sealed(raw):
+        if sealer is None:
+            raise UnreadableEvent("a sealed entry, and no key store to open it (LORE_ENCRYPTION=off?)")
+        plain = sealer.open(raw)
+        if plain is None:
+            return []
+        raw = plain
+    return decode_entry(raw)
 
 
 def decode_entry(raw: bytes | str) -> list[Event]:

@@ -69,6 +69,22 @@ class Settings(BaseSettings):
     event_log: Literal["auto", "sqlite", "kafka"] = Field(
         default="auto", description="auto = Kafka when kafka_bootstrap is set, else SQLite."
     )
+    encryption: bool = Field(
+        default=True,
+        description="Seal each person's log entries with a key of theirs (AES-256-GCM), kept in the key "
+        "store; erasing the person destroys it (crypto-shredding). off = entries are written plain.",
+    )
+    key_store: Literal["auto", "sqlite", "kafka"] = Field(
+        default="auto",
+        description="Where people's keys live: sqlite = LORE_HOME/keys.sqlite3; kafka = the compacted "
+        "topic LORE_KEYS_TOPIC; auto = kafka when the event log is, else sqlite.",
+    )
+    keys_topic: str = Field(default="lore.keys", description="Compacted Kafka topic of people's keys.")
+    command_retention_days: float = Field(
+        default=7.0, gt=0,
+        description="How long lore.commands and lore.commands.dlq keep a record: commands carry what "
+        "people said in the clear, so they are not kept forever (the event log is).",
+    )
 
     local_bind: str = Field(default="127.0.0.1", description="Address the local servers bind.")
     local_bolt_port: int = 7687
@@ -194,6 +210,16 @@ class Settings(BaseSettings):
     @property
     def sqlite_log_path(self) -> Path:
         return self.home / "events.sqlite3"
+
+    @property
+    def key_store_path(self) -> Path:
+        return self.home / "keys.sqlite3"
+
+    @property
+    def uses_kafka_keys(self) -> bool:
+        if self.key_store == "auto":
+            return self.uses_kafka_log
+        return self.key_store == "kafka"
 
     @property
     def uses_kafka_log(self) -> bool:

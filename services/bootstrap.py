@@ -18,6 +18,7 @@ from infra.embedding import Embedder, open_embedder
 from infra.embedding.cached import CachedEmbedder
 from infra.eventlog import EventLog, open_event_log
 from infra.kafka_publish import KafkaPublisher
+from infra.keys import KeyStore, open_key_store
 from infra.llm import open_llm
 from infra.rewriting import open_rewriter
 from infra.settings import Settings
@@ -69,6 +70,7 @@ class Lore:
     maintenance_queries: MaintenanceQueries
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
+    keys: KeyStore | None = None  # people's keys; None when encryption is off
     _closed: bool = field(default=False, init=False)
 
     def start_extraction(self, kafka_worker: bool = False) -> None:
@@ -94,6 +96,8 @@ class Lore:
             self.search.close()
             self.projector.close()
             self.event_log.close()
+            if self.keys is not None:
+                self.keys.close()
             self.driver.close()
 
 
@@ -118,7 +122,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
         embedder = open_embedder(settings)
         if embedder is not None:  # a candidate is embedded to find its neighbours, then as a memory
             embedder = CachedEmbedder(embedder)
-    event_log = open_event_log(settings)
+    keys = open_key_store(settings)
+    event_log = open_event_log(settings, keys)
     projector = GraphProjector(driver, database, log_id=event_log.log_id)
 
     def schema() -> None:
@@ -146,7 +151,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
                              open_questions(settings))
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access, queries,
                 OutcomeQueries(driver, database), extractions, layer_queries, context,
-                ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers)
+                ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys)
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:

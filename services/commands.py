@@ -31,7 +31,7 @@ from domain.errors import DomainError
 from domain.events import CommandRejected, Embedding, Event
 from domain.extraction.policy import ExtractionPolicy
 from domain.state import UserState, evolve
-from domain.stored import Decided
+from domain.stored import Decided, StoredEvent
 from infra.embedding import Embedder
 from infra.eventlog import EventLog
 from projections.outcomes import CommandOutcome, CommandRef
@@ -188,9 +188,25 @@ class CommandHandler:
             outcomes.append(outcome)
             decided.append(entry)
         if decided:
-            self.projection.apply(self.event_log.append(decided))
-        self._states.update(states)
+            stored = self.event_log.append(decided)
+            self.projection.apply(stored)
+            self._states.update(states)
+            self._refused_by_the_log(commands, decided, stored, outcomes)
+        else:
+            self._states.update(states)
         return outcomes
+
+    def _refused_by_the_log(self, commands: Sequence[Command], decided: Sequence[Decided],
+                            stored: Sequence[StoredEvent], outcomes: list[Outcome]) -> None:
+        """The SQLite log refuses a command id it holds. The projection forgets an erased person's
+        commands, so one of theirs sent again after the erasure gets here: it is a duplicate, and
+        the state it was decided on is read again from the graph next time."""
+        logged = {(s.event.user_id, s.event.command_id) for s in stored}
+        refused = {(d.user_id, d.command_id) for d in decided} - logged
+        for index, command in enumerate(commands):
+            if _ref(command) in refused and outcomes[index].status != "duplicate":
+                outcomes[index] = Outcome(command.command_id, "duplicate")
+                self._states.pop(command.user_id, None)
 
     def _states_of(self, user_ids: set[str]) -> dict[str, UserState]:
         """The batch's people, cached or read; kept for the batch whatever the cache evicts."""

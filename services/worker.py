@@ -183,6 +183,10 @@ class CommandWorker:
                 error, delay)
 
 
+def command_retention_ms(settings: Settings) -> int:
+    return round(settings.command_retention_days * 24 * 60 * 60 * 1000)
+
+
 def prepare_topics(settings: Settings) -> int:
     """The command, event and dead-letter topics, sized for what Lore writes; the number of
     partitions of the command and event topics, which must be equal, so that a worker owns the
@@ -190,7 +194,10 @@ def prepare_topics(settings: Settings) -> int:
     assert settings.kafka_bootstrap
     # Commands are kept by the broker's clock: a producer stamping an old time (CreateTime) would
     # otherwise have its commands deleted by retention before a worker applied them.
-    commands = {**topic_config(settings.max_command_bytes), "message.timestamp.type": "LogAppendTime"}
+    # Commands and dead letters carry what people said in the clear: they are kept a bounded time
+    # (LORE_COMMAND_RETENTION_DAYS), not forever like the event log, whose entries are sealed.
+    commands = {**topic_config(settings.max_command_bytes), "message.timestamp.type": "LogAppendTime",
+                "retention.ms": str(command_retention_ms(settings))}
     counts = {
         topic: ensure_topic(settings.kafka_bootstrap, topic, settings.kafka_partitions, config)
         for topic, config in (

@@ -25,8 +25,9 @@ from kafka.admin import NewTopic
 from kafka.errors import TopicAlreadyExistsError
 from kafka.partitioner.default import murmur2
 
-from domain import codec
+from domain.sealing import Keyring
 from domain.stored import Decided, StoredEvent
+from infra.eventlog.sealed import EntrySealing
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +113,10 @@ class KafkaEventLog:
     name = "kafka"
 
     def __init__(self, bootstrap: str, topic: str = "lore.events", partitions: int = 8,
-                 max_entry_bytes: int = 16 * 1024 * 1024) -> None:
+                 max_entry_bytes: int = 16 * 1024 * 1024, keys: Keyring | None = None) -> None:
+        """`keys`: seal each person's entries with their key (None: entries are written plain)."""
         self.bootstrap = bootstrap
+        self._sealing = EntrySealing(keys)
         self.topic = topic
         ensure_topic(bootstrap, topic, partitions, events_topic_config(max_entry_bytes))
         # librdkafka, not kafka-python, for appends: a Python producer spends ~100 µs a record,
@@ -143,6 +146,14 @@ class KafkaEventLog:
         ]
 
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
+        stored: list[StoredEvent] = []
+        for segment in self._sealing.segments(batch):
+            self._sealing.prepare(segment)
+            stored.extend(self._append(segment))
+            self._sealing.appended(segment)
+        return stored
+
+    def _append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         placed: list[tuple[int, int] | None] = [None] * len(batch)
         failures: list[Any] = []
 
@@ -157,9 +168,10 @@ class KafkaEventLog:
         for index, decided in enumerate(batch):
             # The command's own partition when known; else the user's, by the key.
             where = {} if decided.partition is None else {"partition": decided.partition}
+            value = self._sealing.stored(decided)
             while True:
                 try:
-                    self._producer.produce(self.topic, key=decided.user_id.encode(), value=decided.entry,
+                    self._producer.produce(self.topic, key=decided.user_id.encode(), value=value,
                                            on_delivery=delivered(index), **where)
                     break
                 except BufferError:  # the local queue is full: let it drain
@@ -208,7 +220,7 @@ class KafkaEventLog:
                     if record.offset > todo[tp]:
                         break
                     batch.extend(StoredEvent(tp.partition, record.offset, event)
-                                 for event in codec.decode_entry(record.value))
+                                 for event in self._sealing.events(record.value))
                 if self._consumer.position(tp) > todo[tp]:
                     del todo[tp]
             if batch:

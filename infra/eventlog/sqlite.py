@@ -13,8 +13,9 @@ import uuid
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 
-from domain import codec
+from domain.sealing import Keyring
 from domain.stored import Decided, StoredEvent
+from infra.eventlog.sealed import EntrySealing
 
 _ENTRIES = """
 CREATE TABLE IF NOT EXISTS {name} (
@@ -40,9 +41,11 @@ _FIRST_ROWID = 1
 class SqliteEventLog:
     name = "sqlite"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, keys: Keyring | None = None) -> None:
+        """`keys`: seal each person's entries with their key (None: entries are written plain)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
+        self._sealing = EntrySealing(keys)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -71,6 +74,14 @@ class SqliteEventLog:
 
     def append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
         stored: list[StoredEvent] = []
+        for segment in self._sealing.segments(batch):
+            self._sealing.prepare(segment)
+            stored.extend(self._append(segment))
+        return stored
+
+    def _append(self, batch: Sequence[Decided]) -> list[StoredEvent]:
+        stored: list[StoredEvent] = []
+        appended: list[Decided] = []
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -78,10 +89,12 @@ class SqliteEventLog:
                     cursor = self._db.execute(
                         "INSERT OR IGNORE INTO entries(user_id, command_id, events, payload) "
                         "VALUES (?, ?, ?, ?)",
-                        (decided.user_id, decided.command_id, len(decided.events), decided.entry),
+                        (decided.user_id, decided.command_id, len(decided.events),
+                         self._sealing.stored(decided)),
                     )
                     if not cursor.rowcount:
                         continue
+                    appended.append(decided)
                     assert cursor.lastrowid is not None
                     position = cursor.lastrowid - _FIRST_ROWID
                     stored.extend(StoredEvent(0, position, event) for event in decided.events)
@@ -89,6 +102,7 @@ class SqliteEventLog:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+        self._sealing.appended(appended)
         return stored
 
     def read(self, start: dict[int, int], batch_size: int = 10_000,
@@ -107,7 +121,7 @@ class SqliteEventLog:
             if not rows:
                 return
             yield [StoredEvent(0, rowid - _FIRST_ROWID, event)
-                   for rowid, payload in rows for event in codec.decode_entry(payload)]
+                   for rowid, payload in rows for event in self._sealing.events(payload)]
             after = rows[-1][0]
 
     def end(self) -> dict[int, int]:

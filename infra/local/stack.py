@@ -127,6 +127,15 @@ class LocalStack:
             for s in self.servers
         ]
 
+    def renew_neo4j_store(self, on_progress: Callable[[str], None] = lambda _: None) -> None:
+        """Stop Neo4j, delete its data folder (store files and transaction logs) and start it on
+        an empty one: records Neo4j freed but has not reused yet, an erased person's among them,
+        go with the old files. Kafka keeps running."""
+        on_progress("stopping neo4j")
+        self._process(self.neo4j).stop()
+        shutil.rmtree(self.neo4j.home / "data", ignore_errors=True)
+        self.up(on_progress)
+
     def wipe(self) -> None:
         """Stop the servers and delete their data and logs (the jar cache stays)."""
         self.down()

@@ -346,6 +346,7 @@ CALL (r) { MATCH (x:Extraction {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (x:Summary {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (x:Profile {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (u:User {user_id: r.user_id}) DETACH DELETE u }
+CALL (r) { MATCH (a:AppliedCommand {user_id: r.user_id}) DETACH DELETE a }
 """
 
 READ_CHECKPOINTS = """

@@ -134,12 +134,18 @@ class GraphProjector:
         `batch` must continue the log where the projection stands (as `read` and a single
         writer's appends do); otherwise ProjectionGap is raised and nothing is written.
         """
+        return self._apply_batch(batch, read_from_checkpoints=False)
+
+    def _apply_batch(self, batch: Sequence[StoredEvent], read_from_checkpoints: bool) -> int:
+        """`read_from_checkpoints`: the batch is what the log read from the checkpoints, so a
+        position it skips is an entry with nothing readable (an erased person's), not a gap."""
         if not batch:
             return 0
         done = self.checkpoints()
         reach: dict[int, int] = {}
         for stored in batch:
-            if stored.partition not in reach and stored.position > done.get(stored.partition, -1) + 1:
+            if not read_from_checkpoints and stored.partition not in reach \
+                    and stored.position > done.get(stored.partition, -1) + 1:
                 raise ProjectionGap(
                     f"partition {stored.partition}: batch starts at {stored.position}, "
                     f"projection is at {done.get(stored.partition, -1)}"
@@ -214,7 +220,7 @@ class GraphProjector:
             upcoming = reader.submit(next, batches, None)
             while (batch := upcoming.result()) is not None:
                 upcoming = reader.submit(next, batches, None)
-                applied += self.apply(batch)
+                applied += self._apply_batch(batch, read_from_checkpoints=True)
                 if on_progress:
                     on_progress(len({(s.partition, s.position) for s in batch}))
         return applied

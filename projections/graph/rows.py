@@ -155,6 +155,10 @@ def applied_commands(events: list[Event]) -> list[dict[str, Any]]:
     """One row per command: its outcome, and the memory it recorded or changed, if any."""
     rows: dict[str, dict[str, Any]] = {}
     for event in events:
+        if isinstance(event, UserErased):
+            # An erasure takes the person's applied commands with it, as a replay of a log whose
+            # entries of theirs are unreadable (their key destroyed) never records them.
+            rows = {k: row for k, row in rows.items() if row["user_id"] != event.user_id}
         key = command_key(event.user_id, event.command_id)
         row = rows.setdefault(key, {
             "key": key, "command_id": event.command_id, "user_id": event.user_id, "outcome": "applied",

@@ -13,7 +13,8 @@ from services.cli.extract import extract, reextract
 from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
 from services.cli.maintain import maintain
-from services.cli.rebuild import catch_up, fingerprint, rebuild
+from services.cli.migrate import migrate_log
+from services.cli.rebuild import catch_up, compact, fingerprint, rebuild
 from services.cli.serve import serve
 
 app = typer.Typer(
@@ -27,6 +28,8 @@ app.add_typer(dlq_app, name="dlq")
 app.command()(serve)
 app.command()(rebuild)
 app.command()(fingerprint)
+app.command()(compact)
+app.command("migrate-log")(migrate_log)
 app.command("catch-up")(catch_up)
 app.command()(worker)
 app.command()(produce)

@@ -69,3 +69,19 @@ def fingerprint(
         console.print(lore.projector.fingerprint(user))
     finally:
         lore.close()
+
+
+def compact() -> None:
+    """Rebuild the graph into a fresh store of the local Neo4j (`lore infra up`): after an erasure,
+    no byte of the person is left in Neo4j's files. Neo4j restarts: Lore pauses meanwhile."""
+    from services.compact import NotLocal
+    from services.compact import compact as compact_graph
+
+    started = time.monotonic()
+    try:
+        applied = compact_graph(Settings(), on_progress=console.log)
+    except NotLocal as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2) from error
+    console.print(f"compacted: {applied:,} events replayed into a new store in "
+                  f"{time.monotonic() - started:.1f}s")

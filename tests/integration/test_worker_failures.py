@@ -207,6 +207,12 @@ def test_commands_stamped_long_ago_are_kept_by_the_brokers_clock(
     # Retention counts from the broker's time, not the producer's: nothing expires unapplied.
     assert record.timestamp_type == 1 and record.timestamp > old[0].timestamp_ms
     assert abs(record.timestamp / 1000 - datetime.now(UTC).timestamp()) < 3600
+    # And it is bounded: commands and dead letters carry what people said in the clear.
+    admin = AdminClient({"bootstrap.servers": settings.kafka_bootstrap})
+    for topic in (settings.commands_topic, settings.dead_letter_topic):
+        resource = ConfigResource(ResourceType.TOPIC, topic)
+        described = admin.describe_configs([resource])[resource].result(timeout=30)
+        assert described["retention.ms"].value == str(7 * 24 * 60 * 60 * 1000)
 
 
 def test_transaction_time_is_lores_whatever_the_producer_stamped(

@@ -192,3 +192,20 @@ def test_the_rebalance_listener_returns_on_the_event_loop_while_a_batch_is_in_ha
     asyncio.run(_Rebalance(lore).on_partitions_assigned([TopicPartition("lore.commands", 2)]))
     batch.finish()
     assert not batch.waited_out, "the listener waited for the batch, on the event loop"
+
+
+def test_a_command_the_sqlite_log_refuses_is_a_duplicate_and_its_state_is_read_again(tmp_path) -> None:
+    # The projection forgets an erased person's commands; the SQLite log still holds their ids.
+    from domain.stored import Decided
+    from infra.eventlog.sqlite import SqliteEventLog
+
+    log = SqliteEventLog(tmp_path / "events.sqlite3")
+    lore = handler(log=log)
+    assert [o.status for o in lore.handle([memory("bob", "b1", "hello")])] == ["applied"]
+    earlier = MemoryRecorded(event_id="e", user_id="ada", command_id="c1", occurred_at=T, recorded_at=T,
+                             memory_id="m", kind="fact", content="said before", valid_from=T)
+    log.append([Decided("c1", "ada", [earlier])])  # behind the projection's back
+    (outcome,) = lore.handle([memory("ada", "c1", "likes tea")])
+    assert outcome.status == "duplicate" and "ada" not in lore._states
+    assert log.count() == 2
+    log.close()

@@ -1,0 +1,149 @@
+"""People's keys on a compacted Kafka topic (`lore.keys`), beside the event log but not in it.
+
+One record per key: record key = `user_id` NUL `key_id` (hex), value = the secret. Destroying a
+person's keys writes a tombstone (a record with no value) for each: readers forget the key at
+once, and the log cleaner removes the key's record, then the tombstone, from the topic's segments
+(how soon: `segment.ms`, `min.compaction.lag.ms`, `delete.retention.ms` below; the README says).
+
+Every process reads the whole topic at start and keeps it in memory (keys are small), and reads
+on to the end when it meets a key it does not know, which another process may just have made.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Collection
+
+from confluent_kafka import Producer
+from kafka import KafkaConsumer, TopicPartition
+
+from domain.sealing import PersonKey
+from infra.eventlog.kafka import ensure_topic
+
+# Compacted, never deleted by age; segments roll hourly so that a destroyed key's record becomes
+# cleanable within about an hour, and a tombstone itself is dropped a day after.
+KEYS_TOPIC_CONFIG = {
+    "cleanup.policy": "compact",
+    "retention.ms": "-1",
+    "segment.ms": str(60 * 60 * 1000),
+    "min.compaction.lag.ms": "0",
+    "max.compaction.lag.ms": str(2 * 60 * 60 * 1000),
+    "delete.retention.ms": str(24 * 60 * 60 * 1000),
+    "min.cleanable.dirty.ratio": "0.01",
+}
+_SEPARATOR = b"\x00"
+# A key not found is looked for again on the topic at most this often (a replay of an erased
+# person's entries asks for their destroyed keys once an entry).
+_REFRESH_S = 1.0
+
+
+def _record_key(user_id: str, key_id: bytes) -> bytes:
+    return user_id.encode() + _SEPARATOR + key_id.hex().encode()
+
+
+class KafkaKeyStore:
+    name = "kafka"
+
+    def __init__(self, bootstrap: str, topic: str = "lore.keys") -> None:
+        self.topic = topic
+        ensure_topic(bootstrap, topic, 1, KEYS_TOPIC_CONFIG)
+        self._producer = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True,
+                                   "acks": "all"})
+        self._consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None)
+        self._partition = TopicPartition(topic, 0)
+        self._consumer.assign([self._partition])
+        self._consumer.seek_to_beginning(self._partition)
+        self._lock = threading.Lock()
+        # user -> key_id -> secret, in the order the keys were made (the last is the current one).
+        self._keys: dict[str, dict[bytes, bytes]] = {}
+        self._refreshed = 0.0
+        self._errors: list[object] = []
+        self._read_to_end()
+
+    def _read_to_end(self) -> None:
+        end = self._consumer.end_offsets([self._partition])[self._partition]
+        while self._consumer.position(self._partition) < end:
+            for records in self._consumer.poll(timeout_ms=1000).values():
+                for record in records:
+                    self._take(record.key, record.value)
+        self._refreshed = time.monotonic()
+
+    def _take(self, key: bytes, value: bytes | None) -> None:
+        user, _, key_id = key.partition(_SEPARATOR)
+        mine = self._keys.setdefault(user.decode(), {})
+        if value is None:
+            mine.pop(bytes.fromhex(key_id.decode()), None)
+        else:
+            mine[bytes.fromhex(key_id.decode())] = value
+
+    def _refresh(self) -> None:
+        if time.monotonic() - self._refreshed >= _REFRESH_S:
+            self._read_to_end()
+
+    def find(self, user_id: str, key_id: bytes) -> bytes | None:
+        with self._lock:
+            found = self._keys.get(user_id, {}).get(key_id)
+            if found is None:
+                self._refresh()
+                found = self._keys.get(user_id, {}).get(key_id)
+            return found
+
+    def current(self, user_id: str) -> PersonKey:
+        with self._lock:
+            if not self._keys.get(user_id):
+                self._read_to_end()
+            mine = self._keys.get(user_id)
+            if mine:
+                key_id = next(reversed(mine))
+                return PersonKey(key_id, mine[key_id])
+            key = PersonKey.new()
+            self._write(_record_key(user_id, key.key_id), key.secret)
+            self._keys.setdefault(user_id, {})[key.key_id] = key.secret
+            return key
+
+    def prepare(self, user_ids: Collection[str]) -> None:
+        with self._lock:
+            if all(self._keys.get(u) for u in user_ids):
+                return
+            self._read_to_end()
+            new = {u: PersonKey.new() for u in user_ids if not self._keys.get(u)}
+            for user_id, key in new.items():
+                self._produce(_record_key(user_id, key.key_id), key.secret)
+            self._flush()
+            for user_id, key in new.items():
+                self._keys.setdefault(user_id, {})[key.key_id] = key.secret
+
+    def destroy(self, user_id: str) -> None:
+        with self._lock:
+            self._read_to_end()  # every key of theirs, also one another process made
+            for key_id in list(self._keys.get(user_id, {})):
+                self._write(_record_key(user_id, key_id), None)
+            self._keys.pop(user_id, None)
+
+    def _write(self, key: bytes, value: bytes | None) -> None:
+        self._produce(key, value)
+        self._flush()
+
+    def _produce(self, key: bytes, value: bytes | None) -> None:
+        while True:
+            try:
+                self._producer.produce(self.topic, key=key, value=value, on_delivery=self._delivered)
+                return
+            except BufferError:  # the local queue is full: let it drain
+                self._producer.poll(0.1)
+
+    def _delivered(self, error: object, _: object) -> None:
+        if error is not None:
+            self._errors.append(error)
+
+    def _flush(self) -> None:
+        """Every key written is on the topic (acks=all) before an entry sealed with it is."""
+        left = self._producer.flush(30)
+        errors, self._errors = self._errors, []
+        if left or errors:
+            raise RuntimeError(f"writing to the key topic {self.topic} failed: {errors or 'timed out'}")
+
+    def close(self) -> None:
+        self._producer.flush(30)
+        self._consumer.close()

@@ -1,0 +1,141 @@
+"""Erasure reaches every byte Lore keeps: a person's words are sealed in the log from the start, and
+after DELETE (EraseUser) and `lore compact` no file of Lore's, Neo4j's included, holds them.
+
+These tests run their own Neo4j and Kafka (local processes in a temporary folder): they read the
+servers' files, and `compact` restarts Neo4j on a new store, which the session's servers are not for.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from neo4j import GraphDatabase
+
+from domain.commands import EraseUser, Message, RecordEpisode, RecordMemory
+from infra.keys.kafka import KafkaKeyStore
+from infra.local import LocalStack
+from infra.local.process import free_port
+from infra.local.servers import KafkaServer, Neo4jServer
+from infra.settings import Settings
+from services.bootstrap import Lore, bootstrap
+from services.compact import compact
+
+AT = datetime(2026, 2, 1, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    home = tmp_path_factory.mktemp("erasure-servers")
+    local = LocalStack(
+        home=home, jar_cache=Settings().jar_cache,
+        neo4j=Neo4jServer(home=home / "neo4j", bind="127.0.0.1", bolt_port=free_port(),
+                          http_port=free_port(), heap="512m", pagecache="128m"),
+        kafka=KafkaServer(home=home / "kafka", bind="127.0.0.1", port=free_port(),
+                          controller_port=free_port(), heap="512m"),
+        start_timeout_s=240,
+    )
+    try:
+        local.up()
+        yield local
+    finally:
+        local.down()
+
+
+def files_holding(marker: bytes, *folders: Path) -> list[Path]:
+    """Every file under the folders whose bytes contain the marker (binary-safe, like grep -r)."""
+    return [path for folder in folders for path in folder.rglob("*")
+            if path.is_file() and marker in path.read_bytes()]
+
+
+def say(lore: Lore, user: str, marker: str) -> None:
+    outcomes = lore.commands.handle([
+        RecordMemory(command_id=f"{user}-m1", user_id=user, occurred_at=AT,
+                     content=f"My favourite word is {marker}"),
+        RecordMemory(command_id=f"{user}-m2", user_id=user, occurred_at=AT, kind="preference",
+                     content=f"I prefer {marker} tea", attribute="tea", value=marker),
+        RecordEpisode(command_id=f"{user}-e1", user_id=user, occurred_at=AT, session_id="s1",
+                      messages=(Message(role="user", content=f"Tell me about {marker} please"),
+                                Message(role="assistant", content=f"{marker} is a fine word"))),
+    ])
+    assert [o.status for o in outcomes] == ["applied"] * 3
+
+
+def nodes_of(lore: Lore, user: str) -> list[str]:
+    records, _, _ = lore.driver.execute_query(
+        "MATCH (n {user_id: $user}) WHERE NOT n:AppliedCommand OR n.command_id <> $erasure "
+        "RETURN labels(n)[0] AS label", user=user, erasure=f"{user}-erase")
+    return [r["label"] for r in records]
+
+
+@pytest.mark.parametrize("mode", ["sqlite", "kafka"])
+def test_an_erased_persons_words_are_in_no_file_after_compact(stack: LocalStack, tmp_path: Path,
+                                                              mode: str) -> None:
+    tag = uuid.uuid4().hex[:8]
+    ada, bob = f"marker{tag}ada", f"marker{tag}bob"
+    settings = Settings(neo4j_uri=stack.neo4j.bolt_uri, home=tmp_path / "lore", embedder="none",
+                        extractor="off", layers="off", event_log=mode,
+                        kafka_bootstrap=stack.kafka.bootstrap, events_topic=f"lore.events.{tag}",
+                        keys_topic=f"lore.keys.{tag}")
+    kafka_data, neo4j_home = stack.kafka.home / "data", stack.neo4j.home
+    lore = bootstrap(settings)
+    try:
+        say(lore, "ada", ada)
+        say(lore, "bob", bob)
+        bob_before = lore.projector.fingerprint("bob")
+        # Sealed from the start: neither word is in the log (SQLite file or Kafka segments) or keys.
+        for marker in (ada, bob):
+            assert files_holding(marker.encode(), settings.home, kafka_data) == []
+        # The graph holds them in the clear while the people exist (and shows the search works).
+        assert files_holding(ada.encode(), neo4j_home)
+
+        (erased,) = lore.commands.handle([EraseUser(command_id="ada-erase", user_id="ada", occurred_at=AT)])
+        assert erased.status == "applied"
+        assert nodes_of(lore, "ada") == []
+    finally:
+        lore.close()
+
+    compact(settings, stack)
+
+    assert files_holding(ada.encode(), settings.home, kafka_data, neo4j_home) == []
+    assert files_holding(bob.encode(), neo4j_home), "the other person is still there"
+    lore = bootstrap(settings)
+    try:
+        assert nodes_of(lore, "ada") == []
+        assert lore.projector.fingerprint("bob") == bob_before
+        whole = lore.projector.fingerprint()
+        lore.projector.rebuild(lore.event_log)  # and a replay is the same again
+        assert lore.projector.fingerprint() == whole
+        assert nodes_of(lore, "ada") == []
+        # Ada may come back: a new key, and what she says now is readable again.
+        assert [o.status for o in lore.commands.handle([RecordMemory(
+            command_id="ada-back", user_id="ada", occurred_at=AT, content="a new start")])] == ["applied"]
+        lore.projector.rebuild(lore.event_log)
+        assert set(nodes_of(lore, "ada")) == {"AppliedCommand", "Memory", "User"}
+    finally:
+        lore.close()
+    with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:
+        driver.execute_query("MATCH (n) DETACH DELETE n")
+
+
+def test_the_kafka_key_store_is_shared_by_processes_and_forgets_a_destroyed_key(stack: LocalStack) -> None:
+    topic = f"lore.keys.{uuid.uuid4().hex[:8]}"
+    one = KafkaKeyStore(stack.kafka.bootstrap, topic=topic)
+    key = one.current("ada")
+    one.prepare(["bob", "cy"])
+    other = KafkaKeyStore(stack.kafka.bootstrap, topic=topic)  # another process, later
+    assert other.current("ada") == key and other.find("ada", key.key_id) == key.secret
+    assert other.find("bob", one.current("bob").key_id) == one.current("bob").secret
+    other.destroy("ada")
+    other.close()
+    one.close()
+    again = KafkaKeyStore(stack.kafka.bootstrap, topic=topic)
+    try:
+        assert again.find("ada", key.key_id) is None
+        assert again.current("ada").key_id != key.key_id
+        assert again.current("cy").secret
+    finally:
+        again.close()
