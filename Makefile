@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-extraction bench-layers bench-smoke lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-extraction bench-layers bench-maintenance bench-encryption bench-smoke lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
 run: setup infra-up serve
@@ -63,6 +63,14 @@ bench-extraction: setup
 ## bench-layers: LoCoMo session summaries, profiles, question synthesis and context blocks (wipes the local Neo4j's graph)
 bench-layers: setup infra-up
 	$(BIN)/python -m bench.layers
+
+## bench-maintenance: a maintenance run over 1,000,000 memories of 1,000 people (wipes the local Neo4j's graph)
+bench-maintenance: setup infra-up
+	$(BIN)/python -m bench.maintenance
+
+## bench-encryption: ingest and rebuild rates of the event log, plain and sealed (no server needed)
+bench-encryption: setup
+	$(BIN)/python -m bench.encryption
 
 ## bench-smoke: the same at a tiny size, on servers of its own (what CI runs)
 bench-smoke: setup

@@ -17,3 +17,4 @@ LORE_KAFKA_BOOTSTRAP=127.0.0.1:19092 .venv/bin/python -m bench.ingest --commands
 .venv/bin/python -m bench.layers --conversations 1 --questions 50
 .venv/bin/python -m bench.latency --users 20 --per-user 200 --big 2000 --distinct 500 --queries 100
 .venv/bin/python -m bench.maintenance --people 10 --per-person 100
+.venv/bin/python -m bench.encryption --smoke

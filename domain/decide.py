@@ -82,13 +82,16 @@ DEFAULT_POLICY = ExtractionPolicy()
 
 def decide(
     state: UserState, command: Any, now: datetime, embeddings: Sequence[Embedding] = (),
-    policy: ExtractionPolicy = DEFAULT_POLICY,
+    policy: ExtractionPolicy = DEFAULT_POLICY, command_keys: Sequence[str] = (),
 ) -> list[Event]:
     """The events that `command` causes in `state`; raises a DomainError to refuse it.
 
     `embeddings`: the vector of a memory's content, one per message of an episode, or one per
-    candidate of an extraction. `policy`: when conversations are due for extraction."""
+    candidate of an extraction. `policy`: when conversations are due for extraction.
+    `command_keys`: for an erasure, the keys of the person's commands so far (the projection's)."""
     envelope = _Envelope(command, now, policy)
+    if isinstance(command, EraseUser):
+        return [UserErased(**envelope(), command_keys=tuple(sorted(set(command_keys))))]
     events = _decide(command, state, envelope, tuple(embeddings))
     return events + _profile_due(state, events, envelope)
 
@@ -549,11 +552,6 @@ def _todo(state: UserState, memory_id: str) -> MemoryState:
         raise NotATodo(memory_id, memory.kind.value)
     return memory
 
-
-@_decide.register
-def _(command: EraseUser, state: UserState, envelope: _Envelope,
-      embeddings: Sequence[Embedding]) -> list[Event]:
-    return [UserErased(**envelope())]
 
 
 @_decide.register

@@ -266,7 +266,13 @@ class MemoriesExtracted(_Event):
 
 
 class UserErased(_Event):
+    """Everything about the person goes. `command_keys`: their commands until now (keys, not the
+    ids they chose), which keep answering "done" after the erasure — a command sent again, or
+    consumed again after a crash, must not bring any of it back — also in a replay that can no
+    longer read the commands' own entries (their key destroyed)."""
+
     type: Literal["UserErased"] = "UserErased"
+    command_keys: tuple[str, ...] = ()
 
 
 class CommandRejected(_Event):

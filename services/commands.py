@@ -18,6 +18,7 @@ from cachetools import LRUCache
 
 from domain.commands import (
     Command,
+    EraseUser,
     MaintainMemory,
     RecordEpisode,
     RecordExtraction,
@@ -30,6 +31,7 @@ from domain.decide import DEFAULT_POLICY, decide, rejected
 from domain.errors import DomainError
 from domain.events import CommandRejected, Embedding, Event
 from domain.extraction.policy import ExtractionPolicy
+from domain.model import command_key
 from domain.state import UserState, evolve
 from domain.stored import Decided, StoredEvent
 from infra.embedding import Embedder
@@ -172,7 +174,8 @@ class CommandHandler:
                 continue
             state = states[command.user_id]
             try:
-                events = decide(state, command, now, embeddings.get(ref, ()), self.policy)
+                events = decide(state, command, now, embeddings.get(ref, ()), self.policy,
+                                command_keys=self._commands_of(command, decided))
                 entry = Decided(command.command_id, command.user_id, events, partition)
                 if len(entry.entry) > self.max_entry_bytes:
                     raise EventsTooLarge(len(entry.entry), self.max_entry_bytes)
@@ -198,15 +201,22 @@ class CommandHandler:
 
     def _refused_by_the_log(self, commands: Sequence[Command], decided: Sequence[Decided],
                             stored: Sequence[StoredEvent], outcomes: list[Outcome]) -> None:
-        """The SQLite log refuses a command id it holds. The projection forgets an erased person's
-        commands, so one of theirs sent again after the erasure gets here: it is a duplicate, and
-        the state it was decided on is read again from the graph next time."""
+        """The SQLite log refuses a command id it holds, which the graph did not know (a graph
+        behind its log): it is a duplicate, and the state it was decided on is read again from the
+        graph next time."""
         logged = {(s.event.user_id, s.event.command_id) for s in stored}
         refused = {(d.user_id, d.command_id) for d in decided} - logged
         for index, command in enumerate(commands):
             if _ref(command) in refused and outcomes[index].status != "duplicate":
                 outcomes[index] = Outcome(command.command_id, "duplicate")
                 self._states.pop(command.user_id, None)
+
+    def _commands_of(self, command: Command, decided: Sequence[Decided]) -> list[str]:
+        """For an erasure: the person's commands so far, in the graph and earlier in this batch."""
+        if not isinstance(command, EraseUser):
+            return []
+        earlier = [command_key(d.user_id, d.command_id) for d in decided if d.user_id == command.user_id]
+        return [*self.reads.command_keys(command.user_id), *earlier]
 
     def _states_of(self, user_ids: set[str]) -> dict[str, UserState]:
         """The batch's people, cached or read; kept for the batch whatever the cache evicts."""

@@ -27,6 +27,9 @@ class DecisionReads(Protocol):
     def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
         """The outcome of each of these commands that has taken effect."""
 
+    def command_keys(self, user_id: str) -> list[str]:
+        """The keys of every command of the person's that has taken effect."""
+
 
 class Projection(Protocol):
     """The read model the log is projected into: applied exactly once, resumable."""

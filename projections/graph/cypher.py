@@ -346,7 +346,15 @@ CALL (r) { MATCH (x:Extraction {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (x:Summary {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (x:Profile {user_id: r.user_id}) DETACH DELETE x }
 CALL (r) { MATCH (u:User {user_id: r.user_id}) DETACH DELETE u }
-CALL (r) { MATCH (a:AppliedCommand {user_id: r.user_id}) DETACH DELETE a }
+CALL (r) {
+  MATCH (a:AppliedCommand {user_id: r.user_id}) WHERE a.key <> r.command_key
+  SET a.outcome = 'erased', a.command_id = null, a.code = null, a.reason = null, a.memory_id = null
+}
+CALL (r) {
+  UNWIND r.command_keys AS key
+  MERGE (a:AppliedCommand {key: key})
+    ON CREATE SET a.user_id = r.user_id, a.outcome = 'erased'
+}
 """
 
 READ_CHECKPOINTS = """

@@ -64,6 +64,12 @@ class GraphDecisionReads:
     def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
         return self._outcomes.outcomes(refs)
 
+    def command_keys(self, user_id: str) -> list[str]:
+        records, _, _ = self.driver.execute_query(
+            "MATCH (a:AppliedCommand {user_id: $user_id}) RETURN a.key AS key", user_id=user_id,
+            database_=self.database)
+        return [r["key"] for r in records]
+
 
 def _refs(refs: list[str] | None) -> tuple[MessageRef, ...]:
     """`episode_id#position`, as the projection keeps message references, back to references."""

@@ -156,9 +156,11 @@ def applied_commands(events: list[Event]) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     for event in events:
         if isinstance(event, UserErased):
-            # An erasure takes the person's applied commands with it, as a replay of a log whose
-            # entries of theirs are unreadable (their key destroyed) never records them.
-            rows = {k: row for k, row in rows.items() if row["user_id"] != event.user_id}
+            # An erasure keeps the person's commands answering, with nothing of what they said
+            # (as a replay that can no longer read their entries records them from the erasure).
+            for row in rows.values():
+                if row["user_id"] == event.user_id:
+                    row.update(outcome="erased", command_id=None, code=None, reason=None, memory_id=None)
         key = command_key(event.user_id, event.command_id)
         row = rows.setdefault(key, {
             "key": key, "command_id": event.command_id, "user_id": event.user_id, "outcome": "applied",
@@ -355,7 +357,8 @@ def todo_reopened(event: TodoReopened, position: int) -> dict[str, Any]:
 
 
 def user_erased(event: UserErased, position: int) -> dict[str, Any]:
-    return _base(event)
+    return {**_base(event), "command_key": command_key(event.user_id, event.command_id),
+            "command_keys": list(event.command_keys)}
 
 
 # event type -> (row builder, statement); the order in which one wave's groups run.

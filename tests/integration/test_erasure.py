@@ -110,6 +110,11 @@ def test_an_erased_persons_words_are_in_no_file_after_compact(stack: LocalStack,
         lore.projector.rebuild(lore.event_log)  # and a replay is the same again
         assert lore.projector.fingerprint() == whole
         assert nodes_of(lore, "ada") == []
+        # A command of hers consumed again (a crash before its offset was committed) or sent again
+        # brings nothing back: its id still answers, now as erased.
+        (again,) = lore.commands.handle([RecordMemory(command_id="ada-m1", user_id="ada", occurred_at=AT,
+                                                      content=f"My favourite word is {ada}")])
+        assert again.status == "duplicate" and nodes_of(lore, "ada") == []
         # Ada may come back: a new key, and what she says now is readable again.
         assert [o.status for o in lore.commands.handle([RecordMemory(
             command_id="ada-back", user_id="ada", occurred_at=AT, content="a new start")])] == ["applied"]

@@ -118,7 +118,7 @@ def test_the_same_ids_sent_by_two_producers_on_kafka_are_two_peoples(
         before = fingerprint(neo4j, "ada")
         produce(settings.kafka_bootstrap, settings.commands_topic,
                 as_messages([EraseUser(command_id="crm-3", user_id="bob", occurred_at=T)]))
-        # The erasure takes bob's applied commands with it and leaves its own.
+        # The erasure keeps bob's commands answering, without their ids, and records its own.
         wait_until(lambda: erasure_applied(neo4j, "bob", "crm-3"), "the erasure",
                    progress=lambda: applied(neo4j))
     assert turns(neo4j, "bob") == [] and fingerprint(neo4j, "ada") == before

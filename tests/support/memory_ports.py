@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import datetime
 
 from domain.events import CommandRejected, Event
+from domain.model import command_key
 from domain.state import UserState, evolve
 from domain.stored import Decided, StoredEvent
 from projections.outcomes import CommandOutcome, CommandRef
@@ -127,6 +128,9 @@ class Reads:
 
     def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
         return self.graph.outcomes(refs)
+
+    def command_keys(self, user_id: str) -> list[str]:
+        return [command_key(u, c) for u, c in self.graph.done if u == user_id]
 
 
 def _copy(state: UserState) -> UserState:
