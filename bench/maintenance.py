@@ -25,7 +25,7 @@ from domain.commands import Command, RecordMemory
 from infra.settings import Settings
 from services.bootstrap import bootstrap, maintenance_service
 
-console = Console()
+console = Console(width=150)
 AS_OF = datetime(2026, 6, 1, 3, tzinfo=UTC)
 KINDS = ["fact", "preference", "event", "goal", "lesson", "context"]
 WORDS = ["walked the dog", "booked a table", "read a paper on graphs", "fixed the bike", "called the bank",
@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=1000)
     parser.add_argument("--per-person", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--keep", action="store_true", help="leave the graph as the run left it")
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="lore-bench-maintenance-"))
     lore = bootstrap(Settings(home=home, event_log="sqlite", embedder="none", extractor="off", layers="off",
@@ -87,7 +88,8 @@ def main() -> None:
         console.print(f"recorded {args.people * args.per_person:,} memories in {load_s:.0f} s "
                       f"({args.people * args.per_person / load_s:,.0f}/s)")
     finally:
-        lore.projector.wipe()
+        if not args.keep:
+            lore.projector.wipe()
         lore.close()
 
 
