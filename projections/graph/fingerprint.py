@@ -50,12 +50,14 @@ def _digest(item: Any) -> bytes:
     return hashlib.sha256(json.dumps(_plain(item), sort_keys=True).encode()).digest()
 
 
-# Transaction times: when Lore learned or changed a thing. Two runs of the same commands differ
-# in them and in nothing else; a rebuild keeps them (they come from the events).
+# Transaction times: when Lore learned or changed a thing (and what is counted from one: an
+# episode's expiry). Two runs of the same commands differ in them and in nothing else; a rebuild
+# keeps them (they come from the events).
 TRANSACTION_TIMES = frozenset({"recorded_at", "superseded_at", "retired_at", "forgotten_at", "restored_at",
                                "at", "replaced_at", "merged_at", "updated_at", "due_since", "done_at",
                                "summarized_at", "revised_at", "profile_due_since", "profile_revised_at",
-                               "decayed_at", "compressed_at", "expired_at", "finished_at", "configured_at"})
+                               "decayed_at", "compressed_at", "expired_at", "finished_at", "configured_at",
+                               "expires_at"})
 
 # Usage statistics of search: not events (a read decides nothing), so a replay starts them afresh.
 _USAGE = frozenset({"access_count", "last_accessed_at"})
