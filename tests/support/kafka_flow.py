@@ -120,9 +120,10 @@ def stop(*workers: subprocess.Popen[bytes]) -> None:
 
 
 def applied(driver: Driver) -> int:
-    """Commands sent to Lore that took effect (the extraction process's own answers left out)."""
-    records, _, _ = driver.execute_query("MATCH (a:AppliedCommand) WHERE NOT a.command_id STARTS WITH "
-                                         "'extraction-' RETURN count(a) AS n")
+    """Commands sent to Lore that took effect (the extraction process's own answers left out; an
+    erased person's keep no id, and count)."""
+    records, _, _ = driver.execute_query("MATCH (a:AppliedCommand) WHERE a.command_id IS NULL "
+                                         "OR NOT a.command_id STARTS WITH 'extraction-' RETURN count(a) AS n")
     return int(records[0]["n"])
 
 
