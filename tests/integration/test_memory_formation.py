@@ -24,6 +24,7 @@ from domain.events import MemoriesExtracted
 from domain.extraction.taxonomy import Category, Taxonomy
 from domain.model import MemoryKind
 from infra.eventlog.kafka import KafkaEventLog
+from infra.keys import open_key_store
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
@@ -343,11 +344,14 @@ def test_a_worker_killed_mid_extraction_extracts_the_session_once(
             time.sleep(1)  # a second answer, were there one, would be in the log by now
         finally:
             stop(second)
-    log = KafkaEventLog(settings.kafka_bootstrap, topic=settings.events_topic, partitions=4)
+    keys = open_key_store(settings)  # the log is sealed: read it with the people's keys
+    log = KafkaEventLog(settings.kafka_bootstrap, topic=settings.events_topic, partitions=4, keys=keys)
     try:
         events = [s.event for batch in log.read({}) for s in batch]
     finally:
         log.close()
+        if keys is not None:
+            keys.close()
     extracted = [e for e in events if isinstance(e, MemoriesExtracted)]
     assert len(extracted) == 1 and len(extracted[0].candidates) == 4
     records, _, _ = neo4j.execute_query("MATCH (m:Memory {user_id: 'ada'}) RETURN m.content AS c")
