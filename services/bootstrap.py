@@ -71,6 +71,9 @@ class Lore:
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
     keys: KeyStore | None = None  # people's keys; None when encryption is off
+    # The producer maintenance runs publish their commands with (Kafka mode), made on first use
+    # and shared by every run of this process.
+    _commands_publisher: KafkaPublisher | None = field(default=None, init=False)
     _closed: bool = field(default=False, init=False)
 
     def start_extraction(self, kafka_worker: bool = False) -> None:
@@ -98,6 +101,8 @@ class Lore:
             self.event_log.close()
             if self.keys is not None:
                 self.keys.close()
+            if self._commands_publisher is not None:
+                self._commands_publisher.close()
             self.driver.close()
 
 
@@ -215,7 +220,9 @@ def maintenance_service(lore: Lore) -> MaintenanceService:
     settings = lore.settings
     if settings.uses_kafka_log:
         assert settings.kafka_bootstrap is not None
-        publisher = KafkaPublisher(settings.kafka_bootstrap, settings.commands_topic)
+        if lore._commands_publisher is None:
+            lore._commands_publisher = KafkaPublisher(settings.kafka_bootstrap, settings.commands_topic)
+        publisher = lore._commands_publisher
         send = through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes)
     else:
         send = direct(lore.commands)
