@@ -14,6 +14,7 @@ from typing import Any
 from neo4j import Driver, GraphDatabase
 
 from domain.extraction.policy import ExtractionPolicy
+from domain.sealing import Sealer
 from infra.embedding import Embedder, open_embedder
 from infra.embedding.cached import CachedEmbedder
 from infra.eventlog import EventLog, open_event_log
@@ -75,6 +76,15 @@ class Lore:
     # and shared by every run of this process.
     _commands_publisher: KafkaPublisher | None = field(default=None, init=False)
     _closed: bool = field(default=False, init=False)
+    _sealer: Sealer | None = field(default=None, init=False)
+
+    @property
+    def sealer(self) -> Sealer | None:
+        """Seals what this process publishes to lore.commands and the dead-letter topic with the
+        person's key; None when encryption is off."""
+        if self._sealer is None and self.keys is not None:
+            self._sealer = Sealer(self.keys)
+        return self._sealer
 
     def start_extraction(self, kafka_worker: bool = False) -> None:
         """Answer extractions due and write the summaries and profiles due, in the background. A
@@ -223,7 +233,7 @@ def maintenance_service(lore: Lore) -> MaintenanceService:
         if lore._commands_publisher is None:
             lore._commands_publisher = KafkaPublisher(settings.kafka_bootstrap, settings.commands_topic)
         publisher = lore._commands_publisher
-        send = through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes)
+        send = through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes, sealer=lore.sealer)
     else:
         send = direct(lore.commands)
     llm = open_llm(settings) if settings.compressor in ("auto", "llm") else None

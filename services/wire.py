@@ -4,6 +4,11 @@
      "occurred_at": "2026-03-01T09:00:00Z", "payload": {"content": "...", ...}}
 
 Every way a message can be wrong ends in `BadCommand`, whose reason names the field.
+
+What Lore publishes itself (HTTP writes in Kafka mode, maintenance runs, re-extractions, dead
+letters) is sealed with the person's key when encryption is on (domain/sealing.py): the command
+topic and the dead-letter topic then hold a person's words no longer than their key lives. A
+producer of its own may send plain JSON; a worker reads both.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from domain.commands import Command, Identifier, UtcDatetime, command_adapter
+from domain.sealing import Sealer, UnreadableEntry, is_sealed, owner
 
 CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
                       "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile",
@@ -51,6 +57,15 @@ class BadCommand(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class SealedUnreadable(ValueError):
+    """A sealed message that cannot be opened here; `code` says why (for the dead letter)."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = f"{code}: {reason}"
 
 
 def describe(error: ValidationError, prefix: str = "") -> str:
@@ -94,3 +109,37 @@ def to_message(command: Command) -> bytes:
     body = command.model_dump(mode="json", exclude_none=True)
     envelope = {key: body.pop(key) for key in ("type", "command_id", "user_id", "occurred_at")}
     return json.dumps({**envelope, "payload": body}, ensure_ascii=False).encode()
+
+
+def seal_message(user_id: str, message: bytes, sealer: Sealer | None) -> bytes:
+    """The message as Lore publishes it: sealed with the person's key when encryption is on (a
+    message sealed already stays as it is)."""
+    if sealer is None or is_sealed(message):
+        return message
+    return sealer.seal(user_id, message)
+
+
+def to_sealed_message(command: Command, sealer: Sealer | None) -> bytes:
+    return seal_message(command.user_id, to_message(command), sealer)
+
+
+def open_message(raw: bytes | None, sealer: Sealer | None) -> tuple[bytes | None, str | None]:
+    """The plain message and, when it came sealed, the person it was sealed for; a plain message
+    comes back as it is. Raises `SealedUnreadable` when it cannot be opened here."""
+    if raw is None or not is_sealed(raw):
+        return raw, None
+    try:
+        person = owner(raw)
+    except (UnreadableEntry, UnicodeDecodeError) as exc:
+        raise SealedUnreadable("bad_command", f"a damaged sealed message: {exc}") from exc
+    if sealer is None:
+        raise SealedUnreadable("sealed", f"sealed with a key of {person!r}, and this worker runs with "
+                               "LORE_ENCRYPTION=off: it holds no keys to open it")
+    try:
+        plain = sealer.open(raw)
+    except UnreadableEntry as exc:
+        raise SealedUnreadable("bad_command", str(exc)) from exc
+    if plain is None:
+        raise SealedUnreadable("key_destroyed", f"sealed with a key of {person!r} that their erasure "
+                               "destroyed: no one can read it any more")
+    return plain, person

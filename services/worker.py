@@ -7,6 +7,11 @@ commands come back as duplicates, and a refused one is dead-lettered again). A w
 given partitions (at start, or when the group rebalances) first brings the graph up to the end
 of the log for them. Failures are sorted as `services/failures.py` says: a transient one is
 retried, one that a command causes sends that command alone to the dead-letter topic.
+
+With encryption on, a command may come sealed with its person's key (Lore's own publishers seal
+what they send, services/wire.py): it is opened here, and one whose key an erasure destroyed is
+dead-lettered as `key_destroyed`. What the worker itself publishes (dead letters, commands it
+forwards to their person's partition) it seals with the person's key.
 """
 
 from __future__ import annotations
@@ -25,11 +30,19 @@ from faststream.kafka import KafkaBroker
 from faststream.kafka.annotations import KafkaMessage
 
 from domain.commands import Command
+from domain.sealing import Sealer
 from infra.eventlog.kafka import ensure_topic, events_topic_config, key_partition, topic_config
 from infra.settings import Settings
 from services.commands import CommandHandler, Outcome
 from services.failures import Failure, classify, code_of
-from services.wire import BadCommand, CommandMessage, parse_command
+from services.wire import (
+    BadCommand,
+    CommandMessage,
+    SealedUnreadable,
+    open_message,
+    parse_command,
+    seal_message,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +57,7 @@ class DeadLetter:
     record: Record
     code: str
     reason: str
+    user_id: str | None = None  # whose command it is, when known (else the record's key says)
 
     def headers(self) -> dict[str, str]:
         return {
@@ -58,11 +72,12 @@ class DeadLetter:
 @dataclass(frozen=True)
 class Sorted:
     """A consumed batch, sorted: commands to apply here, dead letters, and commands that came on
-    another partition than their person's (`misrouted`: record, the person's partition)."""
+    another partition than their person's (`misrouted`: record, the person's partition, the value
+    to forward)."""
 
     valid: list[tuple[Record, Command]]
     dead: list[DeadLetter]
-    misrouted: list[tuple[Record, int]]
+    misrouted: list[tuple[Record, int, bytes]]
 
 
 class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -99,8 +114,10 @@ class CommandWorker:
     TRIES = 3
 
     def __init__(self, handler: CommandHandler, settings: Settings, partitions: int,
-                 sleep: Callable[[float], Any] = asyncio.sleep, max_delay_s: float = 30.0) -> None:
+                 sleep: Callable[[float], Any] = asyncio.sleep, max_delay_s: float = 30.0,
+                 sealer: Sealer | None = None) -> None:
         self.handler = handler
+        self.sealer = sealer
         self.settings = settings
         self.partitions = partitions
         self.max_delay_s = max_delay_s
@@ -112,32 +129,48 @@ class CommandWorker:
         valid, dead, misrouted = [], [], []
         for record in records:
             try:
-                command = parse_command(record.value, max_bytes=self.settings.max_command_bytes,
+                plain, sealed_for = open_message(record.value, self.sealer)
+                command = parse_command(plain, max_bytes=self.settings.max_command_bytes,
                                         received_at=received_at(record))
+            except SealedUnreadable as unreadable:
+                dead.append(DeadLetter(record, unreadable.code, unreadable.reason))
+                continue
             except BadCommand as bad:
                 dead.append(DeadLetter(record, "bad_command", bad.reason))
                 continue
+            if sealed_for is not None and sealed_for != command.user_id:
+                dead.append(DeadLetter(record, "bad_command", f"sealed for {sealed_for!r}, but the command "
+                                       f"names user_id {command.user_id!r}", user_id=sealed_for))
+                continue
             home = key_partition(command.user_id, self.partitions)
             if home != record.partition:
-                misrouted.append((record, home))
+                misrouted.append((record, home, seal_message(command.user_id, record.value, self.sealer)))
             else:
                 valid.append((record, command))
         return Sorted(valid, dead, misrouted)
 
+    def letter_value(self, letter: DeadLetter) -> bytes:
+        """What the dead-letter topic gets: the message as it came, sealed with its person's key
+        when it came plain (a message naming no one stays as it came)."""
+        value = letter.record.value or b""
+        person = letter.user_id or (letter.record.key or b"").decode(errors="replace")
+        return seal_message(person, value, self.sealer) if person and value else value
+
     async def apply(self, valid: list[tuple[Record, Command]]) -> list[DeadLetter]:
         """Apply the valid commands; the ones refused or failing alone come back as dead letters."""
         letters: list[DeadLetter] = []
-        for (record, _), result in zip(valid, await self._apply(valid), strict=True):
+        for (record, command), result in zip(valid, await self._apply(valid), strict=True):
             if isinstance(result, DeadLetter):
                 letters.append(result)
                 continue
             prior = result.prior
             if result.error is not None:
-                letters.append(DeadLetter(record, result.error.code, f"{result.error.code}: {result.error}"))
+                letters.append(DeadLetter(record, result.error.code, f"{result.error.code}: {result.error}",
+                                          command.user_id))
             elif prior is not None and prior.outcome == "rejected":
                 # Refused when first applied: its dead letter may not have reached the topic then.
                 code = prior.code or "rejected"
-                letters.append(DeadLetter(record, code, f"{code}: {prior.reason}"))
+                letters.append(DeadLetter(record, code, f"{code}: {prior.reason}", command.user_id))
         return letters
 
     async def _apply(self, items: list[tuple[Record, Command]]) -> list[Outcome | DeadLetter]:
@@ -156,7 +189,8 @@ class CommandWorker:
                 if kind is Failure.GRAPH:
                     log.error("the graph refuses every command (%s): %d to the dead-letter topic",
                               error, len(items))
-                    return [DeadLetter(r, code_of(error), f"{code_of(error)}: {error}") for r, _ in items]
+                    return [DeadLetter(r, code_of(error), f"{code_of(error)}: {error}", c.user_id)
+                            for r, c in items]
                 if len(items) > 1:
                     # Find the command that fails: halves, in order, so each person's order holds.
                     middle = len(items) // 2
@@ -167,7 +201,7 @@ class CommandWorker:
                     continue
                 log.exception("command %s fails every time: to the dead-letter topic", items[0][1].command_id)
                 return [DeadLetter(items[0][0], code_of(error), f"{code_of(error)}: {type(error).__name__}: "
-                                                               f"{error}")]
+                                                               f"{error}", items[0][1].user_id)]
             if self.stalled is not None:
                 log.warning("applying commands again after %.0fs", time.monotonic() - self.stalled[0])
                 self.stalled = None
@@ -216,7 +250,8 @@ def prepare_topics(settings: Settings) -> int:
 
 
 def command_broker(settings: Settings, handler: CommandHandler | None, *, partitions: int = 0,
-                   describe_only: bool = False) -> tuple[KafkaBroker, CommandWorker | None]:
+                   describe_only: bool = False,
+                   sealer: Sealer | None = None) -> tuple[KafkaBroker, CommandWorker | None]:
     """The Kafka side of Lore: publishers of commands and dead letters, and, given a handler, the
     worker's subscriber (and the worker). FastStream documents all of it (`lore asyncapi`, with
     `describe_only`: the subscriber is declared for the document and never started)."""
@@ -231,13 +266,14 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *, partit
     dead_letters = broker.publisher(
         settings.dead_letter_topic, title="lore.commands.dlq",
         description="A command message that could not be parsed, validated or applied: its original "
-        f"bytes and key, with headers {REASON_HEADER}, {CODE_HEADER} and "
+        "bytes (sealed with the person's key when encryption is on) and key, with headers "
+        f"{REASON_HEADER}, {CODE_HEADER} and "
         "lore.dlq.source.topic/partition/offset.",
         schema=bytes,
     )
     if handler is None and not describe_only:
         return broker, None
-    worker = CommandWorker(handler, settings, partitions) if handler else None
+    worker = CommandWorker(handler, settings, partitions, sealer=sealer) if handler else None
     failures = [0]  # batches in a row that could not be finished
 
     @broker.subscriber(
@@ -257,16 +293,16 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *, partit
         records = message.raw_message if isinstance(message.raw_message, tuple) else (message.raw_message,)
         try:
             batch = await asyncio.to_thread(worker.sort, records)
-            for record, home in batch.misrouted:
+            for record, home, value in batch.misrouted:
                 # One writer per person: their commands are applied where their key puts them.
-                await commands.publish(record.value, key=record.key, partition=home, headers={
+                await commands.publish(value, key=record.key, partition=home, headers={
                     FORWARDED_HEADER: f"{record.topic}/{record.partition}/{record.offset}"})
             letters = batch.dead + await worker.apply(batch.valid)
             for letter in letters:
                 log.warning("dead letter %s:%d@%d: %s", letter.record.topic, letter.record.partition,
                             letter.record.offset, letter.reason)
-                await dead_letters.publish(letter.record.value or b"", key=letter.record.key,
-                                           headers=letter.headers())
+                value = await asyncio.to_thread(worker.letter_value, letter)
+                await dead_letters.publish(value, key=letter.record.key, headers=letter.headers())
         except Exception:
             # The batch is consumed again: what was applied comes back as duplicates.
             failures[0] += 1

@@ -7,6 +7,9 @@ once, and the log cleaner removes the key's record, then the tombstone, from the
 
 Every process reads the whole topic at start and keeps it in memory (keys are small), and reads
 on to the end when it meets a key it does not know, which another process may just have made.
+A background thread follows the topic meanwhile, so that a key destroyed by another process (an
+erasure applied by a worker) leaves this one's memory within a poll: a process that went on
+sealing with it would write what no one can ever open.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ _SEPARATOR = b"\x00"
 # A key not found is looked for again on the topic at most this often (a replay of an erased
 # person's entries asks for their destroyed keys once an entry).
 _REFRESH_S = 1.0
+# How often the background thread looks for keys made or destroyed elsewhere.
+_FOLLOW_S = 0.1
 
 
 def _record_key(user_id: str, key_id: bytes) -> bytes:
@@ -60,6 +65,18 @@ class KafkaKeyStore:
         self._refreshed = 0.0
         self._errors: list[object] = []
         self._read_to_end()
+        self._closed = threading.Event()
+        self._follower = threading.Thread(target=self._follow, name=f"follow-{topic}", daemon=True)
+        self._follower.start()
+
+    def _follow(self) -> None:
+        while not self._closed.wait(_FOLLOW_S):
+            with self._lock:
+                if self._closed.is_set():
+                    return
+                for records in self._consumer.poll(timeout_ms=0).values():
+                    for record in records:
+                        self._take(record.key, record.value)
 
     def _read_to_end(self) -> None:
         end = self._consumer.end_offsets([self._partition])[self._partition]
@@ -145,5 +162,8 @@ class KafkaKeyStore:
             raise RuntimeError(f"writing to the key topic {self.topic} failed: {errors or 'timed out'}")
 
     def close(self) -> None:
+        self._closed.set()
+        self._follower.join(timeout=5)
         self._producer.flush(30)
-        self._consumer.close()
+        with self._lock:
+            self._consumer.close()

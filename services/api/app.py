@@ -29,6 +29,7 @@ from services.api.routers import (
 )
 from services.bootstrap import Lore, bootstrap, lifecycle_scheduler
 from services.intake import DirectIntake, Intake, KafkaIntake
+from services.wire import seal_message
 from services.worker import command_broker, prepare_topics
 
 log = logging.getLogger(__name__)
@@ -47,11 +48,15 @@ async def _kafka_intake(app: FastAPI, lore: Lore, stack: AsyncExitStack, worker:
     settings = lore.settings
     partitions = await asyncio.to_thread(prepare_topics, settings)
     broker, app.state.worker = command_broker(settings, lore.commands if worker else None,
-                                              partitions=partitions)
+                                              partitions=partitions, sealer=lore.sealer)
     await broker.start()
     stack.push_async_callback(broker.stop)
 
+    sealer = lore.sealer
+
     async def publish(body: bytes, user_id: str) -> object:
+        if sealer is not None:  # the person's key may have to be made and written first: off the loop
+            body = await asyncio.to_thread(seal_message, user_id, body, sealer)
         return await broker.publish(body, topic=settings.commands_topic, key=user_id.encode())
 
     return KafkaIntake(publish, lore.outcomes.outcome, settings.max_command_bytes,

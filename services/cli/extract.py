@@ -15,7 +15,7 @@ from domain.model import utc
 from infra.settings import Settings
 from services.bootstrap import bootstrap
 from services.extraction.llm_extractor import estimated_tokens, extraction_prompt, transcript
-from services.wire import to_message
+from services.wire import to_sealed_message
 
 console = Console()
 # What a model answers is not known before it answers: a typical extraction's answer.
@@ -89,7 +89,7 @@ def reextract(
                                      enable_idempotence=True)
             for command in commands:
                 producer.send(settings.commands_topic, key=command.user_id.encode(),
-                              value=to_message(command))
+                              value=to_sealed_message(command, lore.sealer))
             producer.flush()
             producer.close()
         else:

@@ -39,7 +39,7 @@ def worker() -> None:
     settings = _kafka_settings()
     lore = bootstrap(settings)
     partitions = prepare_topics(settings)
-    broker, _ = command_broker(settings, lore.commands, partitions=partitions)
+    broker, _ = command_broker(settings, lore.commands, partitions=partitions, sealer=lore.sealer)
     app = FastStream(broker, on_startup=[lambda: lore.start_extraction(kafka_worker=True)],
                      on_shutdown=[lore.close])
     log.info("worker: %s -> %s on %s, group %s", settings.commands_topic, settings.events_topic,

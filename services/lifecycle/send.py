@@ -9,9 +9,10 @@ import time
 from collections.abc import Callable, Collection, Sequence
 
 from domain.commands import Command
+from domain.sealing import Sealer
 from projections.outcomes import CommandOutcome, CommandRef
 from services.commands import CommandHandler
-from services.wire import to_message
+from services.wire import to_sealed_message
 
 log = logging.getLogger(__name__)
 
@@ -26,12 +27,14 @@ def direct(handler: CommandHandler) -> Callable[[Sequence[Command]], None]:
 
 
 def through_kafka(publish: Publish, flush: Callable[[], None], outcomes: Outcomes,
-                  stall_s: float = 600.0, poll_s: float = 0.2) -> Callable[[Sequence[Command]], None]:
-    """Publish, then wait while the workers make progress; `stall_s` without any is an error."""
+                  stall_s: float = 600.0, poll_s: float = 0.2,
+                  sealer: Sealer | None = None) -> Callable[[Sequence[Command]], None]:
+    """Publish (sealed with each person's key, given a `sealer`), then wait while the workers make
+    progress; `stall_s` without any is an error."""
 
     def send(commands: Sequence[Command]) -> None:
         for command in commands:
-            publish(to_message(command), command.user_id)
+            publish(to_sealed_message(command, sealer), command.user_id)
         flush()
         waiting = {(c.user_id, c.command_id) for c in commands}
         last = time.monotonic()

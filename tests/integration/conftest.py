@@ -68,7 +68,10 @@ def kafka_topic(kafka_admin: KafkaAdminClient) -> Iterator[Callable[..., str]]:
 
     def make(name: str = "t", partitions: int = 1) -> str:
         topic = f"{name}-{uuid.uuid4().hex[:10]}"
-        kafka_admin.create_topics([NewTopic(topic, partitions, 1)])
+        # Stamped by the broker, as Lore makes its topics: tests produce messages stamped months
+        # ago, which a topic kept by their stamps would delete at the broker's next retention check.
+        kafka_admin.create_topics([NewTopic(topic, partitions, 1,
+                                            topic_configs={"message.timestamp.type": "LogAppendTime"})])
         created.append(topic)
         return topic
 

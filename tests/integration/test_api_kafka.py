@@ -14,10 +14,11 @@ from kafka import KafkaConsumer, TopicPartition
 from neo4j import Driver
 
 from domain.commands import RecordMemory
+from domain.sealing import is_sealed
 from infra.settings import Settings
 from services.api import create_app
 from services.bootstrap import bootstrap
-from tests.support.kafka_flow import as_messages, produce, wait_until
+from tests.support.kafka_flow import as_messages, opened, produce, wait_until
 from tests.support.servers import ServerEndpoints
 
 
@@ -94,3 +95,19 @@ def test_without_wait_the_answer_is_accepted_and_the_write_arrives(
 def test_a_refusal_through_kafka_mode_is_404_with_wait(client: TestClient) -> None:
     response = client.delete("/v1/users/ada/memories/nothing-here", params={"wait": "true"})
     assert response.status_code == 404 and response.json()["code"] == "memory_not_found"
+
+
+def test_what_the_api_publishes_to_lore_commands_is_sealed_with_the_persons_key(
+    client: TestClient, settings: Settings, neo4j: Driver
+) -> None:
+    marker = f"quillwort{uuid.uuid4().hex[:6]}"
+    response = client.post("/v1/users/ada/memories", params={"wait": "true"},
+                           json={"content": f"grows {marker} on the balcony"})
+    assert response.status_code == 202 and response.json()["status"] == "applied"
+    assert memories(neo4j) == [f"grows {marker} on the balcony"]
+    consumer = KafkaConsumer(settings.commands_topic, bootstrap_servers=settings.kafka_bootstrap,
+                             auto_offset_reset="earliest", enable_auto_commit=False, consumer_timeout_ms=3000)
+    (record,) = list(consumer)
+    consumer.close()
+    assert is_sealed(record.value) and marker.encode() not in record.value and record.key == b"ada"
+    assert marker.encode() in opened(settings, [record.value])[0]

@@ -23,6 +23,7 @@ from infra.local.servers import KafkaServer, Neo4jServer
 from infra.settings import Settings
 from services.bootstrap import Lore, bootstrap
 from services.compact import compact
+from tests.support.kafka_flow import wait_until
 
 AT = datetime(2026, 2, 1, tzinfo=UTC)
 
@@ -144,3 +145,20 @@ def test_the_kafka_key_store_is_shared_by_processes_and_forgets_a_destroyed_key(
         assert again.current("cy").secret
     finally:
         again.close()
+
+
+def test_a_key_destroyed_by_another_process_leaves_this_ones_memory_at_once(stack: LocalStack) -> None:
+    """A process sealing with a key it remembers, after another destroyed it, would write what no
+    one can open: the store follows the topic, so the next key it hands out is a new one."""
+    topic = f"lore.keys.{uuid.uuid4().hex[:8]}"
+    api, worker = KafkaKeyStore(stack.kafka.bootstrap, topic=topic), KafkaKeyStore(stack.kafka.bootstrap,
+                                                                                    topic=topic)
+    try:
+        old = api.current("ada")
+        assert worker.current("ada") == old
+        worker.destroy("ada")  # the erasure, applied by a worker
+        wait_until(lambda: api.find("ada", old.key_id) is None, "the destroyed key to leave the other store")
+        assert api.current("ada").key_id != old.key_id
+    finally:
+        api.close()
+        worker.close()

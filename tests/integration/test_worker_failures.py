@@ -17,6 +17,7 @@ from neo4j import Driver
 from typer.testing import CliRunner
 
 from domain.commands import ForgetMemory, Message, RecordEpisode, RecordMemory
+from domain.sealing import is_sealed
 from infra.eventlog.kafka import key_partition
 from infra.settings import Settings
 from services.cli import app
@@ -29,6 +30,7 @@ from tests.support.kafka_flow import (
     by_source,
     env_for,
     kafka_settings,
+    opened,
     produce,
     read_topic,
     start_worker,
@@ -121,7 +123,8 @@ def test_events_too_large_for_the_log_go_to_the_dead_letter_topic_and_the_partit
     (letter,) = letters["events_too_large"]
     reason = dict(letter.headers)[REASON_HEADER].decode()
     assert "262,144" in reason and "LORE_MAX_ENTRY_BYTES" in reason
-    assert json.loads(letter.value)["command_id"] == "too-long"
+    assert is_sealed(letter.value) and b"garden" not in letter.value  # Lore seals what it publishes
+    assert json.loads(opened(settings, [letter.value])[0])["command_id"] == "too-long"
 
 
 def stray_checkpoint(neo4j: Driver) -> None:
@@ -192,7 +195,7 @@ def test_a_refusal_whose_dead_letter_could_not_be_published_is_sent_after_redeli
     finally:
         stop(worker)
     assert dict(letter.headers)[CODE_HEADER] == b"memory_not_found"
-    assert json.loads(letter.value)["command_id"] == "nope"
+    assert json.loads(opened(settings, [letter.value])[0])["command_id"] == "nope"
     assert applied(neo4j) == 1
 
 
@@ -200,6 +203,10 @@ def test_commands_stamped_long_ago_are_kept_by_the_brokers_clock(
     make_settings: Callable[..., Settings]
 ) -> None:
     settings = make_settings()
+    assert settings.kafka_bootstrap
+    # A topic made by someone else, stamped by its producers (the test topics are stamped by the
+    # broker, as Lore makes them): Lore switches it to the broker's clock.
+    set_topic(settings.kafka_bootstrap, settings.commands_topic, message_timestamp_type="CreateTime")
     prepare_topics(settings)
     old = as_messages(facts(["ada"], "old"))  # stamped months ago, as a producer may
     produce(settings.kafka_bootstrap, settings.commands_topic, old)
@@ -207,12 +214,15 @@ def test_commands_stamped_long_ago_are_kept_by_the_brokers_clock(
     # Retention counts from the broker's time, not the producer's: nothing expires unapplied.
     assert record.timestamp_type == 1 and record.timestamp > old[0].timestamp_ms
     assert abs(record.timestamp / 1000 - datetime.now(UTC).timestamp()) < 3600
-    # And it is bounded: commands and dead letters carry what people said in the clear.
-    admin = AdminClient({"bootstrap.servers": settings.kafka_bootstrap})
+    # And it is bounded: a producer's own commands, and their dead letters, may be in the clear.
     for topic in (settings.commands_topic, settings.dead_letter_topic):
-        resource = ConfigResource(ResourceType.TOPIC, topic)
-        described = admin.describe_configs([resource])[resource].result(timeout=30)
-        assert described["retention.ms"].value == str(7 * 24 * 60 * 60 * 1000)
+        assert topic_setting(settings.kafka_bootstrap, topic, "retention.ms") == str(7 * 24 * 60 * 60 * 1000)
+
+
+def topic_setting(bootstrap: str, topic: str, name: str) -> str:
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    resource = ConfigResource(ResourceType.TOPIC, topic)
+    return str(admin.describe_configs([resource])[resource].result(timeout=30)[name].value)
 
 
 def test_transaction_time_is_lores_whatever_the_producer_stamped(
@@ -262,5 +272,7 @@ def test_a_command_on_another_partition_than_its_persons_is_decided_on_theirs(
     assert [e.partition for e in events] == [home, home]
     commands = read_topic(settings.kafka_bootstrap, settings.commands_topic, 4)
     forwarded = [c for c in commands if c.partition == home]  # (twice, if a batch was consumed again)
-    assert {json.loads(c.value)["command_id"] for c in forwarded} == {"misrouted-0", "misrouted-1"}
+    assert all(is_sealed(c.value) for c in forwarded)  # forwarded by Lore: sealed
+    assert {json.loads(v)["command_id"] for v in opened(settings, [c.value for c in forwarded])} == {
+        "misrouted-0", "misrouted-1"}
     assert all(dict(c.headers).get("lore.forwarded.from") for c in forwarded)

@@ -17,8 +17,10 @@ from kafka import KafkaConsumer, KafkaProducer
 from neo4j import Driver
 
 from domain.commands import Command
+from domain.sealing import Sealer
+from infra.keys import open_key_store
 from infra.settings import Settings
-from services.wire import to_message
+from services.wire import SealedUnreadable, open_message, to_message
 
 T0 = datetime(2026, 5, 1, tzinfo=UTC)
 # How long a wait may see nothing move before it fails: a hang, not a slow machine.
@@ -74,6 +76,28 @@ def read_all(bootstrap: str, topic: str) -> list:
     found = list(consumer)
     consumer.close()
     return found
+
+
+def opened(settings: Settings, values: Iterable[bytes]) -> list[bytes]:
+    """Messages as their producer wrote them: the sealed ones opened with the people's keys (what
+    Lore publishes itself is sealed when encryption is on)."""
+    keys = open_key_store(settings)
+    try:
+        sealer = None if keys is None else Sealer(keys)
+        return [_opened(value, sealer) for value in values]
+    finally:
+        if keys is not None:
+            keys.close()
+
+
+def _opened(value: bytes, sealer: Sealer | None) -> bytes:
+    """b"" for a message of an erased person's: their key is gone."""
+    try:
+        return open_message(value, sealer)[0] or b""
+    except SealedUnreadable as unreadable:
+        if unreadable.code != "key_destroyed":
+            raise
+        return b""
 
 
 def by_source(letters: Iterable) -> list:

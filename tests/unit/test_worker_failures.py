@@ -93,7 +93,7 @@ def test_a_command_on_another_partition_is_forwarded_not_applied() -> None:
     home = misplaced[0].partition
     misplaced[0] = dataclasses.replace(misplaced[0], partition=(home + 1) % PARTITIONS)
     batch = worker.sort(misplaced)
-    assert batch.valid == [] and [(r.offset, p) for r, p in batch.misrouted] == [(0, home)]
+    assert batch.valid == [] and [(r.offset, p) for r, p, _ in batch.misrouted] == [(0, home)]
 
 
 def json_id(letter: DeadLetter) -> str:
