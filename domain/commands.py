@@ -13,6 +13,10 @@ from domain.model import MemoryKind, UtcDatetime
 
 IDENTIFIER_PATTERN = r"^[A-Za-z0-9_.:@\-]+$"
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
+# A person as Lore keeps them: the tenant's id, behind the tenant's name unless it is the default
+# tenant's (domain/access.py). Clients send the bare id; the tenant comes from their key.
+PERSON_PATTERN = r"^([a-z0-9][a-z0-9_\-]{0,62}/)?[A-Za-z0-9_.:@\-]+$"
+PersonId = Annotated[str, Field(min_length=1, max_length=264, pattern=PERSON_PATTERN)]
 EntityName = Annotated[str, Field(min_length=1, max_length=200)]
 
 # Bounds of what one command may hold (README, "Bounds"): a larger input is refused by name.
@@ -27,7 +31,8 @@ class _Command(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     command_id: Identifier = Field(description="Client-chosen id; the same id takes effect once.")
-    user_id: Identifier = Field(description="The person whose memory this is.")
+    user_id: PersonId = Field(description="The person whose memory this is (`tenant/id` outside the "
+                              "default tenant).")
     occurred_at: UtcDatetime = Field(description="When the client saw it happen.")
 
 

@@ -10,6 +10,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from domain.extraction.taxonomy import Taxonomy
 
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="LORE_", env_file=".env", extra="ignore")
@@ -80,6 +82,18 @@ class Settings(BaseSettings):
         "topic LORE_KEYS_TOPIC; auto = kafka when the event log is, else sqlite.",
     )
     keys_topic: str = Field(default="lore.keys", description="Compacted Kafka topic of people's keys.")
+    auth: Literal["auto", "keys", "none"] = Field(
+        default="auto",
+        description="keys = every request under /v1 needs an API key (`lore keys create`); none = no "
+        "keys, everyone is the operator (only on a loopback address); auto = keys unless the API is "
+        "bound to 127.0.0.1 / ::1 / localhost.",
+    )
+    api_keys_topic: str = Field(default="lore.api-keys", description="Compacted Kafka topic of API keys "
+                                "(Kafka mode; else LORE_HOME/api-keys.sqlite3).")
+    rate_limit: str = Field(default="600/minute", description="Requests allowed per API key "
+                            "(the `limits` notation: '100/second', '600/minute'; moving window).")
+    cors_origins: list[str] = Field(default_factory=list, description="Origins a browser may call the "
+                                    "API from (CORS), e.g. [\"https://app.example\"]; none by default.")
     command_retention_days: float = Field(
         default=7.0, gt=0,
         description="How long lore.commands and lore.commands.dlq keep a record: commands carry what "
@@ -214,6 +228,12 @@ class Settings(BaseSettings):
     @property
     def key_store_path(self) -> Path:
         return self.home / "keys.sqlite3"
+
+    def auth_on(self, host: str | None = None) -> bool:
+        """Whether requests need a key, for an API bound to `host` (LORE_API_HOST when None)."""
+        if self.auth == "auto":
+            return (host or self.api_host) not in LOOPBACK
+        return self.auth == "keys"
 
     @property
     def uses_kafka_keys(self) -> bool:

@@ -19,6 +19,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from domain.access import DEFAULT_TENANT, TENANT_PATTERN, person_id, split_person
 from domain.commands import Command, Identifier, UtcDatetime, command_adapter
 from domain.sealing import Sealer, UnreadableEntry, is_sealed, owner
 
@@ -42,7 +43,10 @@ class CommandMessage(BaseModel):
 
     type: CommandType
     command_id: Identifier = Field(description="Chosen by the producer; the same id takes effect once.")
-    user_id: Identifier = Field(description="Whose memory; also the message key.")
+    user_id: Identifier = Field(description="Whose memory, as their tenant knows them.")
+    tenant: str = Field(default=DEFAULT_TENANT, pattern=TENANT_PATTERN,
+                        description="The tenant the person lives in. The message key is `user_id` in "
+                        "the default tenant, else `tenant/user_id`.")
     occurred_at: UtcDatetime | None = Field(
         default=None, description="When it happened; defaults to the message's timestamp."
     )
@@ -97,7 +101,8 @@ def parse_command(raw: bytes | None, *, max_bytes: int, received_at: datetime) -
     except ValidationError as exc:
         raise BadCommand(describe(exc)) from exc
     fields = {**message.payload, "type": message.type, "command_id": message.command_id,
-              "user_id": message.user_id, "occurred_at": message.occurred_at or received_at}
+              "user_id": person_id(message.tenant, message.user_id),
+              "occurred_at": message.occurred_at or received_at}
     try:
         return command_adapter.validate_python(fields)
     except ValidationError as exc:
@@ -108,6 +113,9 @@ def to_message(command: Command) -> bytes:
     """The message a command travels as: what `parse_command` reads back."""
     body = command.model_dump(mode="json", exclude_none=True)
     envelope = {key: body.pop(key) for key in ("type", "command_id", "user_id", "occurred_at")}
+    tenant, envelope["user_id"] = split_person(envelope["user_id"])
+    if tenant != DEFAULT_TENANT:
+        envelope["tenant"] = tenant
     return json.dumps({**envelope, "payload": body}, ensure_ascii=False).encode()
 
 

@@ -11,11 +11,15 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
+from infra.apikeys import open_api_key_store
+from infra.settings import LOOPBACK, Settings
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
+from services.api.auth import Gate, authorize
 from services.api.routers import (
     export,
     extraction,
@@ -63,9 +67,25 @@ async def _kafka_intake(app: FastAPI, lore: Lore, stack: AsyncExitStack, worker:
                        timeout_s=settings.wait_timeout_s)
 
 
+def _gate(settings: Settings, host: str | None) -> Gate:
+    if not settings.auth_on(host):
+        where = host or settings.api_host
+        if where not in LOOPBACK:
+            raise RuntimeError(f"LORE_AUTH=none on {where}: anyone who can reach it could read or erase "
+                               "anyone. Bind to 127.0.0.1, or use keys (LORE_AUTH=keys, `lore keys create`).")
+        log.warning("NO AUTHENTICATION (LORE_AUTH=%s on %s): every request acts as the operator. Fine on "
+                    "your own machine; anywhere else set LORE_AUTH=keys.", settings.auth, where)
+        return Gate(None, settings.rate_limit)
+    keys = open_api_key_store(settings)
+    log.info("API keys required (%s key store, %d keys)", keys.name, len(keys.all()))
+    return Gate(keys, settings.rate_limit)
+
+
 def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True,
-               lifecycle: bool = False) -> FastAPI:
-    """`lifecycle`: also run maintenance on its cron and send reminders (what `lore serve` does)."""
+               lifecycle: bool = False, host: str | None = None) -> FastAPI:
+    """`lifecycle`: also run maintenance on its cron and send reminders (what `lore serve` does).
+    `host`: the address the API is bound to (LORE_API_HOST when None), which decides whether
+    LORE_AUTH=auto asks for keys."""
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Wiring opens the event log (on Kafka: topics, a producer): not on the event loop.
@@ -73,6 +93,9 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
         app.state.worker = None
         async with AsyncExitStack() as stack:
             stack.callback(lore.close)
+            app.state.gate = await asyncio.to_thread(_gate, lore.settings, host)
+            if app.state.gate.keys is not None:
+                stack.callback(app.state.gate.keys.close)
             # In the background: Lore serves (and /v1/health answers) even while Neo4j is still down.
             schema = asyncio.create_task(asyncio.to_thread(_prepare_schema, lore))
             # Closing the driver under a running schema job would leave it writing after we are gone.
@@ -103,13 +126,13 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
         return JSONResponse(status_code=503, content={"detail": str(exc), "code": exc.code})
 
     app.include_router(health.router, prefix="/v1")
-    app.include_router(memories.router, prefix="/v1")
-    app.include_router(memories.users, prefix="/v1")
-    app.include_router(search.router, prefix="/v1")
-    app.include_router(extraction.router, prefix="/v1")
-    app.include_router(layers.router, prefix="/v1")
-    app.include_router(export.router, prefix="/v1")
-    app.include_router(todos.router, prefix="/v1")
-    app.include_router(maintenance.router, prefix="/v1")
+    keyed = [Depends(authorize)]  # every route below needs a key, when keys are on
+    for router in (memories.router, memories.users, search.router, extraction.router, layers.router,
+                   export.router, todos.router, maintenance.router):
+        app.include_router(router, prefix="/v1", dependencies=keyed)
     app.include_router(metrics.router)
+    origins = Settings().cors_origins
+    if origins:
+        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["*"],
+                           allow_headers=["Authorization", "X-API-Key", "Content-Type"])
     return app

@@ -8,6 +8,7 @@ from fastapi import Depends, Path, Query, Request
 
 from domain.commands import IDENTIFIER_PATTERN
 from projections.temporal import TemporalQueries
+from services.api.auth import PersonDep
 from services.bootstrap import Lore
 from services.intake import Intake
 
@@ -29,8 +30,8 @@ def _queries(lore: LoreDep) -> TemporalQueries:
 LoreDep = Annotated[Lore, Depends(_lore)]
 IntakeDep = Annotated[Intake, Depends(_intake)]
 QueriesDep = Annotated[TemporalQueries, Depends(_queries)]
-UserId = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN,
-                             description="The person whose memory it is.")]
+# The person a path names, as Lore keeps them: the caller's tenant's (services/api/auth.py).
+UserId = PersonDep
 MemoryId = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
 Wait = Annotated[bool, Query(description="Answer once the command is applied to the graph "
                                          "(read-your-writes).")]

@@ -12,6 +12,7 @@ from services.cli.export import export
 from services.cli.extract import extract, reextract
 from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
+from services.cli.keys import keys_app
 from services.cli.maintain import maintain
 from services.cli.migrate import migrate_log
 from services.cli.rebuild import catch_up, compact, fingerprint, rebuild
@@ -25,6 +26,7 @@ app = typer.Typer(
 )
 app.add_typer(infra_app, name="infra")
 app.add_typer(dlq_app, name="dlq")
+app.add_typer(keys_app, name="keys")
 app.command()(serve)
 app.command()(rebuild)
 app.command()(fingerprint)

@@ -24,8 +24,8 @@ def serve(
     settings = Settings()
     from services.api import create_app
 
+    bind = host or settings.api_host
     uvicorn.run(
-        create_app(worker=worker, lifecycle=True), host=host or settings.api_host,
-        port=port or settings.api_port,
+        create_app(worker=worker, lifecycle=True, host=bind), host=bind, port=port or settings.api_port,
         log_level="info",
     )

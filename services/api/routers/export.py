@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
+from domain.access import split_person
 from services.api.deps import LoreDep, UserId
 
 router = APIRouter(prefix="/users/{user_id}", tags=["people"])
@@ -16,7 +17,8 @@ router = APIRouter(prefix="/users/{user_id}", tags=["people"])
 
 def lines(lore: LoreDep, user_id: str) -> Iterator[str]:
     """A header line, then one line per memory, episode, summary and profile version."""
-    yield json.dumps({"type": "export", "user_id": user_id, "exported_at": datetime.now(UTC).isoformat(),
+    yield json.dumps({"type": "export", "user_id": split_person(user_id)[1],
+                      "exported_at": datetime.now(UTC).isoformat(),
                       "format": "lore-export/1"}) + "\n"
     for item in lore.exports.items(user_id):
         yield json.dumps(item, ensure_ascii=False) + "\n"
@@ -31,5 +33,6 @@ def lines(lore: LoreDep, user_id: str) -> Iterator[str]:
 def export(user_id: UserId, lore: LoreDep) -> StreamingResponse:
     """Streamed page by page: a person with 100,000 memories is never held in memory at once. A
     person Lore knows nothing of gets the header line alone."""
+    name = split_person(user_id)[1]
     return StreamingResponse(lines(lore, user_id), media_type="application/x-ndjson",
-                             headers={"Content-Disposition": f'attachment; filename="{user_id}.jsonl"'})
+                             headers={"Content-Disposition": f'attachment; filename="{name}.jsonl"'})

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query
 
+from domain.access import split_person
 from domain.model import utc
 from projections.layers import ProfileView, SummaryView
 from services.api.deps import LoreDep, UserId
@@ -38,7 +39,7 @@ def summary_out(view: SummaryView) -> SummaryOut:
 
 def profile_out(user_id: str, view: ProfileView) -> ProfileOut:
     return ProfileOut(
-        user_id=user_id,
+        user_id=split_person(user_id)[1],
         version=view.version,
         narrative=view.narrative,
         basic_info=[BasicInfoOut(key=b.key, value=b.value) for b in view.basic_info],
@@ -51,7 +52,7 @@ def profile_out(user_id: str, view: ProfileView) -> ProfileOut:
 
 def empty_profile(user_id: str) -> ProfileOut:
     return ProfileOut(
-        user_id=user_id,
+        user_id=split_person(user_id)[1],
         version=0,
         narrative="",
         basic_info=[],
@@ -104,6 +105,6 @@ def profile_history(
     user_id: UserId, lore: LoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> ProfileHistory:
     return ProfileHistory(
-        user_id=user_id,
+        user_id=split_person(user_id)[1],
         versions=[profile_out(user_id, v) for v in lore.layer_queries.profiles(user_id, limit=limit)],
     )

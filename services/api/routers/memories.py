@@ -9,8 +9,10 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import JSONResponse
 
+from domain.access import Scope, split_person
 from domain.model import MemoryKind, MemoryStatus, utc
 from projections.views import MemoryView
+from services.api.auth import needs
 from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
 from services.api.schemas import (
     EpisodeCreate,
@@ -138,8 +140,8 @@ def stats(user_id: UserId, lore: LoreDep) -> Stats:
         by_kind[kind] += n
         by_status[state] += n
         both[kind][state] = n
-    return Stats(user_id=user_id, total=sum(by_kind.values()), by_kind=by_kind, by_status=by_status,
-                 by_kind_and_status=both, extractions=lore.extractions.usage(user_id))
+    return Stats(user_id=split_person(user_id)[1], total=sum(by_kind.values()), by_kind=by_kind,
+                 by_status=by_status, by_kind_and_status=both, extractions=lore.extractions.usage(user_id))
 
 
 users = APIRouter(prefix="/users", tags=["people"])
@@ -152,6 +154,7 @@ async def erase_user(user_id: UserId, intake: IntakeDep, wait: Wait = False,
 
 
 @users.put("/{user_id}/settings", summary="Set how a person's memory ages", **_ACCEPTED)
+@needs(Scope.ADMIN)
 async def configure_user(user_id: UserId, body: UserSettingsUpdate, intake: IntakeDep,
                          wait: Wait = False) -> JSONResponse:
     """How long the words of their conversations are kept, and the kinds of memory that never fade."""

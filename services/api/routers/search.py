@@ -7,9 +7,11 @@ from datetime import UTC, datetime
 
 from fastapi import APIRouter
 
+from domain.access import Scope
 from domain.model import utc
 from projections.search import ItemType, Window
 from projections.views import MemoryView
+from services.api.auth import needs
 from services.api.deps import LoreDep, UserId
 from services.api.schemas import (
     Citations,
@@ -43,6 +45,7 @@ def public(hit: Hit) -> SearchHit:
 
 
 @router.post("/search", response_model=SearchResponse, summary="Hybrid search, as of a time")
+@needs(Scope.READ)
 def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchResponse:
     """Vector (HNSW), BM25 and graph candidates, scoped to the person and to what was true at
     `valid_at` as known at `known_at`, fused by reciprocal rank and reranked by recency,
@@ -79,6 +82,7 @@ def view_hit(m: MemoryView) -> SearchHit:
 
 
 @router.post("/context", response_model=ContextResponse, summary="The block for a system prompt")
+@needs(Scope.READ)
 def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResponse:
     """The person in layers, within `token_budget` (counted with cl100k_base): their profile, the
     last sessions in brief, what always matters (preferences, what works for them), what is due,
