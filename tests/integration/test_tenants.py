@@ -4,6 +4,7 @@ another — also when both tenants name a person alike, and under generated ids 
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,11 +17,13 @@ from hypothesis import strategies as st
 from neo4j import Driver
 
 from domain.access import Scope, issue_key
+from infra.apikeys.kafka import KafkaApiKeyStore
 from infra.apikeys.sqlite import SqliteApiKeyStore
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
+from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
 
 MARKER = "quillwort"
@@ -152,3 +155,20 @@ def test_generated_requests_of_one_tenant_never_reach_anothers_people(client: Te
 
     globex_tries()
     assert (fingerprint(neo4j, user_id="acme/ada"), fingerprint(neo4j, user_id="acme/bob")) == before
+
+
+def test_a_key_made_or_revoked_on_one_server_counts_on_another_through_kafka(
+    servers: ServerEndpoints,
+) -> None:
+    topic = f"lore.api-keys.{uuid.uuid4().hex[:8]}"
+    one = KafkaApiKeyStore(servers.kafka_bootstrap, topic)
+    other = KafkaApiKeyStore(servers.kafka_bootstrap, topic)
+    try:
+        _, made = issue_key("acme", Scope.READ, datetime.now(UTC))
+        one.add(made)
+        wait_until(lambda: other.find(made.key_id) == made, "the key to reach the other server")
+        assert one.revoke(made.key_id) and not one.revoke("nothing")
+        wait_until(lambda: other.find(made.key_id) is None, "the revocation to reach the other server")
+    finally:
+        one.close()
+        other.close()

@@ -1,0 +1,1 @@
+"""Lore's Python client: `from lore.client import LoreClient, AsyncLoreClient`."""
