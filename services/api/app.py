@@ -19,6 +19,7 @@ from infra.apikeys import open_api_key_store
 from infra.settings import LOOPBACK, Settings
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
+from services.api import ui
 from services.api.auth import Gate, authorize
 from services.api.routers import (
     export,
@@ -131,6 +132,9 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
                    export.router, todos.router, maintenance.router):
         app.include_router(router, prefix="/v1", dependencies=keyed)
     app.include_router(metrics.router)
+    app.include_router(ui.router)
+    app.mount("/ui/static", ui.static, name="ui-static")
+    app.add_exception_handler(ui.Login, ui.login_redirect)
     origins = Settings().cors_origins
     if origins:
         app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["*"],

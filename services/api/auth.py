@@ -24,6 +24,7 @@ from infra.apikeys import ApiKeyStore
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
+KEY_COOKIE = "lore_key"
 _METHOD_SCOPE = {"GET": Scope.READ, "HEAD": Scope.READ, "OPTIONS": Scope.READ}
 
 
@@ -66,7 +67,8 @@ def _token(request: Request) -> str | None:
     scheme, _, value = header.partition(" ")
     if scheme.lower() == "bearer" and value:
         return value.strip()
-    return request.headers.get("x-api-key")
+    # The page (/ui) keeps the key in an HttpOnly, same-site cookie set by its login form.
+    return request.headers.get("x-api-key") or request.cookies.get(KEY_COOKIE)
 
 
 def authorize(request: Request) -> Principal:

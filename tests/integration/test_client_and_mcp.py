@@ -7,54 +7,29 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-import uvicorn
 from mcp import Client, StdioServerParameters
 from neo4j import Driver
 
-from domain.access import Scope, issue_key
-from infra.apikeys.sqlite import SqliteApiKeyStore
-from infra.local.process import free_port
 from infra.settings import Settings
 from lore.client import AsyncLoreClient, LoreClient, LoreError
-from services.api import create_app
-from services.bootstrap import bootstrap
-from tests.support.kafka_flow import wait_until
+from tests.support.api_server import api_key, running_api
 from tests.support.servers import ServerEndpoints
-
-
-def key(settings: Settings, tenant: str, scope: Scope = Scope.WRITE) -> str:
-    token, made = issue_key(tenant, scope, datetime.now(UTC))
-    store = SqliteApiKeyStore(settings.home / "api-keys.sqlite3")
-    store.add(made)
-    store.close()
-    return token
 
 
 @pytest.fixture()
 def lore_url(neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> Iterator[tuple[str, Settings]]:
     settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", auth="keys")
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(lambda: bootstrap(settings)), host="127.0.0.1",
-                                           port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_until(lambda: server.started, "the API to start")
-    try:
-        yield f"http://127.0.0.1:{port}", settings
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+    with running_api(settings) as url:
+        yield url, settings
 
 
 def test_the_client_remembers_and_finds_sync_and_async(lore_url: tuple[str, Settings]) -> None:
     url, settings = lore_url
-    acme = key(settings, "acme")
+    acme = api_key(settings, "acme")
     with LoreClient(url, api_key=acme) as lore:
         done = lore.remember("ada", "Ada prefers the dark editor theme", kind="preference",
                              attribute="editor_theme", value="dark")
@@ -65,7 +40,7 @@ def test_the_client_remembers_and_finds_sync_and_async(lore_url: tuple[str, Sett
         with pytest.raises(LoreError) as missing:
             lore.forget("ada", "no-such-memory")
         assert missing.value.status == 404 and missing.value.code == "memory_not_found"
-    with LoreClient(url, api_key=key(settings, "globex")) as other:
+    with LoreClient(url, api_key=api_key(settings, "globex")) as other:
         assert other.memories("ada").items == []  # another tenant's ada
     with LoreClient(url) as anonymous, pytest.raises(LoreError) as refused:
         anonymous.memories("ada")
@@ -82,7 +57,7 @@ def test_the_client_remembers_and_finds_sync_and_async(lore_url: tuple[str, Sett
 def test_the_mcp_sdks_client_remembers_then_recalls_through_lore_mcp(lore_url: tuple[str, Settings]) -> None:
     url, settings = lore_url
     server = StdioServerParameters(command=sys.executable, args=["-m", "services.cli", "mcp", "--url", url],
-                                   env={**os.environ, "LORE_API_KEY": key(settings, "acme")},
+                                   env={**os.environ, "LORE_API_KEY": api_key(settings, "acme")},
                                    cwd=str(Path(__file__).resolve().parents[2]))
 
     async def session() -> tuple[set[str], str, str]:
@@ -101,5 +76,5 @@ def test_the_mcp_sdks_client_remembers_then_recalls_through_lore_mcp(lore_url: t
     assert "Ada is learning the cello" in recalled, recalled
     assert "cello" in context
     # The key's tenant: acme's ada has the memory, the default tenant's ada does not.
-    with LoreClient(url, api_key=key(settings, "default")) as operator:
+    with LoreClient(url, api_key=api_key(settings, "default")) as operator:
         assert operator.memories("ada").items == []

@@ -1,0 +1,132 @@
+"""The memory page (/ui) in a real browser: Debian's Chromium driven by Playwright (no browser
+download), against a real Lore with keys on. Sign in, search, filter by kind, forget and
+restore, change a value (a new memory that supersedes), the timeline picture and the as-of
+slider, and clear all. Screenshots of each step are kept in test-artifacts/page/."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from neo4j import Driver
+
+from domain.access import Scope
+from infra.settings import Settings
+from lore.client import LoreClient
+from tests.support.api_server import api_key, running_api
+from tests.support.servers import ServerEndpoints
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "page"
+# Chromium as root, headless, with no calls home (the machine's network is closed).
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed "
+                                "(apt-get install chromium; `make test` does)")
+
+
+@pytest.fixture()
+def lore(neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> Iterator[tuple[str, Settings]]:
+    settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", auth="keys")
+    with running_api(settings) as url:
+        yield url, settings
+
+
+def seed(url: str, key: str) -> dict[str, str]:
+    with LoreClient(url, api_key=key) as client:
+        ids = {}
+        for value, month in (("dark", 1), ("light", 4)):
+            done = client.remember("ada", f"Ada prefers the {value} editor theme", kind="preference",
+                                   attribute="editor_theme", value=value,
+                                   valid_from=datetime(2026, month, 1, tzinfo=UTC))
+            ids[value] = done.memory_id or ""
+        city = client.remember("ada", "Ada lives in Lisbon", kind="fact", attribute="home_city",
+                               value="Lisbon", valid_from=datetime(2025, 9, 1, tzinfo=UTC))
+        ids["city"] = city.memory_id or ""
+        ids["cat"] = client.remember("ada", "Ada's cat is called Miso", kind="fact").memory_id or ""
+        ids["cello"] = client.remember("ada", "Ada is learning the cello", kind="event").memory_id or ""
+        return ids
+
+
+def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    url, settings = lore
+    key = api_key(settings, "acme", Scope.WRITE)
+    ids = seed(url, key)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1000, "height": 1100})
+
+        def shot(name: str) -> None:
+            page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+        page.goto(f"{url}/ui/users/ada")
+        expect(page).to_have_url(f"{url}/ui/login")  # no key, no page
+        page.fill("input[name=key]", "lore_0000000000000000_wrong")
+        page.click("button:has-text('Sign in')")
+        expect(page.locator(".error")).to_contain_text("not valid")
+        page.fill("input[name=key]", key)
+        page.click("button:has-text('Sign in')")
+        page.fill("input[name=user_id]", "ada")
+        page.click("button:has-text('Open')")
+        expect(page.locator(".card")).to_have_count(4)  # in force: light theme, Lisbon, cat, cello
+        shot("1-memories")
+
+        page.fill("input[name=q]", "cat Miso")
+        expect(page.locator(".card")).to_have_count(1)
+        expect(page.locator(".card .content")).to_have_text("Ada's cat is called Miso")
+        shot("2-search")
+        page.fill("input[name=q]", "")
+        page.select_option("select[name=kind]", "preference")
+        expect(page.locator(".card")).to_have_count(1)
+        expect(page.locator(".card .content")).to_have_text("Ada prefers the light editor theme")
+        shot("3-filter")
+        page.select_option("select[name=kind]", "")
+
+        cello = page.locator(f"#memory-{ids['cello']}")
+        cello.get_by_role("button", name="Forget").click()
+        expect(page.locator(f"#memory-{ids['cello']}")).to_have_attribute("data-status", "forgotten")
+        shot("4-forgotten")
+        page.locator(f"#memory-{ids['cello']}").get_by_role("button", name="Restore").click()
+        expect(page.locator(f"#memory-{ids['cello']}")).to_have_attribute("data-status", "active")
+
+        # Change a value: a new memory in the slot supersedes the one in force, nothing is overwritten.
+        page.click("text=Add or change a memory")
+        page.fill("details.add input[name=content]", "Ada prefers the solarized editor theme")
+        page.select_option("details.add select[name=kind]", "preference")
+        page.fill("details.add input[name=attribute]", "editor_theme")
+        page.fill("details.add input[name=value]", "solarized")
+        page.click("text=Save as a new memory")
+        bars = page.locator("#timeline .bar")
+        expect(bars).to_have_count(4)  # dark, light, solarized; Lisbon
+        expect(page.locator("#timeline path.supersedes")).to_have_count(2)
+        page.select_option("select[name=show]", "all")
+        light = page.locator(".card", has_text="light editor theme")
+        expect(light).to_have_attribute("data-status", "superseded")
+        shot("5-timeline")
+
+        # As of mid-February 2026: the dark theme was the one in force, and the list says so.
+        page.select_option("select[name=show]", "current")
+        # The slider counts days from the timeline's first date (Lisbon, 2025-09-01).
+        page.locator("input[name=as_of_day]").fill(str((datetime(2026, 2, 15) - datetime(2025, 9, 1)).days))
+        expect(page.locator("#asof-label")).to_have_text("2026-02-15")
+        expect(page.locator("#timeline .bar.now")).to_have_count(2)  # dark, and Lisbon
+        expect(page.locator("#timeline .bar.now", has_text="dark")).to_have_count(1)
+        expect(page.locator("#asof-line")).to_have_count(1)
+        expect(page.locator(".card", has_text="solarized")).to_have_count(0)
+        expect(page.locator(".card", has_text="dark editor theme")).to_have_count(1)
+        shot("6-as-of")
+
+        page.click("summary:has-text('Clear all')")
+        page.fill("details.danger input[name=confirm]", "ada")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("button:has-text('Erase ada')")
+        expect(page.locator(".card")).to_have_count(0)
+        shot("7-cleared")
+        browser.close()

@@ -1,0 +1,44 @@
+"""A real Lore HTTP server for a test: uvicorn in a thread, on a free port, over the test's Neo4j."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+import uvicorn
+
+from domain.access import Scope, issue_key
+from infra.apikeys.sqlite import SqliteApiKeyStore
+from infra.local.process import free_port
+from infra.settings import Settings
+from services.api import create_app
+from services.bootstrap import bootstrap
+from tests.support.kafka_flow import wait_until
+
+
+@contextmanager
+def running_api(settings: Settings) -> Iterator[str]:
+    """The base URL of a Lore serving `settings` until the block ends."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(lambda: bootstrap(settings)), host="127.0.0.1",
+                                           port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_until(lambda: server.started or not thread.is_alive(), "the API to start")
+    assert server.started, "the API did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def api_key(settings: Settings, tenant: str, scope: Scope = Scope.WRITE) -> str:
+    """A new key of the tenant, in the embedded key store of `settings`."""
+    token, made = issue_key(tenant, scope, datetime.now(UTC))
+    store = SqliteApiKeyStore(settings.home / "api-keys.sqlite3")
+    store.add(made)
+    store.close()
+    return token
