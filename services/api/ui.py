@@ -6,15 +6,16 @@ same commands as the API, for the key's tenant's people only."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path as FilePath
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from domain.access import Principal, Scope, split_person
+from domain.commands import IDENTIFIER_PATTERN
 from projections.search import Window
 from projections.views import MemoryView
 from services.api.auth import KEY_COOKIE, authorize
@@ -23,7 +24,7 @@ from services.api.timeline_picture import WIDTH, picture
 from services.api.writes import command
 from services.intake import Intake
 
-HERE = Path(__file__).parent
+HERE = FilePath(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
 router = APIRouter(prefix="/ui", include_in_schema=False)
 static = StaticFiles(directory=HERE / "static")
@@ -62,6 +63,8 @@ class Login(Exception):
 
 
 PagePrincipal = Annotated[Principal, Depends(_principal)]
+# The tenant's own id: no slash, so a page can never name another tenant's person.
+PageUser = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
 
 
 def login_redirect(request: Request, exc: Exception) -> Response:
@@ -93,7 +96,9 @@ def logout() -> Response:
 
 
 @router.get("/", response_class=HTMLResponse)
-def people(request: Request, principal: PagePrincipal, user_id: str | None = None) -> Response:
+def people(request: Request, principal: PagePrincipal,
+           user_id: Annotated[str | None, Query(max_length=200, pattern=IDENTIFIER_PATTERN)] = None,
+           ) -> Response:
     if user_id:
         return RedirectResponse(f"/ui/users/{user_id}", status_code=303)
     return templates.TemplateResponse(request, "people.html", {"principal": principal})
@@ -126,7 +131,7 @@ def _listing(lore: Any, person: str, q: str, kind: str, as_of: datetime | None, 
 
 
 @router.get("/users/{user_id}", response_class=HTMLResponse)
-def person_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_id: str,
+def person_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_id: PageUser,
                 q: Annotated[str, Query(max_length=500)] = "", kind: str = "", as_of: str | None = None,
                 show: str = "current") -> HTMLResponse:
     if kind and kind not in KINDS:
@@ -169,8 +174,8 @@ def _writer(principal: Principal) -> None:
 
 
 @router.post("/users/{user_id}/memories/{memory_id}/forget", response_class=HTMLResponse)
-async def forget(request: Request, principal: PagePrincipal, lore: LoreDep, intake: IntakeDep, user_id: str,
-                 memory_id: MemoryId) -> HTMLResponse:
+async def forget(request: Request, principal: PagePrincipal, lore: LoreDep, intake: IntakeDep,
+                 user_id: PageUser, memory_id: MemoryId) -> HTMLResponse:
     _writer(principal)
     await _act(intake, "ForgetMemory", principal.person(user_id), {"memory_id": memory_id,
                                                                    "reason": "forgotten on the page"})
@@ -178,15 +183,15 @@ async def forget(request: Request, principal: PagePrincipal, lore: LoreDep, inta
 
 
 @router.post("/users/{user_id}/memories/{memory_id}/restore", response_class=HTMLResponse)
-async def restore(request: Request, principal: PagePrincipal, lore: LoreDep, intake: IntakeDep, user_id: str,
-                  memory_id: MemoryId) -> HTMLResponse:
+async def restore(request: Request, principal: PagePrincipal, lore: LoreDep, intake: IntakeDep,
+                  user_id: PageUser, memory_id: MemoryId) -> HTMLResponse:
     _writer(principal)
     await _act(intake, "RestoreMemory", principal.person(user_id), {"memory_id": memory_id})
     return _card(request, lore, principal, principal.person(user_id), memory_id)
 
 
 @router.post("/users/{user_id}/memories")
-async def add(principal: PagePrincipal, intake: IntakeDep, user_id: str,
+async def add(principal: PagePrincipal, intake: IntakeDep, user_id: PageUser,
               content: Annotated[str, Form(min_length=1, max_length=10_000)],
               kind: Annotated[str, Form()] = "fact", attribute: Annotated[str, Form(max_length=200)] = "",
               value: Annotated[str, Form(max_length=1000)] = "") -> Response:
@@ -199,7 +204,7 @@ async def add(principal: PagePrincipal, intake: IntakeDep, user_id: str,
 
 
 @router.post("/users/{user_id}/erase")
-async def erase(principal: PagePrincipal, intake: IntakeDep, user_id: str,
+async def erase(principal: PagePrincipal, intake: IntakeDep, user_id: PageUser,
                 confirm: Annotated[str, Form()] = "") -> Response:
     """Clear all: the person's erasure, once they typed their id to confirm."""
     _writer(principal)

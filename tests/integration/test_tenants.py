@@ -172,3 +172,19 @@ def test_a_key_made_or_revoked_on_one_server_counts_on_another_through_kafka(
     finally:
         one.close()
         other.close()
+
+
+def test_the_page_shows_a_tenant_its_own_people_only(client: TestClient, settings: Settings) -> None:
+    acme = key(settings, "acme")
+    remember(client, acme, f"grows {MARKER} on the balcony")
+    assert client.get("/ui/users/ada", follow_redirects=False).status_code == 303  # no key: sign in
+    globex = key(settings, "globex")["Authorization"].removeprefix("Bearer ")
+    client.cookies.set("lore_key", globex)
+    page = client.get("/ui/users/ada")
+    assert page.status_code == 200 and MARKER not in page.text
+    for sneaky in ("/ui/users/acme%2Fada", "/ui/users/..%2Facme%2Fada", "/ui/?user_id=acme/ada"):
+        answer = client.get(sneaky)
+        assert answer.status_code in (404, 422) and MARKER not in answer.text, sneaky
+    mine = acme["Authorization"].removeprefix("Bearer ")
+    client.cookies.set("lore_key", mine)
+    assert MARKER in client.get("/ui/users/ada").text
