@@ -38,6 +38,7 @@ from infra.embedding import Embedder
 from infra.eventlog import EventLog
 from projections.outcomes import CommandOutcome, CommandRef
 from services.ports import DecisionReads, Projection
+from services.telemetry import COMMANDS
 
 log = logging.getLogger(__name__)
 
@@ -136,12 +137,16 @@ class CommandHandler:
                     self.projection.catch_up(self.event_log, partitions=self._partitions)
                     self._recorded_until = max(self.projection.recorded_until().values(), default=None)
                     self._caught_up = True
-                return self._handle(commands, partitions or [None] * len(commands), embeddings)
+                outcomes = self._handle(commands, partitions or [None] * len(commands), embeddings)
             except BaseException:
                 # What was decided may or may not be in the log: re-read everything next time.
                 self._states.clear()
                 self._caught_up = False
                 raise
+        for outcome in outcomes:
+            came_to = "rejected" if outcome.error else "duplicate" if outcome.prior else "applied"
+            COMMANDS.labels(came_to).inc()
+        return outcomes
 
     def _take_assignment(self) -> None:
         with self._assignment_lock:

@@ -4,6 +4,7 @@ recency, importance and use. The sources run side by side; the query is embedded
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from infra.embedding import Embedder
 from infra.rewriting import QueryRewriter
 from projections.search import Candidate, CandidateQueries, ItemType, Window
 from services.mmr import mmr_order
+from services.telemetry import SEARCH_SECONDS, step, timed
 
 RRF_K = 10
 # How much a rank in each source counts. BM25 and the vector index find different things and
@@ -69,12 +71,14 @@ class SearchService:
         while the query is embedded; vector and text candidates are asked side by side, for the
         query and for each rewording a configured rewriter gives (as sources `vector~1`,
         `text~1`, ...); the graph last, as it looks around their best hits."""
+        started = time.perf_counter()
         depth = max(limit * 3, 30)
         counts_job = self._pool.submit(self.queries.counts, user_id)
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
         asked = list(dict.fromkeys([query, *also, *(self.rewriter.rewrite(query) if self.rewriter else [])]))
-        vectors = self.embedder.embed(asked) if self.embedder and "vector" in sources else []
+        with step("embed"):
+            vectors = self.embedder.embed(asked) if self.embedder and "vector" in sources else []
         counts = counts_job.result()
         owned = {kind: counts.owned(kind) for kind in types}
         jobs = {}
@@ -83,22 +87,23 @@ class SearchService:
             for kind in types:
                 if vectors and owned[kind]:
                     jobs[(f"vector{suffix}", kind)] = self._pool.submit(
-                        self.queries.vector, kind, user_id, vectors[n], window, depth, owned[kind],
-                        counts.total(kind))
+                        timed("vector", self.queries.vector), kind, user_id, vectors[n], window, depth,
+                        owned[kind], counts.total(kind))
                 if "text" in sources and owned[kind]:
                     jobs[(f"text{suffix}", kind)] = self._pool.submit(
-                        self.queries.text, kind, user_id, wording, window, depth, owned[kind])
+                        timed("text", self.queries.text), kind, user_id, wording, window, depth, owned[kind])
         lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
         named = named_job.result() if named_job else []
         if "graph" in sources:
             for kind in types:
                 if owned[kind] and kind != "summary":
-                    lists[("graph", kind)] = self.queries.graph(
+                    lists[("graph", kind)] = timed("graph", self.queries.graph)(
                         kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
-        ranked = self._rerank(_fuse(lists), window)
-        if mmr_lambda is None:
-            return ranked[:limit]
-        return self._diversify(ranked[:depth], mmr_lambda, limit)
+        with step("fuse"):
+            ranked = self._rerank(_fuse(lists), window)
+        chosen = ranked[:limit] if mmr_lambda is None else self._diversify(ranked[:depth], mmr_lambda, limit)
+        SEARCH_SECONDS.observe(time.perf_counter() - started)
+        return chosen
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)

@@ -35,6 +35,7 @@ from infra.eventlog.kafka import ensure_topic, events_topic_config, key_partitio
 from infra.settings import Settings
 from services.commands import CommandHandler, Outcome
 from services.failures import Failure, classify, code_of
+from services.telemetry import DEAD_LETTERS
 from services.wire import (
     BadCommand,
     CommandMessage,
@@ -299,6 +300,7 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *, partit
                     FORWARDED_HEADER: f"{record.topic}/{record.partition}/{record.offset}"})
             letters = batch.dead + await worker.apply(batch.valid)
             for letter in letters:
+                DEAD_LETTERS.labels(letter.code).inc()
                 log.warning("dead letter %s:%d@%d: %s", letter.record.topic, letter.record.partition,
                             letter.record.offset, letter.reason)
                 value = await asyncio.to_thread(worker.letter_value, letter)

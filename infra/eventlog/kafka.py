@@ -109,6 +109,17 @@ def topic_partitions(bootstrap: str, topic: str) -> int:
         consumer.close()
 
 
+def group_lag(bootstrap: str, topic: str, group: str) -> dict[int, int]:
+    """Per partition, how many records of the topic the consumer group has not committed past."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group, enable_auto_commit=False)
+    try:
+        parts = [TopicPartition(topic, p) for p in consumer.partitions_for_topic(topic) or ()]
+        ends, starts = consumer.end_offsets(parts), consumer.beginning_offsets(parts)
+        return {tp.partition: ends[tp] - max(consumer.committed(tp) or 0, starts[tp]) for tp in parts}
+    finally:
+        consumer.close()
+
+
 class KafkaEventLog:
     name = "kafka"
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from infra.apikeys import open_api_key_store
 from infra.settings import LOOPBACK, Settings
@@ -34,10 +35,12 @@ from services.api.routers import (
 )
 from services.bootstrap import Lore, bootstrap, lifecycle_scheduler
 from services.intake import DirectIntake, Intake, KafkaIntake
+from services.telemetry import REQUEST_SECONDS
 from services.wire import seal_message
 from services.worker import command_broker, prepare_topics
 
 log = logging.getLogger(__name__)
+V1 = "/v1"
 
 
 def _prepare_schema(lore: Lore) -> None:
@@ -122,15 +125,29 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
         "Writes answer 202 with the command_id; `?wait=true` answers once the graph has it.",
         lifespan=lifespan,
     )
+    @app.middleware("http")
+    async def _timed(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        started = time.perf_counter()
+        response = await call_next(request)
+        # A route keeps the path it was declared with; those under /v1 were included with it.
+        route = getattr(request.scope.get("route"), "path", None)
+        if route is None:
+            route = "unmatched"
+        elif request.url.path.startswith(f"{V1}/") and not route.startswith(V1):
+            route = V1 + route
+        REQUEST_SECONDS.labels(route, request.method, str(response.status_code)).observe(
+            time.perf_counter() - started)
+        return response
+
     @app.exception_handler(GraphNeedsRebuild)
     async def _graph_needs_rebuild(request: Request, exc: GraphNeedsRebuild) -> JSONResponse:
         return JSONResponse(status_code=503, content={"detail": str(exc), "code": exc.code})
 
-    app.include_router(health.router, prefix="/v1")
+    app.include_router(health.router, prefix=V1)
     keyed = [Depends(authorize)]  # every route below needs a key, when keys are on
     for router in (memories.router, memories.users, search.router, extraction.router, layers.router,
                    export.router, todos.router, maintenance.router):
-        app.include_router(router, prefix="/v1", dependencies=keyed)
+        app.include_router(router, prefix=V1, dependencies=keyed)
     app.include_router(metrics.router)
     app.include_router(ui.router)
     app.mount("/ui/static", ui.static, name="ui-static")

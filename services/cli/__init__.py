@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 import typer
+from pythonjsonlogger.json import JsonFormatter
 from rich.logging import RichHandler
 
 from services.cli.dlq import dlq_app
@@ -46,11 +48,14 @@ app.command()(mcp)
 
 @app.callback()
 def _configure(verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logging.")) -> None:
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(message)s",
-        handlers=[RichHandler(show_path=False, rich_tracebacks=True)],
-    )
+    if sys.stderr.isatty():
+        handler: logging.Handler = RichHandler(show_path=False, rich_tracebacks=True)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+    else:  # a service's logs go to a collector: one JSON object a line
+        handler = logging.StreamHandler()
+        handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s",
+                                           rename_fields={"levelname": "level", "asctime": "time"}))
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler])
     for noisy in ("kafka", "aiokafka", "neo4j", "httpx", "faststream.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     # A round skipped because the one before still runs (a slow start) is no one's concern.

@@ -1,4 +1,6 @@
-"""GET /metrics: what extraction has done and cost, in Prometheus' text format.
+"""GET /metrics, in Prometheus' text format: requests per route, search per source, commands
+handled and dead letters (this process, services/telemetry.py); lags; what extraction has done
+and cost.
 
 Counted from the graph when scraped (the projection of the log), so every process of a deployment
 reports the same totals and a restart loses none; what only this process knows (people waiting
@@ -7,6 +9,7 @@ for their budget, extractions it is retrying) comes from its extraction process.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 
 from fastapi import APIRouter, Response
@@ -15,8 +18,12 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 from starlette.concurrency import run_in_threadpool
 
+from infra.eventlog.kafka import group_lag
 from services.api.deps import LoreDep
 from services.bootstrap import Lore
+from services.telemetry import REGISTRY
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["health"])
 
@@ -49,10 +56,42 @@ class ExtractionCollector(Collector):
             yield retrying
 
 
+class LagCollector(Collector):
+    """How far behind the work is: the graph behind the event log, and (Kafka) the workers behind
+    lore.commands."""
+
+    def __init__(self, lore: Lore) -> None:
+        self.lore = lore
+
+    def collect(self) -> Iterator[Metric]:
+        projection = GaugeMetricFamily("lore_projection_lag_entries", "Log entries the graph has not "
+                                       "applied yet.")
+        try:
+            projection.add_metric([], self.lore.projector.lag(self.lore.event_log))
+            yield projection
+        except Exception as error:  # noqa: BLE001 - a scrape reports what it can
+            log.debug("projection lag unknown: %s", error)
+        settings = self.lore.settings
+        if settings.uses_kafka_log and settings.kafka_bootstrap:
+            consumer = GaugeMetricFamily("lore_consumer_lag_commands", "Commands on lore.commands the "
+                                         "workers' group has not committed past, by partition.",
+                                         labels=["partition"])
+            try:
+                lags = group_lag(settings.kafka_bootstrap, settings.commands_topic, settings.worker_group)
+            except Exception as error:  # noqa: BLE001
+                log.debug("consumer lag unknown: %s", error)
+                return
+            for partition, lag in sorted(lags.items()):
+                consumer.add_metric([str(partition)], lag)
+            yield consumer
+
+
 def exposition(lore: Lore) -> bytes:
+    """This process's counters and timings, then what is read from the graph and Kafka."""
     registry = CollectorRegistry(auto_describe=False)
     registry.register(ExtractionCollector(lore))
-    return generate_latest(registry)
+    registry.register(LagCollector(lore))
+    return generate_latest(REGISTRY) + generate_latest(registry)
 
 
 @router.get("/metrics", summary="Prometheus metrics", response_class=Response)
