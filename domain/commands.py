@@ -82,6 +82,15 @@ class ReopenTodo(_Command):
     memory_id: Identifier
 
 
+class GiveFeedback(_Command):
+    """The person (or their assistant) says a memory Lore cited was helpful, or wrong."""
+
+    type: Literal["GiveFeedback"] = "GiveFeedback"
+    memory_id: Identifier
+    verdict: Literal["helpful", "wrong"]
+    note: str | None = Field(default=None, max_length=500, description="Why, in a few words.")
+
+
 class Message(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -319,7 +328,7 @@ class MaintainMemory(_Command):
 Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
     | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile
-    | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory,
+    | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory | GiveFeedback,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

@@ -16,6 +16,7 @@ from domain.commands import (
     EraseUser,
     ExtractEpisode,
     ForgetMemory,
+    GiveFeedback,
     MaintainMemory,
     MessageRef,
     RecordEpisode,
@@ -47,6 +48,7 @@ from domain.events import (
     EpisodeRecorded,
     Event,
     ExtractionDue,
+    FeedbackGiven,
     MaintenanceApplied,
     MemoriesExtracted,
     MemoryCompressed,
@@ -71,6 +73,7 @@ from domain.events import (
 from domain.extraction.candidate import Candidate, importance
 from domain.extraction.consolidate import Judgement, judge
 from domain.extraction.policy import ExtractionPolicy
+from domain.feedback import confidence_after
 from domain.layers import profile
 from domain.layers.summary import MIN_MESSAGES
 from domain.lifecycle import maintenance
@@ -544,6 +547,14 @@ def _(command: ReopenTodo, state: UserState, envelope: _Envelope,
     if not _todo(state, command.memory_id).completed:
         raise TodoNotCompleted(command.memory_id)
     return [TodoReopened(**envelope(), memory_id=command.memory_id)]
+
+
+@_decide.register
+def _(command: GiveFeedback, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    memory = _existing(state, command.memory_id)
+    return [FeedbackGiven(**envelope(), memory_id=command.memory_id, verdict=command.verdict,
+                          note=command.note, confidence=confidence_after(memory.confidence, command.verdict))]
 
 
 def _todo(state: UserState, memory_id: str) -> MemoryState:

@@ -197,6 +197,16 @@ class TodoReopened(_Event):
     memory_id: str
 
 
+class FeedbackGiven(_Event):
+    """A verdict on a cited memory, and the confidence it leaves the memory with."""
+
+    type: Literal["FeedbackGiven"] = "FeedbackGiven"
+    memory_id: str
+    verdict: Literal["helpful", "wrong"]
+    note: str | None = None
+    confidence: float = Field(description="The memory's confidence after the verdict.")
+
+
 class MemoryMerged(_Event):
     """`memory_id` now holds what `merged_from` said (recorded just before, with every detail of
     them); the originals are kept, with status merged."""
@@ -346,6 +356,7 @@ Event = Annotated[
     | MemoryForgotten | MemoryRestored | UserErased | CommandRejected
     | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
     | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened
-    | MemoryDecayed | MemoryCompressed | EpisodeExpired | MaintenanceApplied | UserConfigured,
+    | MemoryDecayed | MemoryCompressed | EpisodeExpired | MaintenanceApplied | UserConfigured
+    | FeedbackGiven,
     Field(discriminator="type"),
 ]

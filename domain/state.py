@@ -14,6 +14,7 @@ from domain.events import (
     EpisodeRecorded,
     Event,
     ExtractionDue,
+    FeedbackGiven,
     MaintenanceApplied,
     MemoriesExtracted,
     MemoryCompressed,
@@ -235,6 +236,11 @@ def _(event: TodoCompleted, state: UserState) -> None:
 @_apply.register
 def _(event: TodoReopened, state: UserState) -> None:
     state.memories[event.memory_id].completed = False
+
+
+@_apply.register
+def _(event: FeedbackGiven, state: UserState) -> None:
+    state.memories[event.memory_id].confidence = event.confidence
 
 
 @_apply.register

@@ -151,6 +151,12 @@ class _Calls:
         return _Call("GET", "/v1/users/{user_id}/stats", Stats, _user(user_id))
 
     @staticmethod
+    def feedback(user_id: str, memory_id: str, verdict: Literal["helpful", "wrong"], *,
+                 note: str | None = None, wait: bool = True) -> _Call[WriteAccepted]:
+        return _Call("POST", "/v1/users/{user_id}/feedback", WriteAccepted, _user(user_id), {"wait": wait},
+                     {"memory_id": memory_id, "verdict": verdict, "note": note})
+
+    @staticmethod
     def erase(user_id: str, *, wait: bool = True) -> _Call[WriteAccepted]:
         return _Call("DELETE", "/v1/users/{user_id}", WriteAccepted, _user(user_id), {"wait": wait})
 
@@ -207,6 +213,11 @@ class LoreClient:
 
     def stats(self, user_id: str) -> Stats:
         return self._send(_Calls.stats(user_id))
+
+    def feedback(self, user_id: str, memory_id: str, verdict: Literal["helpful", "wrong"],
+                 **options: Any) -> WriteAccepted:
+        """Say a cited memory was helpful, or wrong (its confidence is halved)."""
+        return self._send(_Calls.feedback(user_id, memory_id, verdict, **options))
 
     def erase(self, user_id: str, **options: Any) -> WriteAccepted:
         return self._send(_Calls.erase(user_id, **options))
@@ -265,6 +276,10 @@ class AsyncLoreClient:
 
     async def stats(self, user_id: str) -> Stats:
         return await self._send(_Calls.stats(user_id))
+
+    async def feedback(self, user_id: str, memory_id: str, verdict: Literal["helpful", "wrong"],
+                       **options: Any) -> WriteAccepted:
+        return await self._send(_Calls.feedback(user_id, memory_id, verdict, **options))
 
     async def erase(self, user_id: str, **options: Any) -> WriteAccepted:
         return await self._send(_Calls.erase(user_id, **options))

@@ -36,3 +36,9 @@ class MemoryView(BaseModel):
     merged_into: str | None = None
     merged_from: list[str] | None = None
     compressed_into: str | None = None
+    last_cited_at: datetime | None = Field(default=None, description="When a search or a context "
+                                           "block last returned it.")
+    helpful_count: int | None = Field(default=None, description="Times it was said to be helpful.")
+    wrong_count: int | None = Field(default=None, description="Times it was said to be wrong.")
+    last_feedback: str | None = Field(default=None, description="The latest verdict: helpful or wrong.")
+    last_feedback_at: datetime | None = None

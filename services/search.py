@@ -27,12 +27,15 @@ REWORDING_WEIGHT = 0.7
 
 @dataclass(frozen=True)
 class Ranking:
-    """How fused hits are reordered: final = rrf × recency × use × importance, each damped."""
+    """How fused hits are reordered: final = rrf × recency × use × importance × trust, each damped.
+    Trust is the memory's confidence: lowered when a model was unsure, and halved each time a
+    person says a cited memory was wrong (domain/feedback.py)."""
 
     recency_weight: float = 0.1       # share of the score that fades with age
     recency_per_day: float = 0.01     # exp(-0.01 · days)
     access_weight: float = 0.1        # (1 + 0.1 · ln(1 + accesses))
     importance_weight: float = 0.5    # (1 - w/2 + w · importance)
+    confidence_weight: float = 0.5    # (1 - w + w · confidence): a sure memory loses nothing
 
 
 @dataclass
@@ -133,7 +136,9 @@ class SearchService:
             importance = hit.fields.get("importance")
             weight = 1.0 if importance is None else (
                 1 - r.importance_weight / 2 + r.importance_weight * importance)
-            hit.score = hit.scores["rrf"] * recency * use * weight
+            confidence = hit.fields.get("confidence")
+            trust = 1.0 if confidence is None else 1 - r.confidence_weight + r.confidence_weight * confidence
+            hit.score = hit.scores["rrf"] * recency * use * weight * trust
         return sorted(hits, key=lambda h: (-h.score, h.id))
 
 

@@ -219,6 +219,16 @@ MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
 SET m.completed_at = datetime(r.completed_at)
 """
 
+FEEDBACK_GIVEN = """
+UNWIND $rows AS r
+MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
+SET m.confidence = r.confidence,
+    m.helpful_count = coalesce(m.helpful_count, 0) + CASE r.verdict WHEN 'helpful' THEN 1 ELSE 0 END,
+    m.wrong_count = coalesce(m.wrong_count, 0) + CASE r.verdict WHEN 'wrong' THEN 1 ELSE 0 END,
+    m.last_feedback = r.verdict, m.last_feedback_note = r.note,
+    m.last_feedback_at = datetime(r.recorded_at)
+"""
+
 TODO_REOPENED = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})

@@ -57,7 +57,7 @@ TRANSACTION_TIMES = frozenset({"recorded_at", "superseded_at", "retired_at", "fo
                                "at", "replaced_at", "merged_at", "updated_at", "due_since", "done_at",
                                "summarized_at", "revised_at", "profile_due_since", "profile_revised_at",
                                "decayed_at", "compressed_at", "expired_at", "finished_at", "configured_at",
-                               "expires_at"})
+                               "expires_at", "last_feedback_at"})
 
 # Usage statistics of search: not events (a read decides nothing), so a replay starts them afresh.
 _USAGE = frozenset({"access_count", "last_accessed_at"})

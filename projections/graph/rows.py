@@ -12,6 +12,7 @@ from domain.events import (
     EpisodeRecorded,
     Event,
     ExtractionDue,
+    FeedbackGiven,
     MaintenanceApplied,
     MemoriesExtracted,
     MemoryCompressed,
@@ -352,6 +353,11 @@ def todo_completed(event: TodoCompleted, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id, "completed_at": iso(event.completed_at)}
 
 
+def feedback_given(event: FeedbackGiven, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_id": event.memory_id, "verdict": event.verdict, "note": event.note,
+            "confidence": event.confidence}
+
+
 def todo_reopened(event: TodoReopened, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id}
 
@@ -377,6 +383,7 @@ WRITERS: dict[type, tuple[Any, str]] = {
     ProfileRevised: (profile_revised, cypher.PROFILE_REVISED),
     TodoCompleted: (todo_completed, cypher.TODO_COMPLETED),
     TodoReopened: (todo_reopened, cypher.TODO_REOPENED),
+    FeedbackGiven: (feedback_given, cypher.FEEDBACK_GIVEN),
     MemoryForgotten: (memory_forgotten, cypher.MEMORY_FORGOTTEN),
     MemoryRestored: (memory_restored, cypher.MEMORY_RESTORED),
     MemoryDecayed: (memory_decayed, cypher.MEMORY_DECAYED),

@@ -68,6 +68,17 @@ class TodoCreate(BaseModel):
     command_id: Identifier | None = Field(default=None, description="Idempotency key (default: a new id).")
 
 
+class FeedbackCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "memory_id": "m-3f2a", "verdict": "wrong", "note": "she moved to Porto last year"}]})
+
+    memory_id: Identifier = Field(description="A memory a search or context block cited.")
+    verdict: Literal["helpful", "wrong"] = Field(description="wrong: its confidence is halved; helpful: "
+                                                 "recorded, the confidence stays.")
+    note: str | None = Field(default=None, max_length=500)
+    command_id: Identifier | None = None
+
+
 class TodoDone(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -272,6 +283,8 @@ class Citations(BaseModel):
     summaries: list[str]
     messages: list[str]
     profile_version: int | None = Field(description="The profile version it holds; null: none.")
+    labels: dict[str, str] = Field(default_factory=dict, description="A short label of each cited item, "
+                                   "by id (to show a person what was used; feedback: POST .../feedback).")
 
 
 class ContextResponse(BaseModel):

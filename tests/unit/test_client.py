@@ -29,6 +29,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "profile": {"user_id": "ada"},
     "stats": {"user_id": "ada"},
     "erase": {"user_id": "ada"},
+    "feedback": {"user_id": "ada", "memory_id": "m1", "verdict": "wrong", "note": "moved"},
 }
 
 

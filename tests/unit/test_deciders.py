@@ -193,3 +193,20 @@ def test_a_preference_restated_months_later_is_the_same_preference() -> None:
     (tea,) = person.do(RecordMemory, content="prefers green tea", kind="preference", valid_from=month(1))
     (later,) = person.do(RecordMemory, content="prefers green tea", kind="preference", valid_from=month(11))
     assert isinstance(later, MemoryReinforced) and later.memory_id == tea.memory_id
+
+
+def test_a_memory_marked_wrong_loses_half_its_confidence_and_helpful_changes_nothing() -> None:
+    from domain.commands import GiveFeedback
+    from domain.events import FeedbackGiven
+
+    person = Person()
+    (recorded,) = person.do(RecordMemory, content="lives in Lisbon", confidence=0.8)
+    (helpful,) = person.do(GiveFeedback, memory_id=recorded.memory_id, verdict="helpful")
+    assert isinstance(helpful, FeedbackGiven) and helpful.confidence == 0.8
+    (wrong,) = person.do(GiveFeedback, memory_id=recorded.memory_id, verdict="wrong", note="moved to Porto")
+    assert wrong.confidence == 0.4 and wrong.note == "moved to Porto"
+    (again,) = person.do(GiveFeedback, memory_id=recorded.memory_id, verdict="wrong")
+    assert again.confidence == 0.2 and person.state.memories[recorded.memory_id].confidence == 0.2
+    assert person.state.memories[recorded.memory_id].status is MemoryStatus.ACTIVE  # kept, not forgotten
+    with pytest.raises(MemoryNotFound):
+        person.do(GiveFeedback, memory_id="nothing", verdict="wrong")

@@ -16,6 +16,7 @@ from services.api.auth import needs
 from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
 from services.api.schemas import (
     EpisodeCreate,
+    FeedbackCreate,
     MemoryCreate,
     MemoryPage,
     Stats,
@@ -129,6 +130,15 @@ async def restore_memory(user_id: UserId, memory_id: MemoryId, intake: IntakeDep
                          command_id: str | None = None) -> JSONResponse:
     fields = {"memory_id": memory_id, "command_id": command_id}
     return await submit(intake, command("RestoreMemory", user_id, fields), wait)
+
+
+@router.post("/feedback", summary="Say a cited memory was helpful or wrong", **_ACCEPTED)
+async def give_feedback(user_id: UserId, body: FeedbackCreate, intake: IntakeDep,
+                        wait: Wait = False) -> JSONResponse:
+    """Each /search hit and each memory a /context block cites has an id: a verdict on one is
+    recorded as an event. "wrong" halves the memory's confidence (it weighs in the ranking);
+    the memory stays, and its card on the page shows the verdicts."""
+    return await submit(intake, command("GiveFeedback", user_id, body.model_dump()), wait)
 
 
 @router.get("/stats", response_model=Stats, summary="Counts by kind and status")

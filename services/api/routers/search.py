@@ -75,6 +75,11 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
                           questions_ms=questions_ms)
 
 
+def _label(text: str, most: int = 60) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= most else line[:most - 1].rstrip() + "…"
+
+
 def view_hit(m: MemoryView) -> SearchHit:
     return SearchHit(type="memory", id=m.memory_id, content=m.content, score=1.0, scores={}, ranks={},
                      kind=m.kind, attribute=m.attribute, value=m.value, status=m.status,
@@ -93,8 +98,10 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
     sections = [ContextSection(name=s.name, title=s.title,  # type: ignore[arg-type]
                                items=[ContextItem(type=i.type, id=i.id, text=i.text) for i in s.items])
                 for s in block.sections]
+    labels = {i.id: _label(i.text) for s in block.sections for i in s.items if i.type != "profile"}
     cited = Citations(memories=block.cited("memory"), summaries=block.cited("summary"),
-                      messages=block.cited("message"), profile_version=block.profile_version or None)
+                      messages=block.cited("message"), profile_version=block.profile_version or None,
+                      labels=labels)
     return ContextResponse(text=block.text, tokens=block.tokens, tokenizer=block.tokenizer, sections=sections,
                            cited=cited, questions=block.questions, timings_ms=block.timings_ms,
                            memories=[*map(view_hit, block.always), *map(view_hit, block.todos),
