@@ -36,6 +36,8 @@ class Neo4jServer:
     http_port: int
     heap: str
     pagecache: str
+    # Lore's API, whose guide Neo4j Browser opens on connecting (None: no guide).
+    guide_from: str | None = None
 
     name = "neo4j"
 
@@ -78,6 +80,10 @@ class Neo4jServer:
             "dbms.usage_report.enabled": "false",
             "db.tx_log.rotation.retention_policy": "2 files",
         }
+        if self.guide_from:
+            # Browser fetches guides and styles only from hosts it is told to trust.
+            conf["browser.remote_content_hostname_allowlist"] = "127.0.0.1,localhost"
+            conf["browser.post_connect_cmd"] = f"play {self.guide_from}/browser-guide"
         text = "".join(f"{k}={v}\n" for k, v in conf.items())
         (self.home / "conf" / "neo4j.conf").write_text(text)
 

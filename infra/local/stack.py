@@ -52,6 +52,7 @@ class LocalStack:
                 home=home / "neo4j", bind=settings.local_bind,
                 bolt_port=settings.local_bolt_port, http_port=settings.local_http_port,
                 heap=settings.neo4j_heap, pagecache=settings.neo4j_pagecache,
+                guide_from=f"http://{settings.api_host}:{settings.api_port}",
             ),
             kafka=KafkaServer(
                 home=home / "kafka", bind=settings.local_bind, port=settings.local_kafka_port,

@@ -39,6 +39,9 @@ MATCH (a:AppliedCommand {key: key})
 RETURN a.key AS key
 """
 
+# Besides its kind (`:Preference`), a memory carries its status as a label (`:Active`,
+# `:Superseded`, `:Forgotten`, `:Merged`, `:Compressed`), kept in step with `status` by every
+# statement that changes it: Neo4j Browser's style (GraSS) colours by label only.
 MEMORY_RECORDED = """
 UNWIND $rows AS r
 MATCH (u:User {user_id: r.user_id})
@@ -48,6 +51,8 @@ SET m += r.props, m:$(r.label),
     m.stated_valid_until = datetime(r.valid_until), m.occurred_at = datetime(r.occurred_at),
     m.recorded_at = datetime(r.recorded_at), m.due_at = datetime(r.due_at),
     m.remind_at = datetime(r.remind_at)
+REMOVE m:Active:Superseded:Forgotten:Merged:Compressed
+SET m:$(toUpper(left(m.status, 1)) + substring(m.status, 1))
 MERGE (u)-[:REMEMBERS]->(m)
 WITH u, m, r
 CALL (u, r) {
@@ -91,6 +96,8 @@ SET old.valid_until = until,
     old.superseded_by = r.by_memory_id,
     old.superseded_at = at,
     old.status = CASE old.status WHEN 'forgotten' THEN 'forgotten' ELSE 'superseded' END
+REMOVE old:Active:Superseded:Forgotten:Merged:Compressed
+SET old:$(toUpper(left(old.status, 1)) + substring(old.status, 1))
 WITH old, new, until, at, r
 CALL (old, new, at) {
   MATCH (other:Memory)-[earlier:SUPERSEDES]->(old)
@@ -127,6 +134,8 @@ UNWIND r.merged_from AS original
 MATCH (old:Memory {memory_id: original, user_id: r.user_id})
 SET old.status = CASE old.status WHEN 'forgotten' THEN 'forgotten' ELSE 'merged' END,
     old.merged_into = r.memory_id, old.merged_at = datetime(r.recorded_at)
+REMOVE old:Active:Superseded:Forgotten:Merged:Compressed
+SET old:$(toUpper(left(old.status, 1)) + substring(old.status, 1))
 MERGE (new)-[e:MERGED_FROM]->(old)
 SET e.at = datetime(r.recorded_at), e.decided_by = r.decided_by, e.reason = r.reason
 """
@@ -244,6 +253,8 @@ MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
 SET m.status = 'forgotten', m.retired_at = datetime(r.recorded_at), m.forgotten_reason = r.reason,
     m.forgotten_at = coalesce(m.forgotten_at, []) + datetime(r.recorded_at),
     m.forgotten_run = r.run_id, m.relevance = coalesce(r.relevance, m.relevance)
+REMOVE m:Active:Superseded:Forgotten:Merged:Compressed
+SET m:$(toUpper(left(m.status, 1)) + substring(m.status, 1))
 """
 
 # A restored memory comes back from a forgetting, or else from a compression (it is active again;
@@ -259,6 +270,8 @@ SET m.status = CASE WHEN m.merged_into IS NOT NULL THEN 'merged'
                     WHEN m.superseded_by IS NULL THEN 'active' ELSE 'superseded' END,
     m.retired_at = null, m.forgotten_reason = null, m.forgotten_run = null,
     m.restored_at = coalesce(m.restored_at, []) + datetime(r.recorded_at)
+REMOVE m:Active:Superseded:Forgotten:Merged:Compressed
+SET m:$(toUpper(left(m.status, 1)) + substring(m.status, 1))
 """
 
 MEMORY_DECAYED = """
@@ -278,6 +291,8 @@ UNWIND r.compressed_from AS original
 MATCH (old:Memory {memory_id: original, user_id: r.user_id})
 SET old.status = CASE old.status WHEN 'forgotten' THEN 'forgotten' ELSE 'compressed' END,
     old.compressed_into = r.memory_id, old.compressed_at = datetime(r.recorded_at)
+REMOVE old:Active:Superseded:Forgotten:Merged:Compressed
+SET old:$(toUpper(left(old.status, 1)) + substring(old.status, 1))
 MERGE (new)-[e:COMPRESSED_FROM]->(old)
 SET e.at = datetime(r.recorded_at), e.run_id = r.run_id, e.compressor = r.compressor
 """

@@ -23,6 +23,7 @@ from services import __version__
 from services.api import ui
 from services.api.auth import Gate, authorize
 from services.api.routers import (
+    browser,
     export,
     extraction,
     health,
@@ -149,6 +150,7 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
                    export.router, todos.router, maintenance.router):
         app.include_router(router, prefix=V1, dependencies=keyed)
     app.include_router(metrics.router)
+    app.include_router(browser.router)
     app.include_router(ui.router)
     app.mount("/ui/static", ui.static, name="ui-static")
     app.add_exception_handler(ui.Login, ui.login_redirect)
