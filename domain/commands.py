@@ -272,6 +272,14 @@ class ConfigureUser(_Command):
         description="How long the words of a conversation are kept (0: for good; default: the deployment's).")
     pinned_kinds: tuple[MemoryKind, ...] | None = Field(
         default=None, max_length=len(MemoryKind), description="Kinds of memory that never fade.")
+    memory: bool | None = Field(default=None, description="off: nothing new is remembered and nothing "
+                                "is recalled; what is kept stays (and shows on the page).")
+    extraction: bool | None = Field(default=None, description="off: conversations are kept, but no "
+                                    "memory is taken from them unless asked (POST .../extract).")
+    citations: bool | None = Field(default=None, description="off: context blocks do not list the "
+                                   "memories they used.")
+    temporary: bool | None = Field(default=None, description="on: a temporary, no-memory session: "
+                                   "nothing is recorded or extracted, nothing recalled, until off.")
 
 
 class DecayDecision(BaseModel):

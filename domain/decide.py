@@ -34,6 +34,7 @@ from domain.errors import (
     MemoryAlreadyForgotten,
     MemoryNotForgotten,
     MemoryNotFound,
+    MemoryPaused,
     NotATodo,
     ProfileVersionConflict,
     SessionNotFound,
@@ -95,8 +96,17 @@ def decide(
     envelope = _Envelope(command, now, policy)
     if isinstance(command, EraseUser):
         return [UserErased(**envelope(), command_keys=tuple(sorted(set(command_keys))))]
+    if isinstance(command, _REMEMBERING) and state.settings.paused:
+        raise MemoryPaused("a temporary session is on" if state.settings.temporary else "memory is off")
     events = _decide(command, state, envelope, tuple(embeddings))
+    if not state.settings.extraction and isinstance(command, RecordEpisode | EndSession):
+        # Automatic extraction is off: the conversation is kept, nothing is taken from it unless asked.
+        events = [e for e in events if not isinstance(e, ExtractionDue)]
     return events + _profile_due(state, events, envelope)
+
+
+# What would make Lore remember something new: refused while the person's memory is paused.
+_REMEMBERING = (RecordMemory, RecordEpisode, EndSession, ExtractEpisode)
 
 
 def _profile_due(state: UserState, events: list[Event], envelope: _Envelope) -> list[Event]:
@@ -571,10 +581,18 @@ def _(command: ConfigureUser, state: UserState, envelope: _Envelope,
     settings = state.settings
     retention = command.episode_retention_days
     pinned = command.pinned_kinds
+
+    def keep(asked: bool | None, current: bool) -> bool:
+        return current if asked is None else asked
+
     return [UserConfigured(
         **envelope(),
         episode_retention_days=settings.episode_retention_days if retention is None else retention,
-        pinned_kinds=settings.pinned_kinds if pinned is None else tuple(sorted(set(pinned), key=str)))]
+        pinned_kinds=settings.pinned_kinds if pinned is None else tuple(sorted(set(pinned), key=str)),
+        memory=keep(command.memory, settings.memory),
+        extraction=keep(command.extraction, settings.extraction),
+        citations=keep(command.citations, settings.citations),
+        temporary=keep(command.temporary, settings.temporary))]
 
 
 @_decide.register

@@ -9,6 +9,13 @@ class DomainError(Exception):
     code = "domain_error"
 
 
+class MemoryPaused(DomainError):
+    code = "memory_paused"
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"nothing is remembered for this person now: {why} (PUT .../settings)")
+
+
 class MemoryNotFound(DomainError):
     code = "memory_not_found"
 

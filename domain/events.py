@@ -179,6 +179,10 @@ class UserConfigured(_Event):
     type: Literal["UserConfigured"] = "UserConfigured"
     episode_retention_days: int | None = None
     pinned_kinds: tuple[MemoryKind, ...] = ()
+    memory: bool = True
+    extraction: bool = True
+    citations: bool = True
+    temporary: bool = False
 
 
 class MemoryRestored(_Event):

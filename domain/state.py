@@ -118,6 +118,15 @@ class UserSettings:
 
     episode_retention_days: int | None = None
     pinned_kinds: tuple[MemoryKind, ...] = ()
+    memory: bool = True
+    extraction: bool = True
+    citations: bool = True
+    temporary: bool = False
+
+    @property
+    def paused(self) -> bool:
+        """Nothing is remembered or recalled: memory off, or a temporary session."""
+        return self.temporary or not self.memory
 
 
 @dataclass
@@ -280,7 +289,8 @@ def _(event: MaintenanceApplied, state: UserState) -> None:
 
 @_apply.register
 def _(event: UserConfigured, state: UserState) -> None:
-    state.settings = UserSettings(event.episode_retention_days, event.pinned_kinds)
+    state.settings = UserSettings(event.episode_retention_days, event.pinned_kinds, event.memory,
+                                  event.extraction, event.citations, event.temporary)
 
 
 @_apply.register

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from neo4j import Driver
+from neo4j import Driver, RoutingControl
 
 from domain.state import slot_key
 from projections.views import MemoryView
@@ -132,6 +132,14 @@ class TemporalQueries:
                       known_at=known_at, kind=kind, slot=slot_key(attribute), status=status,
                       category=category,
                       skip=skip, limit=limit)
+
+    def settings(self, user_id: str) -> dict[str, Any]:
+        """The person's own settings as projected (empty: none set, the deployment's apply)."""
+        records, _, _ = self.driver.execute_query(
+            "MATCH (u:User {user_id: $user_id}) RETURN u {.episode_retention_days, .pinned_kinds, .memory, "
+            ".extraction, .citations, .temporary} AS s", user_id=user_id, database_=self.database,
+            routing_=RoutingControl.READ)
+        return {k: v for k, v in records[0]["s"].items() if v is not None} if records else {}
 
     def memory(self, user_id: str, memory_id: str) -> MemoryView | None:
         found = _views(self.driver, _ONE, self.database, user_id=user_id, memory_id=memory_id)

@@ -331,6 +331,7 @@ USER_CONFIGURED = """
 UNWIND $rows AS r
 MATCH (u:User {user_id: r.user_id})
 SET u.episode_retention_days = r.episode_retention_days, u.pinned_kinds = r.pinned_kinds,
+    u.memory = r.memory, u.extraction = r.extraction, u.citations = r.citations, u.temporary = r.temporary,
     u.configured_at = datetime(r.recorded_at)
 """
 

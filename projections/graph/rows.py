@@ -248,7 +248,8 @@ def maintenance_applied(event: MaintenanceApplied, position: int) -> dict[str, A
 
 def user_configured(event: UserConfigured, position: int) -> dict[str, Any]:
     return {**_base(event), "episode_retention_days": event.episode_retention_days,
-            "pinned_kinds": [k.value for k in event.pinned_kinds]}
+            "pinned_kinds": [k.value for k in event.pinned_kinds], "memory": event.memory,
+            "extraction": event.extraction, "citations": event.citations, "temporary": event.temporary}
 
 
 def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:

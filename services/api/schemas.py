@@ -241,6 +241,8 @@ class SearchResponse(BaseModel):
     took_ms: float
     questions: list[str] = Field(default_factory=list, description="The questions searched beside the query.")
     questions_ms: float | None = Field(default=None, description="What synthesizing them took.")
+    note: str | None = Field(default=None, description="Why nothing was recalled, when the person's "
+                             "memory is off or a temporary session is on.")
 
 
 class ContextMessage(BaseModel):
@@ -297,6 +299,8 @@ class ContextResponse(BaseModel):
     timings_ms: dict[str, float] = Field(description="layers, questions, search: where the time went.")
     memories: list[SearchHit] = Field(description="The memories and turns it holds (always-loaded, to-dos, "
                                       "relevant), in its order.")
+    note: str | None = Field(default=None, description="Why it holds nothing, when the person's memory is "
+                             "off or a temporary session is on.")
 
 
 class SummaryOut(BaseModel):
@@ -354,7 +358,24 @@ class UserSettingsUpdate(BaseModel):
     episode_retention_days: int | None = Field(default=None, ge=0, le=36_500, description=(
         "How long the words of a conversation are kept (0: for good); what was taken from them stays."))
     pinned_kinds: list[MemoryKind] | None = Field(default=None, description="Kinds that never fade.")
+    memory: bool | None = Field(default=None, description="off: nothing new is remembered, nothing recalled.")
+    extraction: bool | None = Field(default=None, description="off: no memory is taken from conversations "
+                                    "unless asked.")
+    citations: bool | None = Field(default=None, description="off: context blocks do not list what "
+                                   "they used.")
+    temporary: bool | None = Field(default=None, description="on: a no-memory session until turned off.")
     command_id: Identifier | None = None
+
+
+class PersonSettings(BaseModel):
+    """A person's settings as they stand (null: the deployment's default)."""
+
+    episode_retention_days: int | None = None
+    pinned_kinds: list[str] = Field(default_factory=list)
+    memory: bool = True
+    extraction: bool = True
+    citations: bool = True
+    temporary: bool = False
 
 
 class MaintenanceRequest(BaseModel):

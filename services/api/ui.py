@@ -148,6 +148,8 @@ def person_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_
     context = {"principal": principal, "user_id": user_id, "memories": memories, "q": q, "kind": kind,
                "kinds": KINDS, "show": show, "as_of": moment, "now": now, "picture": drawn, "width": WIDTH,
                "picture_days": days, "as_of_day": (moment - drawn.start).days if moment else days,
+               "settings": {"memory": True, "extraction": True, "citations": True, "temporary": False,
+                            **lore.queries.settings(person)},
                "can_write": principal.allows(Scope.WRITE)}
     fragment = request.headers.get("hx-request") == "true" and request.headers.get("hx-target") == "results"
     return templates.TemplateResponse(request, "results.html" if fragment else "person.html", context)
@@ -200,6 +202,18 @@ async def add(principal: PagePrincipal, intake: IntakeDep, user_id: PageUser,
     await _act(intake, "RecordMemory", principal.person(user_id), {
         "content": content, "kind": kind if kind in KINDS else "fact", "attribute": attribute or None,
         "value": value or None, "source": "the memory page"})
+    return RedirectResponse(f"/ui/users/{user_id}", status_code=303)
+
+
+@router.post("/users/{user_id}/settings")
+async def configure(principal: PagePrincipal, intake: IntakeDep, user_id: PageUser,
+                    memory: Annotated[bool, Form()] = False, extraction: Annotated[bool, Form()] = False,
+                    citations: Annotated[bool, Form()] = False,
+                    temporary: Annotated[bool, Form()] = False) -> Response:
+    """The person's switches (an unticked box is sent as nothing: off)."""
+    _writer(principal)
+    await _act(intake, "ConfigureUser", principal.person(user_id), {
+        "memory": memory, "extraction": extraction, "citations": citations, "temporary": temporary})
     return RedirectResponse(f"/ui/users/{user_id}", status_code=303)
 
 

@@ -27,6 +27,7 @@ _REFUSALS = {
     "todo_already_completed": status.HTTP_409_CONFLICT,
     "todo_not_completed": status.HTTP_409_CONFLICT,
     "events_too_large": status.HTTP_422_UNPROCESSABLE_CONTENT,
+    "memory_paused": status.HTTP_409_CONFLICT,
 }
 
 WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {

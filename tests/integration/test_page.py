@@ -1,7 +1,8 @@
 """The memory page (/ui) in a real browser: Debian's Chromium driven by Playwright (no browser
 download), against a real Lore with keys on. Sign in, search, filter by kind, forget and
 restore, change a value (a new memory that supersedes), the timeline picture and the as-of
-slider, and clear all. Screenshots of each step are kept in test-artifacts/page/."""
+slider, a temporary session, and clear all. Screenshots of each step are kept in
+test-artifacts/page/."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from neo4j import Driver
 
 from domain.access import Scope
 from infra.settings import Settings
-from lore.client import LoreClient
+from lore.client import LoreClient, LoreError
 from tests.support.api_server import api_key, running_api
 from tests.support.servers import ServerEndpoints
 
@@ -123,10 +124,28 @@ def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
         expect(page.locator(".card", has_text="dark editor theme")).to_have_count(1)
         shot("6-as-of")
 
+        # A temporary session: nothing is remembered or recalled until it is turned off.
+        page.click("summary:has-text('Settings')")
+        page.check("#settings input[name=temporary]")
+        page.click("button:has-text('Save settings')")
+        expect(page.locator("#temporary-banner")).to_be_visible()
+        with LoreClient(url, api_key=key) as client:
+            with pytest.raises(LoreError) as paused:
+                client.remember("ada", "Ada is planning a surprise party")
+            assert paused.value.status == 409 and paused.value.code == "memory_paused"
+            recalled = client.search("ada", "cat Miso")
+            assert recalled.hits == [] and recalled.note and "temporary" in recalled.note
+        shot("7-temporary")
+        page.uncheck("#settings input[name=temporary]")
+        page.click("button:has-text('Save settings')")
+        expect(page.locator("#temporary-banner")).to_have_count(0)
+        with LoreClient(url, api_key=key) as client:
+            assert client.search("ada", "cat Miso").hits
+
         page.click("summary:has-text('Clear all')")
         page.fill("details.danger input[name=confirm]", "ada")
         page.once("dialog", lambda dialog: dialog.accept())
         page.click("button:has-text('Erase ada')")
         expect(page.locator(".card")).to_have_count(0)
-        shot("7-cleared")
+        shot("8-cleared")
         browser.close()

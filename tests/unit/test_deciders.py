@@ -210,3 +210,45 @@ def test_a_memory_marked_wrong_loses_half_its_confidence_and_helpful_changes_not
     assert person.state.memories[recorded.memory_id].status is MemoryStatus.ACTIVE  # kept, not forgotten
     with pytest.raises(MemoryNotFound):
         person.do(GiveFeedback, memory_id="nothing", verdict="wrong")
+
+
+def test_while_memory_is_paused_nothing_new_is_remembered_and_settings_stay_as_set() -> None:
+    from domain.commands import ConfigureUser, EndSession, Message
+    from domain.errors import MemoryPaused
+    from domain.events import UserConfigured
+
+    person = Person()
+    (configured,) = person.do(ConfigureUser, temporary=True)
+    assert isinstance(configured, UserConfigured) and configured.temporary and configured.memory
+    hello = (Message(role="user", content="hi"),)
+    for command, fields in ((RecordMemory, {"content": "likes tea"}),
+                            (RecordEpisode, {"session_id": "s1", "messages": hello}),
+                            (EndSession, {"session_id": "s1"})):
+        with pytest.raises(MemoryPaused, match="temporary session"):
+            person.do(command, **fields)
+    (ended,) = person.do(ConfigureUser, temporary=False, episode_retention_days=3)
+    assert not ended.temporary and ended.episode_retention_days == 3
+    (off,) = person.do(ConfigureUser, memory=False)
+    assert off.episode_retention_days == 3  # a field left out keeps its value
+    with pytest.raises(MemoryPaused, match="memory is off"):
+        person.do(RecordMemory, content="likes tea")
+    person.do(ConfigureUser, memory=True)
+    (recorded,) = person.do(RecordMemory, content="likes tea")
+    assert isinstance(recorded, MemoryRecorded)
+
+
+def test_with_extraction_off_a_conversation_is_kept_and_nothing_is_due() -> None:
+    from domain.commands import ConfigureUser, Message
+    from domain.events import EpisodeRecorded, ExtractionDue
+
+    def talk(person: Person) -> list:
+        turns = tuple(Message(role="user" if i % 2 == 0 else "assistant", content=f"turn {i} about tea")
+                      for i in range(40))
+        return person.do(RecordEpisode, session_id="s1", messages=turns)
+
+    assert any(isinstance(e, ExtractionDue) for e in talk(Person()))  # on: due, the baseline
+    person = Person()
+    person.do(ConfigureUser, extraction=False)
+    events = talk(person)
+    assert any(isinstance(e, EpisodeRecorded) for e in events)
+    assert not any(isinstance(e, ExtractionDue) for e in events)

@@ -9,16 +9,16 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import JSONResponse
 
-from domain.access import Scope, split_person
+from domain.access import split_person
 from domain.model import MemoryKind, MemoryStatus, utc
 from projections.views import MemoryView
-from services.api.auth import needs
 from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
 from services.api.schemas import (
     EpisodeCreate,
     FeedbackCreate,
     MemoryCreate,
     MemoryPage,
+    PersonSettings,
     Stats,
     UserSettingsUpdate,
     WriteAccepted,
@@ -163,10 +163,17 @@ async def erase_user(user_id: UserId, intake: IntakeDep, wait: Wait = False,
     return await submit(intake, command("EraseUser", user_id, {"command_id": command_id}), wait)
 
 
-@users.put("/{user_id}/settings", summary="Set how a person's memory ages", **_ACCEPTED)
-@needs(Scope.ADMIN)
+@users.get("/{user_id}/settings", response_model=PersonSettings, summary="A person's settings")
+def person_settings(user_id: UserId, queries: QueriesDep) -> PersonSettings:
+    return PersonSettings(**queries.settings(user_id))
+
+
+@users.put("/{user_id}/settings", summary="Set a person's memory settings", **_ACCEPTED)
 async def configure_user(user_id: UserId, body: UserSettingsUpdate, intake: IntakeDep,
                          wait: Wait = False) -> JSONResponse:
-    """How long the words of their conversations are kept, and the kinds of memory that never fade."""
+    """Memory on or off, automatic extraction, citations, a temporary (no-memory) session; how
+    long the words of their conversations are kept, and the kinds of memory that never fade.
+    While memory is off or a temporary session is on, writes that would remember something are
+    refused (409 memory_paused) and search and context answer nothing, with a note."""
     fields = body.model_dump(exclude_none=True)
     return await submit(intake, command("ConfigureUser", user_id, fields), wait)

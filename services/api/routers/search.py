@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from fastapi import APIRouter
 
@@ -24,6 +25,7 @@ from services.api.schemas import (
     SearchRequest,
     SearchResponse,
 )
+from services.bootstrap import Lore
 from services.search import Hit
 
 router = APIRouter(prefix="/users/{user_id}", tags=["search"])
@@ -52,6 +54,9 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
     importance and use. Each hit says what each source scored it. With `synthesize_questions`,
     the questions the memory should answer about the query are searched too, and fused."""
     started = time.perf_counter()
+    paused = _paused(lore, user_id)
+    if paused:
+        return SearchResponse(query=body.query, hits=[], took_ms=0.0, note=paused)
     now = datetime.now(UTC)
     window = Window(valid_at=utc(body.valid_at) if body.valid_at else now,
                     known_at=utc(body.known_at) if body.known_at else None,
@@ -75,6 +80,16 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
                           questions_ms=questions_ms)
 
 
+def _paused(lore: Lore, user_id: str, settings: dict[str, Any] | None = None) -> str | None:
+    """Why nothing is recalled for the person now, if it is not."""
+    settings = lore.queries.settings(user_id) if settings is None else settings
+    if settings.get("temporary"):
+        return "a temporary session is on: nothing is recalled or remembered until it is turned off"
+    if settings.get("memory") is False:
+        return "memory is off for this person: nothing is recalled or remembered"
+    return None
+
+
 def _label(text: str, most: int = 60) -> str:
     line = " ".join(text.split())
     return line if len(line) <= most else line[:most - 1].rstrip() + "…"
@@ -93,6 +108,12 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
     last sessions in brief, what always matters (preferences, what works for them), what is due,
     then the memories and turns relevant to `message` (searched with the questions the memory
     should answer about it). Each section only if it has something; every item cited by id."""
+    settings = lore.queries.settings(user_id)
+    paused = _paused(lore, user_id, settings)
+    if paused:
+        return ContextResponse(text="", tokens=0, tokenizer="cl100k_base", sections=[],
+                               cited=Citations(memories=[], summaries=[], messages=[], profile_version=None),
+                               questions=[], timings_ms={}, memories=[], note=paused)
     block = lore.context.build(user_id, body.message, [m.content for m in body.recent_messages],
                                body.token_budget, datetime.now(UTC), body.format, body.synthesize_questions)
     sections = [ContextSection(name=s.name, title=s.title,  # type: ignore[arg-type]
@@ -102,6 +123,8 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
     cited = Citations(memories=block.cited("memory"), summaries=block.cited("summary"),
                       messages=block.cited("message"), profile_version=block.profile_version or None,
                       labels=labels)
+    if settings.get("citations") is False:  # the person chose not to be shown what was used
+        cited = Citations(memories=[], summaries=[], messages=[], profile_version=None)
     return ContextResponse(text=block.text, tokens=block.tokens, tokenizer=block.tokenizer, sections=sections,
                            cited=cited, questions=block.questions, timings_ms=block.timings_ms,
                            memories=[*map(view_hit, block.always), *map(view_hit, block.todos),
