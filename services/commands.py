@@ -193,6 +193,11 @@ class CommandHandler:
                 evolve(state, events)
                 outcome = Outcome(command.command_id, "applied", len(events), memory_id=_memory_of(events))
                 done[ref] = CommandOutcome("applied", None, None, outcome.memory_id)
+                if not events:
+                    # Nothing to do (a session ended twice): no entry, since the log's positions
+                    # must each carry events for the graph to follow them without a gap.
+                    outcomes.append(outcome)
+                    continue
             outcomes.append(outcome)
             decided.append(entry)
         if decided:

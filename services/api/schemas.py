@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from domain.commands import (
+    IDENTIFIER_PATTERN,
     MAX_ENTITIES,
     MAX_EPISODE_MESSAGES,
     MAX_MEMORY_CHARS,
@@ -384,8 +385,10 @@ class MaintenanceRequest(BaseModel):
     as_of: datetime | None = Field(default=None, description="The moment the rules apply at (default: now).")
     user_id: Identifier | None = Field(default=None, description="Only this person.")
     dry_run: bool = Field(default=False, description="Say what would change, change nothing.")
-    run_id: Identifier | None = Field(default=None, description="Names the run: a run of the same id "
-                                      "again changes no one twice (default: a new id).")
+    # Each person's command of the run is named maintain-{run_id}: a command id holds 200.
+    run_id: str | None = Field(default=None, min_length=1, max_length=150, pattern=IDENTIFIER_PATTERN,
+                               description="Names the run: a run of the same id again changes no one "
+                               "twice (default: a new id).")
 
 
 class MaintenanceRunView(BaseModel):

@@ -201,3 +201,21 @@ def test_timeline_and_history_come_in_pages(client: TestClient) -> None:
     page = client.get(f"/v1/users/ada/memories/{latest}/history", params={"limit": 2, "offset": 4}).json()
     assert [m["value"] for m in page["items"]] == ["c5", "c6"] and page["next_offset"] == 6
     assert client.get("/v1/users/ada/memories/nothing/history").status_code == 404
+
+
+def test_commands_that_change_nothing_leave_no_gap_for_the_next_write(client: TestClient) -> None:
+    """An episode sent again under a new command id, a session ended twice: nothing to record, and
+    the writes after them apply (the log keeps no entry without events, which the graph could
+    not follow)."""
+    turns = [{"role": "user", "content": "I moved to Lisbon last week."},
+             {"role": "assistant", "content": "Welcome to Lisbon!"}]
+    for command_id in ("first", "again"):
+        sent = client.post("/v1/users/ada/episodes", params={"wait": "true"},
+                           json={"session_id": "s1", "episode_id": "e1", "messages": turns,
+                                 "command_id": command_id})
+        assert sent.status_code == 202 and sent.json()["status"] == "applied"
+    for _ in range(2):
+        assert client.post("/v1/users/ada/sessions/s1/end", params={"wait": "true"}).status_code == 202
+    after = client.post("/v1/users/ada/memories", params={"wait": "true"}, json={"content": "likes tea"})
+    assert after.status_code == 202 and after.json()["status"] == "applied"
+    assert [m["content"] for m in client.get("/v1/users/ada/memories").json()["items"]] == ["likes tea"]

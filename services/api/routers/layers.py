@@ -70,7 +70,7 @@ def summaries(
     user_id: UserId,
     lore: LoreDep,
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> SummaryPage:
     found = lore.layer_queries.summaries(user_id, limit=limit + 1, offset=offset)
     return SummaryPage(
