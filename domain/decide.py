@@ -27,6 +27,7 @@ from domain.commands import (
     ReopenTodo,
     RestoreMemory,
 )
+from domain.entity_types import entity_types
 from domain.errors import (
     DomainError,
     EpisodeNotFound,
@@ -252,6 +253,7 @@ def _recorded(command: RecordMemory, envelope: _Envelope, memory_id: str, valid_
         source=command.source, entities=command.entities, episode_id=command.episode_id,
         embedding=embeddings[0] if embeddings else None, due_at=command.due_at,
         remind_at=command.remind_at or remind_before(command.due_at),
+        entity_types=entity_types(command.entities, command.content),
     )
 
 
@@ -520,7 +522,14 @@ def _extracted(command: RecordExtraction, candidate: Candidate, envelope: _Envel
         episode_id=episode, embedding=embedding, decided_by=decided_by, due_at=candidate.due_at,
         remind_at=remind_before(candidate.due_at) if candidate.kind is MemoryKind.TODO else None,
         asserted=candidate.asserted, messages=refs, merged_from=merged,
-        entity_types=candidate.entity_types, relations=candidate.relations)
+        entity_types=_typed(candidate), relations=candidate.relations)
+
+
+def _typed(candidate: Candidate) -> tuple[tuple[str, str], ...]:
+    """The types the extractor gave, and for the names it left untyped, what the words say."""
+    given = dict(candidate.entity_types)
+    read = entity_types([n for n in candidate.entities if n not in given], candidate.content)
+    return (*candidate.entity_types, *read)
 
 
 @_decide.register
