@@ -24,6 +24,7 @@ def _fields(valid_until: str) -> str:
         ".access_count, .decided_by, .asserted, .due_at, .remind_at, .completed_at, .merged_into, "
         ".merged_from, .compressed_into, .helpful_count, .wrong_count, .last_feedback, .last_feedback_at, "
         "last_cited_at: m.last_accessed_at, "
+        "episode_id: head([(m)-[:EXTRACTED_FROM]->(ep:Episode) | ep.episode_id]), "
         f"valid_until: {valid_until}}}"
     )
 
@@ -140,6 +141,19 @@ class TemporalQueries:
             ".extraction, .citations, .temporary} AS s", user_id=user_id, database_=self.database,
             routing_=RoutingControl.READ)
         return {k: v for k, v in records[0]["s"].items() if v is not None} if records else {}
+
+    def episode(self, user_id: str, episode_id: str) -> dict[str, Any] | None:
+        """A conversation and its turns in order (their words gone once it expired)."""
+        records, _, _ = self.driver.execute_query(
+            "MATCH (ep:Episode {user_id: $user_id, episode_id: $episode_id}) "
+            "OPTIONAL MATCH (ep)-[:HAS_MESSAGE]->(x:Message) "
+            "WITH ep, x ORDER BY x.position "
+            "RETURN ep {.episode_id, .session_id, .occurred_at, .expired_at} AS episode, "
+            "collect(x {.position, .role, .content}) AS messages",
+            user_id=user_id, episode_id=episode_id, database_=self.database, routing_=RoutingControl.READ)
+        if not records:
+            return None
+        return {**records[0]["episode"], "messages": records[0]["messages"]}
 
     def memory(self, user_id: str, memory_id: str) -> MemoryView | None:
         found = _views(self.driver, _ONE, self.database, user_id=user_id, memory_id=memory_id)

@@ -36,6 +36,7 @@ class MemoryView(BaseModel):
     merged_into: str | None = None
     merged_from: list[str] | None = None
     compressed_into: str | None = None
+    episode_id: str | None = Field(default=None, description="The conversation it was taken from.")
     last_cited_at: datetime | None = Field(default=None, description="When a search or a context "
                                            "block last returned it.")
     helpful_count: int | None = Field(default=None, description="Times it was said to be helpful.")

@@ -155,6 +155,17 @@ def person_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_
     return templates.TemplateResponse(request, "results.html" if fragment else "person.html", context)
 
 
+@router.get("/users/{user_id}/episodes/{episode_id}", response_class=HTMLResponse)
+def episode_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_id: PageUser,
+                 episode_id: MemoryId) -> HTMLResponse:
+    """The conversation a memory came from, turn by turn."""
+    found = lore.queries.episode(principal.person(user_id), episode_id)
+    if found is None:
+        raise HTTPException(404, "no such conversation")
+    return templates.TemplateResponse(request, "episode.html", {
+        "principal": principal, "user_id": user_id, "episode": found})
+
+
 async def _act(intake: Intake, type_: str, person: str, fields: dict[str, Any]) -> None:
     receipt = await intake.submit(command(type_, person, fields), wait=True)
     if receipt.status == "rejected":

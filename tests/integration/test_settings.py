@@ -81,3 +81,21 @@ def test_switches_pause_memory_hide_citations_and_stop_extraction(
         assert fingerprint(neo4j) == live
     finally:
         rebuilt.close()
+
+
+def test_a_memory_links_to_the_conversation_it_came_from_on_the_page(client: TestClient) -> None:
+    turns = [{"role": "user", "content": "We finally adopted a greyhound called Pixel"},
+             {"role": "assistant", "content": "Congratulations on Pixel!"}]
+    sent = client.post("/v1/users/ada/episodes", params={"wait": "true"},
+                       json={"session_id": "chat-7", "episode_id": "ep-7", "messages": turns})
+    assert sent.status_code == 202
+    made = client.post("/v1/users/ada/memories", params={"wait": "true"},
+                       json={"content": "Ada has a greyhound called Pixel", "episode_id": "ep-7"}).json()
+    assert client.get(f"/v1/users/ada/memories/{made['memory_id']}").json()["episode_id"] == "ep-7"
+    page = client.get("/ui/users/ada")
+    assert 'href="/ui/users/ada/episodes/ep-7"' in page.text
+    conversation = client.get("/ui/users/ada/episodes/ep-7")
+    assert conversation.status_code == 200
+    assert "We finally adopted a greyhound called Pixel" in conversation.text
+    assert "Congratulations on Pixel!" in conversation.text
+    assert client.get("/ui/users/ada/episodes/nothing").status_code == 404
