@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -86,6 +87,14 @@ def _gate(settings: Settings, host: str | None) -> Gate:
     return Gate(keys, settings.rate_limit)
 
 
+def _otlp_configured() -> bool:
+    configured = any(os.getenv(name) for name in ("OTEL_EXPORTER_OTLP_ENDPOINT",
+                                                  "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
+    if configured:
+        os.environ.setdefault("OTEL_SERVICE_NAME", "lore")
+    return configured
+
+
 def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True,
                lifecycle: bool = False, host: str | None = None) -> FastAPI:
     """`lifecycle`: also run maintenance on its cron and send reminders (what `lore serve` does).
@@ -119,6 +128,9 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
             yield
 
     app = FastAPI(
+        # OpenTelemetry: FastAPI's own request and operation spans (and metrics, logs), exported
+        # over OTLP when the standard OTEL_EXPORTER_OTLP_ENDPOINT is set.
+        telemetry={"auto_configure": _otlp_configured()},
         title="Lore",
         version=__version__,
         summary="Temporal, event-sourced memory for AI assistants.",

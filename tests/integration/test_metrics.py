@@ -3,8 +3,11 @@ route and of each search source, the commands handled by outcome, and the projec
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -14,6 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from infra.settings import Settings
 from services.api import create_app
 from services.bootstrap import bootstrap
+from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
 
 
@@ -56,3 +60,50 @@ def test_metrics_show_route_and_search_latencies_and_commands(client: TestClient
         before, "lore_commands_total", outcome="rejected") == 1
     assert ("lore_projection_lag_entries", ()) in after and value(after, "lore_projection_lag_entries") == 0
 
+
+
+class _Collector(BaseHTTPRequestHandler):
+    """A stand-in OpenTelemetry collector: keeps the OTLP requests it is sent."""
+
+    received: ClassVar[list[tuple[str, bytes]]] = []
+
+    def do_POST(self) -> None:  # noqa: N802 - the standard library's name
+        body = self.rfile.read(int(self.headers.get("content-length", 0)))
+        self.received.append((self.path, body))
+        self.send_response(200)
+        self.send_header("content-type", "application/x-protobuf")
+        self.end_headers()
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+def test_traces_are_exported_over_otlp_when_an_endpoint_is_set(
+    neo4j: Driver, servers: ServerEndpoints, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    collector = ThreadingHTTPServer(("127.0.0.1", 0), _Collector)
+    threading.Thread(target=collector.serve_forever, daemon=True).start()
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", f"http://127.0.0.1:{collector.server_port}")
+    monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "100")
+    _Collector.received.clear()
+    settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none")
+    try:
+        with TestClient(create_app(lambda: bootstrap(settings))) as client:
+            client.post("/v1/users/ada/memories", params={"wait": "true"}, json={"content": "likes tea"})
+            client.post("/v1/users/ada/search", json={"query": "tea"})
+        wait_until(lambda: any(path == "/v1/traces" for path, _ in _Collector.received),
+                   "spans at the collector")
+    finally:
+        collector.shutdown()
+    names = set()
+    for path, body in _Collector.received:
+        if path == "/v1/traces":
+            request = ExportTraceServiceRequest.FromString(body)
+            names |= {span.name for rs in request.resource_spans for ss in rs.scope_spans
+                      for span in ss.spans}
+            services = {a.value.string_value for rs in request.resource_spans for a in rs.resource.attributes
+                        if a.key == "service.name"}
+            assert services == {"lore"}
+    assert any("/v1/users/{user_id}/search" in name for name in names), names
