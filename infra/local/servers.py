@@ -82,7 +82,7 @@ class Neo4jServer:
         }
         if self.guide_from:
             # Browser fetches guides and styles only from hosts it is told to trust.
-            conf["browser.remote_content_hostname_allowlist"] = "127.0.0.1,localhost"
+            conf["browser.remote_content_hostname_whitelist"] = "127.0.0.1,localhost"  # (Neo4j 5.26's name)
             conf["browser.post_connect_cmd"] = f"play {self.guide_from}/browser-guide"
         text = "".join(f"{k}={v}\n" for k, v in conf.items())
         (self.home / "conf" / "neo4j.conf").write_text(text)
