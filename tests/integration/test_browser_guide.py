@@ -17,6 +17,7 @@ from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
+from tests.support.rebuild import rebuilt_fingerprint
 from tests.support.servers import ServerEndpoints
 
 
@@ -57,12 +58,8 @@ def test_memories_carry_kind_and_status_labels_in_step_with_their_status(
     client.post(f"/v1/users/ada/memories/{light}/restore", params={"wait": "true"})
     assert labels(neo4j, light) == {"Memory", "Preference", "Active"}
     live = fingerprint(neo4j)
-    rebuilt = bootstrap(settings)
-    try:
-        rebuilt.projector.rebuild(rebuilt.event_log)
-    finally:
-        rebuilt.close()
-    assert fingerprint(neo4j) == live and labels(neo4j, dark) == {"Memory", "Preference", "Superseded"}
+    assert rebuilt_fingerprint(settings, neo4j) == live
+    assert labels(neo4j, dark) == {"Memory", "Preference", "Superseded"}
 
 
 def runnable(guide: str) -> list[str]:

@@ -16,6 +16,7 @@ from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
 from tests.support.kafka_flow import wait_until
+from tests.support.rebuild import rebuilt_fingerprint
 from tests.support.servers import ServerEndpoints
 
 
@@ -75,9 +76,4 @@ def test_a_cited_memory_marked_wrong_loses_trust_and_a_rebuild_keeps_the_verdict
     assert bad.status_code == 422
 
     live = fingerprint(neo4j)
-    rebuilt = bootstrap(settings)
-    try:
-        rebuilt.projector.rebuild(rebuilt.event_log)
-        assert fingerprint(neo4j) == live
-    finally:
-        rebuilt.close()
+    assert rebuilt_fingerprint(settings, neo4j) == live

@@ -20,6 +20,7 @@ from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import Lore, bootstrap, maintenance_service
 from tests.support.kafka_flow import kafka_settings
+from tests.support.rebuild import rebuilt_fingerprint
 from tests.support.servers import ServerEndpoints
 
 AS_OF = datetime(2026, 9, 1, 3, tzinfo=UTC)
@@ -142,12 +143,7 @@ def test_a_run_at_a_fixed_moment_does_what_the_rules_say_and_a_rebuild_gives_the
         assert restored.status_code == 202 and statuses_by_id(neo4j)[compressed][0] == "active"
 
     live = fingerprint(neo4j)
-    rebuilt = bootstrap(settings)
-    try:
-        rebuilt.projector.rebuild(rebuilt.event_log)
-        assert fingerprint(neo4j) == live
-    finally:
-        rebuilt.close()
+    assert rebuilt_fingerprint(settings, neo4j) == live
 
 
 def statuses_by_id(neo4j: Driver) -> dict[str, tuple[str, float]]:

@@ -16,6 +16,7 @@ from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
+from tests.support.rebuild import rebuilt_fingerprint
 from tests.support.servers import ServerEndpoints
 
 
@@ -75,12 +76,7 @@ def test_switches_pause_memory_hide_citations_and_stop_extraction(
     assert client.get("/v1/users/ada/settings").json()["extraction"] is False
 
     live = fingerprint(neo4j)
-    rebuilt = bootstrap(settings)
-    try:
-        rebuilt.projector.rebuild(rebuilt.event_log)
-        assert fingerprint(neo4j) == live
-    finally:
-        rebuilt.close()
+    assert rebuilt_fingerprint(settings, neo4j) == live
 
 
 def test_a_memory_links_to_the_conversation_it_came_from_on_the_page(client: TestClient) -> None:
