@@ -33,6 +33,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from bench.metrics_scrape import Buckets, Scraper, rows
 from domain.events import Embedding, MemoryRecorded
 from domain.model import MemoryKind, derived_id
 from domain.stored import StoredEvent
@@ -220,11 +221,14 @@ def main() -> None:
                     return response
                 return call
             timed([post(u, q) for u, q in zip(users[:50], asked[:50], strict=True)])  # warm up
+            scraper = Scraper(url)
+            scraper.start()
             rows.append((f"HTTP /search, {args.per_user:,}-memory users", timed(
                 [post(u, q) for u, q in zip(users, asked, strict=True)])))
             if args.big:
                 rows.append((f"HTTP /search, the {args.big:,}-memory user", timed(
                     [post("big-user", q) for q in asked])))
+            observed = scraper.stop()
     finally:
         server.terminate()
         server.wait(30)
@@ -242,6 +246,18 @@ def main() -> None:
         table.add_row(label, f"{pct(values, 50):.1f}", f"{pct(values, 95):.1f}", f"{pct(values, 99):.1f}",
                       f"{1000 * statistics.fmean(values):.1f}")
     console.print(table)
+    console.print(metrics_table(observed, scraper))
+
+
+def metrics_table(observed: Buckets, scraper: Scraper) -> Table:
+    table = Table(title=f"The same HTTP searches as Lore's /metrics reported them ({scraper.scrapes} "
+                        f"scrapes, {scraper.failures} failed; quantiles estimated from the histogram "
+                        "buckets, as histogram_quantile does)")
+    for column in ("series", "count", "p50 ms", "p95 ms", "p99 ms"):
+        table.add_column(column, justify="left" if column == "series" else "right")
+    for label, count, *quantiles in rows(observed):
+        table.add_row(label, f"{count:,}", *("-" if v is None else f"{v:.1f}" for v in quantiles))
+    return table
 
 
 if __name__ == "__main__":
