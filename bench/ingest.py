@@ -78,8 +78,8 @@ class Timed:
 
 def send(settings: Settings, commands: Sequence[Command], rate: float | None) -> dict[str, float]:
     """Produce the commands (at `rate` per second, or as fast as possible); when each was sent."""
-    producer = KafkaProducer(bootstrap_servers=settings.kafka_bootstrap, acks="all", linger_ms=2,
-                             enable_idempotence=True)
+    producer = KafkaProducer(**settings.kafka_access.kafka_python(acks="all", linger_ms=2,
+                                                                  enable_idempotence=True))
     sent: dict[str, float] = {}
     started = time.time()
     for i, command in enumerate(commands):

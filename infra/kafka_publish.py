@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from confluent_kafka import Producer
 
+from infra.kafka_access import KafkaAccess
+
 
 class KafkaPublisher:
-    def __init__(self, bootstrap: str, topic: str) -> None:
+    def __init__(self, kafka: KafkaAccess | str, topic: str) -> None:
         self.topic = topic
-        self._producer = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True,
-                                   "acks": "all", "linger.ms": 5, "partitioner": "murmur2_random"})
+        self._producer = Producer(KafkaAccess.of(kafka).confluent(**{
+            "enable.idempotence": True, "acks": "all", "linger.ms": 5, "partitioner": "murmur2_random"}))
 
     def publish(self, value: bytes, key: str) -> None:
         while True:

@@ -21,33 +21,33 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, Topi
 
 from domain.lifecycle.reminders import ReminderDue
 from infra.eventlog.kafka import ensure_topic
+from infra.kafka_access import KafkaAccess
 
 log = logging.getLogger(__name__)
 
 
 
 class KafkaReminderOutbox:
-    def __init__(self, bootstrap: str, topic: str, retention_days: int,
+    def __init__(self, kafka: KafkaAccess | str, topic: str, retention_days: int,
                  partitions: int = 1) -> None:
-        self.bootstrap = bootstrap
+        self.kafka = kafka = KafkaAccess.of(kafka)
         self.topic = topic
         # Longer than the catch-up window, so that the record of a reminder outlives any chance of
         # sending it again.
-        ensure_topic(bootstrap, topic, partitions, {"retention.ms": str(retention_days * 86_400_000)})
+        ensure_topic(kafka, topic, partitions, {"retention.ms": str(retention_days * 86_400_000)})
         # One transactional id per topic: every sender of this topic is the same sender to Kafka.
-        self._producer = Producer({"bootstrap.servers": bootstrap,
-                                   "transactional.id": f"lore-reminders:{topic}",
-                                   "enable.idempotence": True, "acks": "all",
-                                   "transaction.timeout.ms": 30_000})
+        self._producer = Producer(kafka.confluent(**{
+            "transactional.id": f"lore-reminders:{topic}", "enable.idempotence": True, "acks": "all",
+            "transaction.timeout.ms": 30_000}))
         self._sent: set[str] | None = None
 
     def _become_sender(self) -> set[str]:
         """Fence every other sender, then learn what was committed before now."""
         self._producer.init_transactions(60)
         sent: set[str] = set()
-        consumer = Consumer({"bootstrap.servers": self.bootstrap, "group.id": "lore-reminders-reader",
-                             "enable.auto.commit": False, "isolation.level": "read_committed",
-                             "auto.offset.reset": "earliest"})
+        consumer = Consumer(self.kafka.confluent(**{
+            "group.id": "lore-reminders-reader", "enable.auto.commit": False,
+            "isolation.level": "read_committed", "auto.offset.reset": "earliest"}))
         try:
             metadata = consumer.list_topics(self.topic, timeout=30).topics[self.topic]
             partitions = [TopicPartition(self.topic, p, 0) for p in metadata.partitions]

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from domain.extraction.taxonomy import Taxonomy
+from infra.kafka_access import KafkaAccess
 
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 
@@ -34,6 +35,16 @@ class Settings(BaseSettings):
         default=None,
         description="host:port of Kafka. When unset, the event log is the embedded SQLite file.",
     )
+    kafka_security_protocol: Literal["auto", "PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL"] = Field(
+        default="auto", description="auto = SASL_PLAINTEXT when LORE_KAFKA_PASSWORD is set, else "
+        "PLAINTEXT. SASL_SSL adds TLS (LORE_KAFKA_SSL_CAFILE: the authority's PEM).",
+    )
+    kafka_sasl_mechanism: Literal["PLAIN", "SCRAM-SHA-512", "SCRAM-SHA-256"] = Field(
+        default="PLAIN", description="PLAIN is what `lore infra up --secure` and docker-compose's "
+        "broker take; managed clusters often want SCRAM-SHA-512.")
+    kafka_username: str = Field(default="lore", description="Kafka SASL user (secured brokers).")
+    kafka_password: str = Field(default="", description="Kafka SASL password; empty: no SASL.")
+    kafka_ssl_cafile: str | None = None
     events_topic: str = Field(default="lore.events", description="Kafka topic of the event log.")
     commands_topic: str = Field(default="lore.commands",
                                 description="Kafka topic producers send commands to.")
@@ -240,6 +251,17 @@ class Settings(BaseSettings):
         if self.key_store == "auto":
             return self.uses_kafka_log
         return self.key_store == "kafka"
+
+    @property
+    def kafka_access(self) -> KafkaAccess:
+        """How to reach Kafka (LORE_KAFKA_BOOTSTRAP must be set)."""
+        if self.kafka_bootstrap is None:
+            raise ValueError("LORE_KAFKA_BOOTSTRAP is not set")
+        protocol = self.kafka_security_protocol
+        if protocol == "auto":
+            protocol = "SASL_PLAINTEXT" if self.kafka_password else "PLAINTEXT"
+        return KafkaAccess(self.kafka_bootstrap, protocol, self.kafka_sasl_mechanism,
+                           self.kafka_username, self.kafka_password, self.kafka_ssl_cafile)
 
     @property
     def uses_kafka_log(self) -> bool:

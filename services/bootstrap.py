@@ -211,7 +211,7 @@ def lifecycle_scheduler(lore: Lore) -> LifecycleScheduler:
         outbox: KafkaReminderOutbox | SqliteReminderOutbox
         if settings.uses_kafka_log:
             assert settings.kafka_bootstrap is not None
-            outbox = KafkaReminderOutbox(settings.kafka_bootstrap, settings.reminders_topic,
+            outbox = KafkaReminderOutbox(settings.kafka_access, settings.reminders_topic,
                                          retention_days=settings.reminder_catch_up_days + 7)
         else:
             outbox = SqliteReminderOutbox(settings.home / "reminders.sqlite3")
@@ -231,7 +231,7 @@ def maintenance_service(lore: Lore) -> MaintenanceService:
     if settings.uses_kafka_log:
         assert settings.kafka_bootstrap is not None
         if lore._commands_publisher is None:
-            lore._commands_publisher = KafkaPublisher(settings.kafka_bootstrap, settings.commands_topic)
+            lore._commands_publisher = KafkaPublisher(settings.kafka_access, settings.commands_topic)
         publisher = lore._commands_publisher
         send = through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes, sealer=lore.sealer)
     else:

@@ -32,6 +32,7 @@ from faststream.kafka.annotations import KafkaMessage
 from domain.commands import Command
 from domain.sealing import Sealer
 from infra.eventlog.kafka import ensure_topic, events_topic_config, key_partition, topic_config
+from infra.kafka_access import KafkaAccess
 from infra.settings import Settings
 from services.commands import CommandHandler, Outcome
 from services.failures import Failure, classify, code_of
@@ -234,7 +235,7 @@ def prepare_topics(settings: Settings) -> int:
     commands = {**topic_config(settings.max_command_bytes), "message.timestamp.type": "LogAppendTime",
                 "retention.ms": str(command_retention_ms(settings))}
     counts = {
-        topic: ensure_topic(settings.kafka_bootstrap, topic, settings.kafka_partitions, config)
+        topic: ensure_topic(settings.kafka_access, topic, settings.kafka_partitions, config)
         for topic, config in (
             (settings.commands_topic, commands),
             (settings.events_topic, events_topic_config(settings.max_entry_bytes)),
@@ -257,7 +258,8 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *, partit
     worker's subscriber (and the worker). FastStream documents all of it (`lore asyncapi`, with
     `describe_only`: the subscriber is declared for the document and never started)."""
     largest = settings.max_command_bytes + 64 * 1024
-    broker = KafkaBroker(settings.kafka_bootstrap or "127.0.0.1:9092", client_id="lore",
+    kafka = settings.kafka_access if settings.kafka_bootstrap else KafkaAccess("127.0.0.1:9092")
+    broker = KafkaBroker(kafka.bootstrap, security=kafka.faststream(), client_id="lore",
                          log_level=logging.DEBUG, enable_idempotence=True, max_request_size=largest)
     commands = broker.publisher(
         settings.commands_topic, title="lore.commands",

@@ -13,6 +13,7 @@ from kafka import KafkaConsumer, TopicPartition
 from domain.access import ApiKey
 from infra.apikeys.codec import dump_key, load_key
 from infra.eventlog.kafka import ensure_topic
+from infra.kafka_access import KafkaAccess
 
 TOPIC_CONFIG = {"cleanup.policy": "compact", "retention.ms": "-1", "min.cleanable.dirty.ratio": "0.1"}
 _FOLLOW_S = 0.2
@@ -21,11 +22,12 @@ _FOLLOW_S = 0.2
 class KafkaApiKeyStore:
     name = "kafka"
 
-    def __init__(self, bootstrap: str, topic: str = "lore.api-keys") -> None:
+    def __init__(self, kafka: KafkaAccess | str, topic: str = "lore.api-keys") -> None:
+        kafka = KafkaAccess.of(kafka)
         self.topic = topic
-        ensure_topic(bootstrap, topic, 1, TOPIC_CONFIG)
-        self._producer = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True, "acks": "all"})
-        self._consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None)
+        ensure_topic(kafka, topic, 1, TOPIC_CONFIG)
+        self._producer = Producer(kafka.confluent(**{"enable.idempotence": True, "acks": "all"}))
+        self._consumer = KafkaConsumer(**kafka.kafka_python(enable_auto_commit=False, group_id=None))
         self._partition = TopicPartition(topic, 0)
         self._consumer.assign([self._partition])
         self._consumer.seek_to_beginning(self._partition)

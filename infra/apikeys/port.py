@@ -30,7 +30,7 @@ def open_api_key_store(settings: Settings) -> ApiKeyStore:
         from infra.apikeys.kafka import KafkaApiKeyStore
 
         assert settings.kafka_bootstrap is not None
-        return KafkaApiKeyStore(settings.kafka_bootstrap, topic=settings.api_keys_topic)
+        return KafkaApiKeyStore(settings.kafka_access, topic=settings.api_keys_topic)
     from infra.apikeys.sqlite import SqliteApiKeyStore
 
     return SqliteApiKeyStore(settings.home / "api-keys.sqlite3")

@@ -28,6 +28,7 @@ from kafka.partitioner.default import murmur2
 from domain.sealing import Keyring
 from domain.stored import Decided, StoredEvent
 from infra.eventlog.sealed import EntrySealing
+from infra.kafka_access import KafkaAccess
 
 log = logging.getLogger(__name__)
 
@@ -46,24 +47,26 @@ class KafkaAppendError(RuntimeError):
         self.retriable = retriable
 
 
-def ensure_topic(bootstrap: str, topic: str, partitions: int, config: dict[str, str] | None = None) -> int:
+def ensure_topic(kafka: KafkaAccess | str, topic: str, partitions: int,
+                 config: dict[str, str] | None = None) -> int:
     """Create the topic if it is missing, and give an existing one `config` where it differs; the
     number of partitions it has."""
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    kafka = KafkaAccess.of(kafka)
+    admin = KafkaAdminClient(**kafka.kafka_python())
     try:
         if topic not in admin.list_topics():
             admin.create_topics([NewTopic(topic, partitions, 1, topic_configs=config or {})])
         elif config:
-            _configure(bootstrap, topic, config)
+            _configure(kafka, topic, config)
     except TopicAlreadyExistsError:
         pass
     finally:
         admin.close()
-    return topic_partitions(bootstrap, topic)
+    return topic_partitions(kafka, topic)
 
 
-def _configure(bootstrap: str, topic: str, config: dict[str, str]) -> None:
-    admin = AdminClient({"bootstrap.servers": bootstrap})
+def _configure(kafka: KafkaAccess, topic: str, config: dict[str, str]) -> None:
+    admin = AdminClient(kafka.confluent())
     resource = ConfigResource(ResourceType.TOPIC, topic)
     described = admin.describe_configs([resource])[resource].result(timeout=30)
     changes = [ConfigEntry(name, value, incremental_operation=AlterConfigOpType.SET)
@@ -96,8 +99,8 @@ def key_partition(user_id: str, partitions: int) -> int:
     return (murmur2(user_id.encode()) & 0x7FFFFFFF) % partitions
 
 
-def topic_partitions(bootstrap: str, topic: str) -> int:
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+def topic_partitions(kafka: KafkaAccess | str, topic: str) -> int:
+    consumer = KafkaConsumer(**KafkaAccess.of(kafka).kafka_python(enable_auto_commit=False))
     try:
         for _ in range(50):
             found = consumer.partitions_for_topic(topic)
@@ -109,9 +112,9 @@ def topic_partitions(bootstrap: str, topic: str) -> int:
         consumer.close()
 
 
-def group_lag(bootstrap: str, topic: str, group: str) -> dict[int, int]:
+def group_lag(kafka: KafkaAccess | str, topic: str, group: str) -> dict[int, int]:
     """Per partition, how many records of the topic the consumer group has not committed past."""
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group, enable_auto_commit=False)
+    consumer = KafkaConsumer(**KafkaAccess.of(kafka).kafka_python(group_id=group, enable_auto_commit=False))
     try:
         parts = [TopicPartition(topic, p) for p in consumer.partitions_for_topic(topic) or ()]
         ends, starts = consumer.end_offsets(parts), consumer.beginning_offsets(parts)
@@ -123,30 +126,30 @@ def group_lag(bootstrap: str, topic: str, group: str) -> dict[int, int]:
 class KafkaEventLog:
     name = "kafka"
 
-    def __init__(self, bootstrap: str, topic: str = "lore.events", partitions: int = 8,
+    def __init__(self, kafka: KafkaAccess | str, topic: str = "lore.events", partitions: int = 8,
                  max_entry_bytes: int = 16 * 1024 * 1024, keys: Keyring | None = None) -> None:
         """`keys`: seal each person's entries with their key (None: entries are written plain)."""
-        self.bootstrap = bootstrap
+        kafka = KafkaAccess.of(kafka)
+        self.bootstrap = kafka.bootstrap
         self._sealing = EntrySealing(keys)
         self.topic = topic
-        ensure_topic(bootstrap, topic, partitions, events_topic_config(max_entry_bytes))
+        ensure_topic(kafka, topic, partitions, events_topic_config(max_entry_bytes))
         # librdkafka, not kafka-python, for appends: a Python producer spends ~100 µs a record,
         # which bounded the whole write path. murmur2 is the partitioner of the Java client, of
         # kafka-python and of aiokafka, so a user's events land in the partition number of its
         # commands.
-        self._producer = Producer({
-            "bootstrap.servers": bootstrap,
+        self._producer = Producer(kafka.confluent(**{
             "enable.idempotence": True,
             "acks": "all",
             "linger.ms": 2,
             "partitioner": "murmur2_random",
             "message.max.bytes": max_entry_bytes + _RECORD_OVERHEAD,
-        })
-        self._consumer = KafkaConsumer(
-            bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None,
+        }))
+        self._consumer = KafkaConsumer(**kafka.kafka_python(
+            enable_auto_commit=False, group_id=None,
             max_partition_fetch_bytes=8 * 1024 * 1024, fetch_max_bytes=64 * 1024 * 1024,
-        )
-        admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+        ))
+        admin = KafkaAdminClient(**kafka.kafka_python())
         try:
             # A wiped broker is a new cluster: its topic of the same name is another log.
             self.log_id = f"kafka:{admin.describe_cluster()['cluster_id']}/{topic}"

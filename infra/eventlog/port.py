@@ -45,7 +45,7 @@ def open_event_log(settings: Settings, keys: Keyring | None = None) -> EventLog:
 
         if settings.kafka_bootstrap is None:
             raise ValueError("LORE_EVENT_LOG=kafka needs LORE_KAFKA_BOOTSTRAP")
-        return KafkaEventLog(settings.kafka_bootstrap, topic=settings.events_topic,
+        return KafkaEventLog(settings.kafka_access, topic=settings.events_topic,
                              partitions=settings.kafka_partitions, max_entry_bytes=settings.max_entry_bytes,
                              keys=keys)
     from infra.eventlog.sqlite import SqliteEventLog

@@ -23,6 +23,7 @@ from kafka import KafkaConsumer, TopicPartition
 
 from domain.sealing import PersonKey
 from infra.eventlog.kafka import ensure_topic
+from infra.kafka_access import KafkaAccess
 
 # Compacted, never deleted by age; segments roll hourly so that a destroyed key's record becomes
 # cleanable within about an hour, and a tombstone itself is dropped a day after.
@@ -50,12 +51,12 @@ def _record_key(user_id: str, key_id: bytes) -> bytes:
 class KafkaKeyStore:
     name = "kafka"
 
-    def __init__(self, bootstrap: str, topic: str = "lore.keys") -> None:
+    def __init__(self, kafka: KafkaAccess | str, topic: str = "lore.keys") -> None:
+        kafka = KafkaAccess.of(kafka)
         self.topic = topic
-        ensure_topic(bootstrap, topic, 1, KEYS_TOPIC_CONFIG)
-        self._producer = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True,
-                                   "acks": "all"})
-        self._consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None)
+        ensure_topic(kafka, topic, 1, KEYS_TOPIC_CONFIG)
+        self._producer = Producer(kafka.confluent(**{"enable.idempotence": True, "acks": "all"}))
+        self._consumer = KafkaConsumer(**kafka.kafka_python(enable_auto_commit=False, group_id=None))
         self._partition = TopicPartition(topic, 0)
         self._consumer.assign([self._partition])
         self._consumer.seek_to_beginning(self._partition)

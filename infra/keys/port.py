@@ -23,7 +23,7 @@ def open_key_store(settings: Settings) -> KeyStore | None:
 
         if settings.kafka_bootstrap is None:
             raise ValueError("LORE_KEY_STORE=kafka needs LORE_KAFKA_BOOTSTRAP")
-        return KafkaKeyStore(settings.kafka_bootstrap, topic=settings.keys_topic)
+        return KafkaKeyStore(settings.kafka_access, topic=settings.keys_topic)
     from infra.keys.sqlite import SqliteKeyStore
 
     return SqliteKeyStore(settings.key_store_path)

@@ -4,11 +4,27 @@ from __future__ import annotations
 
 import base64
 import logging
+import os
+import subprocess
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from infra.kafka_access import KafkaAccess
+
 log = logging.getLogger(__name__)
+
+
+class CredentialsRefused(RuntimeError):
+    """A secured server refuses the password Lore was given: waiting longer will not help."""
+
+
+def check_secret(secret: str, what: str) -> str:
+    """Passwords land in configuration files (Kafka's JAAS line): no quotes, backslashes or
+    semicolons, which would end or escape it."""
+    if len(secret) < 8 or any(c in secret for c in "\"'\\;\n"):
+        raise ValueError(f"{what} must be at least 8 characters, without quotes, backslashes or semicolons")
+    return secret
 
 # The JVM flags that Neo4j's own launcher passes; without them Netty and the page cache
 # warn or fail on Java 17.
@@ -38,6 +54,8 @@ class Neo4jServer:
     pagecache: str
     # Lore's API, whose guide Neo4j Browser opens on connecting (None: no guide).
     guide_from: str | None = None
+    # The password of the user `neo4j` (None: no authentication, for loopback only).
+    password: str | None = None
 
     name = "neo4j"
 
@@ -74,18 +92,39 @@ class Neo4jServer:
             "server.default_advertised_address": self.bind,
             "server.bolt.listen_address": f"{self.bind}:{self.bolt_port}",
             "server.http.listen_address": f"{self.bind}:{self.http_port}",
+            # What the HTTP discovery answers Browser with (else the default port, 7687).
+            "server.bolt.advertised_address": f"{self.bind}:{self.bolt_port}",
+            "server.http.advertised_address": f"{self.bind}:{self.http_port}",
             "server.https.enabled": "false",
             "server.memory.pagecache.size": self.pagecache,
-            "dbms.security.auth_enabled": "false",
+            "dbms.security.auth_enabled": "true" if self.password else "false",
             "dbms.usage_report.enabled": "false",
             "db.tx_log.rotation.retention_policy": "2 files",
+            # Browser fetches `:play` guides and `:style` files only from hosts it is told to trust:
+            # this machine's, where Lore serves both (Neo4j 5.26's name for the setting).
+            "browser.remote_content_hostname_whitelist": "127.0.0.1,localhost",
         }
         if self.guide_from:
-            # Browser fetches guides and styles only from hosts it is told to trust.
-            conf["browser.remote_content_hostname_whitelist"] = "127.0.0.1,localhost"  # (Neo4j 5.26's name)
             conf["browser.post_connect_cmd"] = f"play {self.guide_from}/browser-guide"
         text = "".join(f"{k}={v}\n" for k, v in conf.items())
         (self.home / "conf" / "neo4j.conf").write_text(text)
+        if self.password and not (self.home / "data" / "databases").exists():
+            self._set_initial_password(jars)
+
+    def _set_initial_password(self, jars: Path) -> None:
+        """neo4j-admin's set-initial-password: takes effect only on a store never started."""
+        proc = subprocess.run(
+            ["java", "-cp", f"{jars}/*", "org.neo4j.cli.AdminTool", "dbms", "set-initial-password",
+             check_secret(self.password or "", "LORE_NEO4J_PASSWORD")],
+            env={**os.environ, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")},
+            capture_output=True, text=True,
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"setting Neo4j's password failed:\n{proc.stdout}{proc.stderr}")
+
+    @property
+    def auth(self) -> tuple[str, str] | None:
+        return ("neo4j", self.password) if self.password else None
 
     def argv(self, jars: Path) -> list[str]:
         return [
@@ -97,14 +136,36 @@ class Neo4jServer:
     def answers(self) -> bool:
         """A Bolt handshake and a query that the database is online."""
         from neo4j import GraphDatabase
-        from neo4j.exceptions import Neo4jError, ServiceUnavailable
+        from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
         try:
-            with GraphDatabase.driver(self.bolt_uri, auth=None, connection_timeout=2) as driver:
+            with GraphDatabase.driver(self.bolt_uri, auth=self.auth, connection_timeout=2) as driver:
                 driver.verify_connectivity()
                 records, _, _ = driver.execute_query("RETURN 1 AS ok", database_="neo4j")
                 return bool(records and records[0]["ok"] == 1)
+        except AuthError as refused:
+            if self.password and self._adopt_password():
+                return False  # answers with the new password at the next look
+            raise CredentialsRefused(
+                f"Neo4j at {self.bolt_uri} refuses the password in LORE_NEO4J_PASSWORD "
+                "(a store keeps the password it was first given)") from refused
         except (ServiceUnavailable, Neo4jError, OSError):
+            return False
+
+    def _adopt_password(self) -> bool:
+        """A store that ran without authentication still has the user neo4j with its initial
+        password, which must be changed before anything else: change it to ours."""
+        from neo4j import GraphDatabase
+        from neo4j.exceptions import AuthError, Neo4jError
+
+        try:
+            with GraphDatabase.driver(self.bolt_uri, auth=("neo4j", "neo4j"), connection_timeout=2) as driver:
+                driver.execute_query("ALTER CURRENT USER SET PASSWORD FROM 'neo4j' TO $new",
+                                     new=check_secret(self.password or "", "LORE_NEO4J_PASSWORD"),
+                                     database_="system")
+            log.info("Neo4j: the store that ran without a password now has LORE_NEO4J_PASSWORD")
+            return True
+        except (AuthError, Neo4jError):
             return False
 
 
@@ -123,6 +184,9 @@ class KafkaServer:
     port: int
     controller_port: int
     heap: str
+    # SASL/PLAIN credentials every client must give (None: no authentication, for loopback only).
+    user: str = "lore"
+    password: str | None = None
 
     name = "kafka"
 
@@ -143,6 +207,13 @@ class KafkaServer:
         return f"{self.bind}:{self.port}"
 
     @property
+    def access(self) -> KafkaAccess:
+        """How a client reaches this broker."""
+        if self.password:
+            return KafkaAccess(self.bootstrap, "SASL_PLAINTEXT", "PLAIN", self.user, self.password)
+        return KafkaAccess(self.bootstrap)
+
+    @property
     def _properties(self) -> Path:
         return self.home / "conf" / "server.properties"
 
@@ -153,15 +224,18 @@ class KafkaServer:
     def prepare(self, jars: Path) -> None:
         for sub in ("conf", "data", "logs"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
+        # Clients come in on CLIENTS: plain, or SASL/PLAIN with one user when a password is set.
+        # The controller's port stays plain; it binds the same address and answers only KRaft.
+        protocol = "SASL_PLAINTEXT" if self.password else "PLAINTEXT"
         props = {
             "process.roles": "broker,controller",
             "node.id": "1",
             "controller.quorum.voters": f"1@{self.bind}:{self.controller_port}",
-            "listeners": f"PLAINTEXT://{self.bind}:{self.port},CONTROLLER://{self.bind}:{self.controller_port}",
-            "advertised.listeners": f"PLAINTEXT://{self.bind}:{self.port}",
+            "listeners": f"CLIENTS://{self.bind}:{self.port},CONTROLLER://{self.bind}:{self.controller_port}",
+            "advertised.listeners": f"CLIENTS://{self.bind}:{self.port}",
             "controller.listener.names": "CONTROLLER",
-            "inter.broker.listener.name": "PLAINTEXT",
-            "listener.security.protocol.map": "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+            "inter.broker.listener.name": "CLIENTS",
+            "listener.security.protocol.map": f"CONTROLLER:PLAINTEXT,CLIENTS:{protocol}",
             "log.dirs": self.home / "data",
             "num.partitions": "8",
             "offsets.topic.replication.factor": "1",
@@ -171,6 +245,17 @@ class KafkaServer:
             "group.initial.rebalance.delay.ms": "0",
             "message.max.bytes": "2097152",
         }
+        if self.password:
+            secret = check_secret(self.password, "LORE_KAFKA_PASSWORD")
+            props |= {
+                "sasl.enabled.mechanisms": "PLAIN",
+                "sasl.mechanism.inter.broker.protocol": "PLAIN",
+                "listener.name.clients.plain.sasl.jaas.config":
+                    "org.apache.kafka.common.security.plain.PlainLoginModule required "
+                    f'username="{self.user}" password="{secret}" user_{self.user}="{secret}";',
+            }
+        self._properties.touch(mode=0o600)
+        self._properties.chmod(0o600)  # it may hold the password
         self._properties.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
         self._log4j.write_text(
             "log4j.rootLogger=INFO, file\n"
@@ -185,8 +270,6 @@ class KafkaServer:
             self._format(jars)
 
     def _format(self, jars: Path) -> None:
-        import subprocess
-
         proc = subprocess.run(
             [*self._java(jars), "kafka.tools.StorageTool", "format",
              "-t", cluster_id(), "-c", str(self._properties)],
@@ -207,26 +290,19 @@ class KafkaServer:
         return [*self._java(jars), "kafka.Kafka", str(self._properties)]
 
     def answers(self) -> bool:
-        """A Kafka metadata request that names this broker."""
-        from kafka import KafkaAdminClient
-        from kafka.errors import KafkaConfigurationError, KafkaError
+        """A Kafka cluster description that names this broker and its controller."""
+        from confluent_kafka import KafkaError, KafkaException
+        from confluent_kafka.admin import AdminClient
 
-        # Refused connections are the expected answer while the broker starts: not worth a log line.
-        kafka_log = logging.getLogger("kafka")
-        level = kafka_log.level
-        kafka_log.setLevel(logging.CRITICAL)
+        errors: list[KafkaError] = []
+        # log_level 0: refused connections are the expected answer while the broker starts.
+        admin = AdminClient(self.access.confluent(log_level=0, error_cb=errors.append))
         try:
-            admin = KafkaAdminClient(bootstrap_servers=self.bootstrap, request_timeout_ms=3000)
-        except KafkaConfigurationError:
-            raise
-        except (KafkaError, OSError, ValueError):
+            cluster = admin.describe_cluster(request_timeout=3).result()
+            return bool(cluster.nodes) and cluster.controller is not None
+        except KafkaException:
+            admin.poll(0)  # hands the client's errors to error_cb
+            if any(e.code() == KafkaError._AUTHENTICATION for e in errors):
+                raise CredentialsRefused(f"Kafka at {self.bootstrap} refuses the user {self.user!r} with the "
+                                         "password in LORE_KAFKA_PASSWORD") from None
             return False
-        finally:
-            kafka_log.setLevel(level)
-        try:
-            cluster = admin.describe_cluster()
-            return bool(cluster.get("brokers")) and cluster.get("controller_id") is not None
-        except (KafkaError, OSError, ValueError):
-            return False
-        finally:
-            admin.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from infra.local.jars import ensure_jars
 from infra.local.process import JavaProcess, port_is_free, tail
-from infra.local.servers import KafkaServer, Neo4jServer
+from infra.local.servers import CredentialsRefused, KafkaServer, Neo4jServer
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -53,10 +53,12 @@ class LocalStack:
                 bolt_port=settings.local_bolt_port, http_port=settings.local_http_port,
                 heap=settings.neo4j_heap, pagecache=settings.neo4j_pagecache,
                 guide_from=f"http://{settings.api_host}:{settings.api_port}",
+                password=settings.neo4j_password or None,
             ),
             kafka=KafkaServer(
                 home=home / "kafka", bind=settings.local_bind, port=settings.local_kafka_port,
                 controller_port=settings.local_kafka_controller_port, heap=settings.kafka_heap,
+                user=settings.kafka_username, password=settings.kafka_password or None,
             ),
             start_timeout_s=settings.local_start_timeout_s,
         )
@@ -99,8 +101,11 @@ class LocalStack:
         process = self._process(server)
         deadline = time.monotonic() + self.start_timeout_s
         while time.monotonic() < deadline:
-            if server.answers():
-                return
+            try:
+                if server.answers():
+                    return
+            except CredentialsRefused as refused:
+                raise StartError(str(refused)) from refused
             if process.pid() is None:
                 raise StartError(
                     f"{server.name} exited during start. Last lines of {server.log_file}:\n"

@@ -34,9 +34,8 @@ def _settings() -> Settings:
 def _consumer(settings: Settings, group: str | None) -> Any:
     from kafka import KafkaConsumer
 
-    return KafkaConsumer(settings.dead_letter_topic, bootstrap_servers=settings.kafka_bootstrap,
-                         group_id=group, auto_offset_reset="earliest", enable_auto_commit=False,
-                         consumer_timeout_ms=3000)
+    return KafkaConsumer(settings.dead_letter_topic, **settings.kafka_access.kafka_python(
+        group_id=group, auto_offset_reset="earliest", enable_auto_commit=False, consumer_timeout_ms=3000))
 
 
 def _source(letter: object) -> tuple[str, ...]:
@@ -82,8 +81,8 @@ def replay(
     # A letter may have been sent twice (its batch consumed again): send each source message once.
     chosen = list({_source(letter): letter for letter in consumer
                    if _header(letter, CODE_HEADER) in code}.values())
-    producer = KafkaProducer(bootstrap_servers=settings.kafka_bootstrap, acks="all", enable_idempotence=True,
-                             max_request_size=settings.max_command_bytes + 64 * 1024)
+    producer = KafkaProducer(**settings.kafka_access.kafka_python(
+        acks="all", enable_idempotence=True, max_request_size=settings.max_command_bytes + 64 * 1024))
     with Progress(TextColumn("sending back"), BarColumn(), MofNCompleteColumn(), console=console) as progress:
         task = progress.add_task("replay", total=len(chosen))
         for letter in chosen:

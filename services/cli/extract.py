@@ -85,8 +85,8 @@ def reextract(
         if settings.uses_kafka_log and settings.kafka_bootstrap:
             from kafka import KafkaProducer
 
-            producer = KafkaProducer(bootstrap_servers=settings.kafka_bootstrap, acks="all",
-                                     enable_idempotence=True)
+            kafka = settings.kafka_access
+            producer = KafkaProducer(**kafka.kafka_python(acks="all", enable_idempotence=True))
             for command in commands:
                 producer.send(settings.commands_topic, key=command.user_id.encode(),
                               value=to_sealed_message(command, lore.sealer))

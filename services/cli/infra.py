@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from infra.local import LocalStack, StartError
+from infra.local.credentials import ensure_passwords
 from infra.local.jars import JarAssemblyError
 from infra.settings import Settings
 
@@ -24,8 +26,20 @@ def _stack() -> LocalStack:
 
 
 @infra_app.command()
-def up() -> None:
-    """Fetch the jars (first time only), start Neo4j and Kafka, wait until both answer."""
+def up(
+    secure: bool = typer.Option(
+        False, "--secure",
+        help="Ask for passwords: Neo4j's user neo4j and Kafka's SASL/PLAIN user (LORE_KAFKA_USERNAME, "
+        "default lore). Passwords not already set are made at random and written to ./.env "
+        "(LORE_NEO4J_PASSWORD, LORE_KAFKA_PASSWORD), which Lore reads; later starts keep them.",
+    ),
+) -> None:
+    """Fetch the jars (first time only), start Neo4j and Kafka, wait until both answer.
+
+    Without passwords (the default) both servers bind 127.0.0.1 and trust whoever reaches them.
+    """
+    if secure and (written := ensure_passwords(Path(".env"))):
+        console.print(f"wrote {', '.join(written)} to .env (readable by you only)")
     stack = _stack()
     started = time.monotonic()
     try:
@@ -36,7 +50,11 @@ def up() -> None:
         raise typer.Exit(1) from exc
     console.print(f"[green]ready[/green] in {time.monotonic() - started:.1f}s")
     _print_status(stack)
-    console.print(f"Neo4j Browser: {stack.neo4j.browser_url}  (connect to {stack.neo4j.bolt_uri}, no auth)")
+    login = "user neo4j, password LORE_NEO4J_PASSWORD" if stack.neo4j.password else "no auth"
+    console.print(f"Neo4j Browser: {stack.neo4j.browser_url}  (connect to {stack.neo4j.bolt_uri}, {login})")
+    if stack.kafka.password:
+        console.print(f"Kafka: {stack.kafka.bootstrap}, SASL_PLAINTEXT with PLAIN, user {stack.kafka.user}, "
+                      "password LORE_KAFKA_PASSWORD")
 
 
 @infra_app.command()

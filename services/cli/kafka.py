@@ -63,9 +63,8 @@ def produce(
         console.print("[red]error:[/red] set LORE_KAFKA_BOOTSTRAP (e.g. 127.0.0.1:9092)")
         raise typer.Exit(2)
     lines = [line for line in file.read_bytes().splitlines() if line.strip()]
-    producer = KafkaProducer(bootstrap_servers=settings.kafka_bootstrap, acks="all",
-                             enable_idempotence=True, linger_ms=5,
-                             max_request_size=4 * settings.max_command_bytes)
+    producer = KafkaProducer(**settings.kafka_access.kafka_python(
+        acks="all", enable_idempotence=True, linger_ms=5, max_request_size=4 * settings.max_command_bytes))
     with Progress(TextColumn("producing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console) as progress:
         task = progress.add_task("produce", total=len(lines))

@@ -33,7 +33,7 @@ def migrate_log(
     target: EventLog
     if settings.uses_kafka_log:
         assert settings.kafka_bootstrap
-        target = KafkaEventLog(settings.kafka_bootstrap, topic=to, partitions=settings.kafka_partitions,
+        target = KafkaEventLog(settings.kafka_access, topic=to, partitions=settings.kafka_partitions,
                                max_entry_bytes=settings.max_entry_bytes, keys=keys)
     else:
         target = SqliteEventLog(Path(to), keys=keys)

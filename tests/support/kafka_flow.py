@@ -125,6 +125,11 @@ def env_for(settings: Settings) -> dict[str, str]:
     }
     if settings.llm_base_url:
         values["LORE_LLM_BASE_URL"] = settings.llm_base_url
+    if settings.neo4j_password:
+        values["LORE_NEO4J_PASSWORD"] = settings.neo4j_password
+    if settings.kafka_password:
+        values |= {"LORE_KAFKA_USERNAME": settings.kafka_username,
+                   "LORE_KAFKA_PASSWORD": settings.kafka_password}
     return {**os.environ, **values}
 
 

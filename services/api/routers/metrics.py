@@ -77,7 +77,7 @@ class LagCollector(Collector):
                                          "workers' group has not committed past, by partition.",
                                          labels=["partition"])
             try:
-                lags = group_lag(settings.kafka_bootstrap, settings.commands_topic, settings.worker_group)
+                lags = group_lag(settings.kafka_access, settings.commands_topic, settings.worker_group)
             except Exception as error:  # noqa: BLE001
                 log.debug("consumer lag unknown: %s", error)
                 return
