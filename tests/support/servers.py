@@ -29,6 +29,8 @@ class ServerEndpoints:
     neo4j_uri: str
     kafka_bootstrap: str
     origin: str
+    # Neo4j Browser's page, where it trusts guides and styles from 127.0.0.1 (local processes only).
+    neo4j_browser_url: str | None = None
 
 
 def docker_engine_answers() -> bool:
@@ -83,6 +85,7 @@ def _local_processes(workdir: Path) -> Iterator[ServerEndpoints]:
     )
     try:
         stack.up()
-        yield ServerEndpoints(stack.neo4j.bolt_uri, stack.kafka.bootstrap, "local processes")
+        yield ServerEndpoints(stack.neo4j.bolt_uri, stack.kafka.bootstrap, "local processes",
+                              stack.neo4j.browser_url)
     finally:
         stack.down()
