@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from projections.views import MemoryView
 from services.api.schemas import (
     ContextResponse,
+    KeyView,
     MemoryPage,
     ProfileOut,
     SearchResponse,
@@ -160,6 +161,10 @@ class _Calls:
     def erase(user_id: str, *, wait: bool = True) -> _Call[WriteAccepted]:
         return _Call("DELETE", "/v1/users/{user_id}", WriteAccepted, _user(user_id), {"wait": wait})
 
+    @staticmethod
+    def whoami() -> _Call[KeyView]:
+        return _Call("GET", "/v1/keys/me", KeyView, {})
+
 
 CALLS = [name for name in vars(_Calls) if not name.startswith("_")]
 
@@ -222,6 +227,10 @@ class LoreClient:
     def erase(self, user_id: str, **options: Any) -> WriteAccepted:
         return self._send(_Calls.erase(user_id, **options))
 
+    def whoami(self) -> KeyView:
+        """The tenant and scope of this client's key."""
+        return self._send(_Calls.whoami())
+
     def close(self) -> None:
         self._http.close()
 
@@ -283,6 +292,9 @@ class AsyncLoreClient:
 
     async def erase(self, user_id: str, **options: Any) -> WriteAccepted:
         return await self._send(_Calls.erase(user_id, **options))
+
+    async def whoami(self) -> KeyView:
+        return await self._send(_Calls.whoami())
 
     async def aclose(self) -> None:
         await self._http.aclose()

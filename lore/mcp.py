@@ -4,6 +4,13 @@ HTTP (`lore mcp --http`).
 
 It talks to a running Lore through `lore.client`, with an API key of a tenant, so keys and
 tenants apply exactly as on the HTTP API: the MCP server can reach no one its key cannot.
+
+- One key for the server (`LORE_API_KEY`): what a desktop assistant starting `lore mcp` over
+  stdio wants; every call goes with that key.
+- A key per MCP client (streamable HTTP without LORE_API_KEY): each client sends its own Lore key
+  as `Authorization: Bearer <key>`; the server checks it with Lore (GET /v1/keys/me) on every
+  request, so a revoked key stops at once, and calls Lore with it. Two assistants sharing one MCP
+  server reach their own tenants only.
 """
 
 from __future__ import annotations
@@ -12,6 +19,9 @@ import json
 from datetime import datetime
 from typing import Any
 
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import AccessToken, TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 
 from lore.client import AsyncLoreClient, LoreError, TodoState
@@ -31,16 +41,64 @@ def _brief(memory: Any) -> dict[str, Any]:
             "valid_until": memory.valid_until.isoformat() if memory.valid_until else None}
 
 
-def build_server(client: AsyncLoreClient) -> MCPServer:
-    """The MCP server, calling Lore through `client` (whose key decides whom it can reach)."""
-    server = MCPServer(name="lore", title="Lore memory", instructions=INSTRUCTIONS)
+class LoreKeys(TokenVerifier):
+    """An MCP client's bearer token is a Lore API key: valid while Lore says so."""
+
+    def __init__(self, lore_url: str) -> None:
+        self.lore_url = lore_url
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        async with AsyncLoreClient(self.lore_url, api_key=token) as lore:
+            try:
+                key = await lore.whoami()
+            except LoreError as refused:
+                if refused.status in (401, 403, 429):
+                    return None
+                raise
+        return AccessToken(token=token, client_id=key.key_id or key.tenant, scopes=[key.scope],
+                           subject=key.tenant)
+
+
+class KeyPerClient:
+    """A Lore client for the key of the MCP request being answered."""
+
+    def __init__(self, lore_url: str) -> None:
+        self.lore_url = lore_url
+        self._clients: dict[str, AsyncLoreClient] = {}
+
+    def __call__(self) -> AsyncLoreClient:
+        token = get_access_token()
+        if token is None:  # the SDK's bearer middleware lets no such request through
+            raise PermissionError("no Lore API key came with this request")
+        if token.token not in self._clients:
+            self._clients[token.token] = AsyncLoreClient(self.lore_url, api_key=token.token)
+        return self._clients[token.token]
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.aclose()
+
+
+def build_server(client: AsyncLoreClient | KeyPerClient, *, host: str = "127.0.0.1",
+                 port: int = 8765) -> MCPServer:
+    """The MCP server, calling Lore through `client` (whose key decides whom it can reach), or,
+    given a KeyPerClient, with each MCP client's own key, asked for at `http://host:port/mcp`."""
+    def lore() -> AsyncLoreClient:
+        return client() if isinstance(client, KeyPerClient) else client
+
+    auth: dict[str, Any] = {}
+    if isinstance(client, KeyPerClient):
+        auth = {"token_verifier": LoreKeys(client.lore_url),
+                "auth": AuthSettings(issuer_url=client.lore_url,  # type: ignore[arg-type]
+                                     resource_server_url=f"http://{host}:{port}/mcp")}  # type: ignore[arg-type]
+    server = MCPServer(name="lore", title="Lore memory", instructions=INSTRUCTIONS, **auth)
 
     @server.tool()
     async def remember(user_id: str, content: str, kind: str | None = None, attribute: str | None = None,
                        value: str | None = None) -> dict[str, Any]:
         """Remember something the person said. `kind`: fact, preference, event, todo, ...;
         for a preference, `attribute` (the slot, e.g. editor_theme) and `value` (dark)."""
-        done = await client.remember(user_id, content, kind=kind, attribute=attribute, value=value)
+        done = await lore().remember(user_id, content, kind=kind, attribute=attribute, value=value)
         return done.model_dump()
 
     @server.tool()
@@ -49,37 +107,37 @@ def build_server(client: AsyncLoreClient) -> MCPServer:
         """Search what Lore remembers of the person (now, or as it was at `valid_at`, ISO time):
         memories, and turns of past conversations."""
         when = datetime.fromisoformat(valid_at) if valid_at else None
-        found = await client.search(user_id, query, limit=limit, valid_at=when)
+        found = await lore().search(user_id, query, limit=limit, valid_at=when)
         return [{"type": hit.type, "id": hit.id, "content": hit.content, "kind": hit.kind,
                  "score": round(hit.score, 4)} for hit in found.hits]
 
     @server.tool()
     async def context(user_id: str, message: str, token_budget: int = 800) -> str:
         """What to know about the person before answering `message`: a block for the prompt."""
-        return (await client.context(user_id, message, token_budget=token_budget)).text
+        return (await lore().context(user_id, message, token_budget=token_budget)).text
 
     @server.tool()
     async def timeline(user_id: str, attribute: str) -> list[dict[str, Any]]:
         """The values one slot (e.g. editor_theme) held over time, oldest first."""
-        return [_brief(m) for m in (await client.timeline(user_id, attribute)).items]
+        return [_brief(m) for m in (await lore().timeline(user_id, attribute)).items]
 
     @server.tool()
     async def forget(user_id: str, memory_id: str) -> dict[str, Any]:
         """Forget one memory (restorable by the person)."""
         try:
-            return (await client.forget(user_id, memory_id)).model_dump()
+            return (await lore().forget(user_id, memory_id)).model_dump()
         except LoreError as error:
             return {"error": error.code or str(error.status), "detail": error.detail}
 
     @server.tool()
     async def list_todos(user_id: str, state: TodoState = "open") -> list[dict[str, Any]]:
         """The person's to-dos, by due time."""
-        page = await client.todos(user_id, state)
+        page = await lore().todos(user_id, state)
         return [{**_brief(t), "due_at": t.due_at.isoformat() if t.due_at else None} for t in page.items]
 
     @server.resource("lore://users/{user_id}/profile", mime_type="application/json")
     async def profile(user_id: str) -> str:
         """Who the person is: the profile Lore keeps of them."""
-        return json.dumps((await client.profile(user_id)).model_dump(mode="json"))
+        return json.dumps((await lore().profile(user_id)).model_dump(mode="json"))
 
     return server

@@ -28,6 +28,7 @@ from services.api.routers import (
     export,
     extraction,
     health,
+    keys,
     layers,
     maintenance,
     memories,
@@ -159,7 +160,7 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
     app.include_router(health.router, prefix=V1)
     keyed = [Depends(authorize)]  # every route below needs a key, when keys are on
     for router in (memories.router, memories.users, search.router, extraction.router, layers.router,
-                   export.router, todos.router, maintenance.router):
+                   export.router, todos.router, maintenance.router, keys.router):
         app.include_router(router, prefix=V1, dependencies=keyed)
     app.include_router(metrics.router)
     app.include_router(browser.router)

@@ -411,3 +411,11 @@ class MaintenanceRunView(BaseModel):
 
 class MaintenanceRunPage(BaseModel):
     items: list[MaintenanceRunView]
+
+
+class KeyView(BaseModel):
+    """What the key a request carries may do."""
+
+    tenant: str = Field(description="The tenant whose people the key reaches.")
+    scope: Literal["read", "write", "admin"]
+    key_id: str | None = Field(description="The key's id (`lore keys list`); none when keys are off.")

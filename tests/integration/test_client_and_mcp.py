@@ -6,17 +6,24 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
+import httpx2
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from neo4j import Driver
 
+from infra.apikeys.sqlite import SqliteApiKeyStore
+from infra.local.process import free_port
 from infra.settings import Settings
 from lore.client import AsyncLoreClient, LoreClient, LoreError
 from tests.support.api_server import api_key, running_api
+from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
 
 
@@ -78,3 +85,53 @@ def test_the_mcp_sdks_client_remembers_then_recalls_through_lore_mcp(lore_url: t
     # The key's tenant: acme's ada has the memory, the default tenant's ada does not.
     with LoreClient(url, api_key=api_key(settings, "default")) as operator:
         assert operator.memories("ada").items == []
+
+
+def test_over_http_each_mcp_client_brings_its_own_key(lore_url: tuple[str, Settings], tmp_path: Path) -> None:
+    """One `lore mcp --http` for two assistants: each sends its own Lore key and reaches its own
+    tenant's ada; no key, a bad key or a revoked one is refused (401) before any tool runs."""
+    url, settings = lore_url
+    acme, globex = api_key(settings, "acme"), api_key(settings, "globex")
+    port = free_port()
+    log = (tmp_path / "mcp.log").open("wb")
+    mcp_server = subprocess.Popen(
+        [sys.executable, "-m", "services.cli", "mcp", "--http", "--url", url, "--port", str(port)],
+        env={k: v for k, v in os.environ.items() if k != "LORE_API_KEY"},
+        stdout=log, stderr=subprocess.STDOUT, cwd=str(Path(__file__).resolve().parents[2]))
+    endpoint = f"http://127.0.0.1:{port}/mcp"
+
+    def listening() -> bool:
+        try:
+            return httpx.post(endpoint, json={}, timeout=2).status_code == 401
+        except httpx.HTTPError:
+            return False
+
+    async def as_client(key: str, content: str | None, query: str) -> str:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=120)
+        transport = streamable_http_client(endpoint, http_client=http)
+        async with Client(transport, read_timeout_seconds=120) as client:
+            if content:
+                remembered = await client.call_tool("remember", {"user_id": "ada", "content": content})
+                assert not remembered.is_error, remembered
+            return str((await client.call_tool("recall", {"user_id": "ada", "query": query})).content)
+
+    try:
+        wait_until(listening, "lore mcp --http to listen", workers=[mcp_server])
+        assert "plays the oboe" in asyncio.run(as_client(acme, "Ada plays the oboe", "oboe"))
+        assert "lives in Oslo" in asyncio.run(as_client(globex, "Ada lives in Oslo", "Oslo"))
+        assert "oboe" not in asyncio.run(as_client(globex, None, "oboe"))  # acme's ada is not globex's
+        assert "Oslo" not in asyncio.run(as_client(acme, None, "Oslo"))
+        store = SqliteApiKeyStore(settings.home / "api-keys.sqlite3")
+        store.revoke(next(k.key_id for k in store.all() if k.tenant == "globex"))
+        store.close()
+        for key in (None, "lore_not-a-real-key", globex):  # none, never made, revoked just now
+            headers = {"Accept": "application/json, text/event-stream"}
+            if key:
+                headers["Authorization"] = f"Bearer {key}"
+            listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+            answer = httpx.post(endpoint, headers=headers, json=listing)
+            assert answer.status_code == 401, answer.text
+    finally:
+        mcp_server.terminate()
+        mcp_server.wait(30)
+        log.close()

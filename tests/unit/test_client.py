@@ -30,6 +30,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "stats": {"user_id": "ada"},
     "erase": {"user_id": "ada"},
     "feedback": {"user_id": "ada", "memory_id": "m1", "verdict": "wrong", "note": "moved"},
+    "whoami": {},
 }
 
 
