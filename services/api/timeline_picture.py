@@ -27,7 +27,8 @@ class Bar:
     x: float
     width: float
     hollow: bool  # forgotten (or otherwise not in force): restorable, drawn as an outline
-    true_at_as_of: bool
+    true_at_as_of: bool  # highlighted: in force at the moment looked at (as known now, or then)
+    unknown_at_as_of: bool = False  # Lore was told it only after that moment (the "knew" lens)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,10 @@ class Picture:
     ticks: list[tuple[float, str]]
 
 
-def picture(memories: Iterable[MemoryView], now: datetime, as_of: datetime | None = None) -> Picture:
+def picture(memories: Iterable[MemoryView], now: datetime, as_of: datetime | None = None,
+            known_then: set[str] | None = None) -> Picture:
+    """`known_then`: the memories Lore held in force at `as_of` as it knew them then (the "what
+    Lore knew" lens); None: what was true at `as_of` as Lore knows it now."""
     by_slot: dict[str, list[MemoryView]] = defaultdict(list)
     for memory in memories:
         if memory.attribute:
@@ -68,7 +72,9 @@ def picture(memories: Iterable[MemoryView], now: datetime, as_of: datetime | Non
         slot.sort(key=lambda m: (m.valid_from, m.recorded_at))
         bars = [Bar(m.memory_id, m.value or m.content, x(m.valid_from),
                     max(x(m.valid_until or end) - x(m.valid_from), 3.0),
-                    hollow=m.status not in IN_FORCE, true_at_as_of=_true_at(m, as_of))
+                    hollow=m.status not in IN_FORCE,
+                    true_at_as_of=_true_at(m, as_of) if known_then is None else m.memory_id in known_then,
+                    unknown_at_as_of=known_then is not None and as_of is not None and m.recorded_at > as_of)
                 for m in slot]
         arrows = [(a.x + a.width, b.x) for a, b, m in zip(bars, bars[1:], slot, strict=False)
                   if m.superseded_by]

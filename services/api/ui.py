@@ -112,17 +112,17 @@ def _as_of(value: str | None) -> datetime | None:
 
 
 def _listing(lore: Any, person: str, q: str, kind: str, as_of: datetime | None, now: datetime,
-             show: str) -> list[MemoryView]:
+             show: str, known_at: datetime | None) -> list[MemoryView]:
     if q:
-        window = Window(valid_at=as_of or now, known_at=None, include_history=show == "all",
+        window = Window(valid_at=as_of or now, known_at=known_at, include_history=show == "all",
                         kinds=(kind,) if kind else ())
         hits = lore.search.search(person, q, window, 30, types=("memory",))
         found = [lore.queries.memory(person, h.id) for h in hits]
         return [m for m in found if m is not None]
     # "In force": what was true at the moment looked at (superseded since, but not forgotten).
     valid_at = as_of or (None if show == "all" else now)
-    memories: list[MemoryView] = lore.queries.memories(person, valid_at=valid_at, kind=kind or None,
-                                                       limit=200)
+    memories: list[MemoryView] = lore.queries.memories(person, valid_at=valid_at, known_at=known_at,
+                                                       kind=kind or None, limit=200)
     if show == "all":
         forgotten = lore.queries.memories(person, kind=kind or None, status="forgotten", limit=200)
         known = {m.memory_id for m in memories}
@@ -133,20 +133,29 @@ def _listing(lore: Any, person: str, q: str, kind: str, as_of: datetime | None, 
 @router.get("/users/{user_id}", response_class=HTMLResponse)
 def person_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_id: PageUser,
                 q: Annotated[str, Query(max_length=500)] = "", kind: str = "", as_of: str | None = None,
-                show: str = "current") -> HTMLResponse:
+                show: str = "current", lens: str = "true") -> HTMLResponse:
+    """`lens`: at the as-of moment, show what was *true* then (as Lore knows it now, later
+    corrections included), or what Lore *knew* then (as it stood before it was told more)."""
     if kind and kind not in KINDS:
         kind = ""
     person = principal.person(user_id)
     now = datetime.now(UTC)
     moment = _as_of(as_of)
-    memories = _listing(lore, person, q, kind, moment, now, show)
+    lens = "knew" if lens == "knew" and moment else "true"
+    known_at = moment if lens == "knew" else None
+    memories = _listing(lore, person, q, kind, moment, now, show, known_at)
     slots = {m.memory_id: m for m in lore.queries.memories(person, limit=1000) if m.attribute}
     slots.update({m.memory_id: m for m in lore.queries.memories(person, status="forgotten", limit=1000)
                   if m.attribute})
-    drawn = picture(slots.values(), now, moment)
+    known_then = None
+    if known_at is not None:
+        known_then = {m.memory_id for m in lore.queries.memories(person, valid_at=known_at, known_at=known_at,
+                                                                 limit=1000)}
+    drawn = picture(slots.values(), now, moment, known_then)
     days = max(1, (now - drawn.start).days + 1)
     context = {"principal": principal, "user_id": user_id, "memories": memories, "q": q, "kind": kind,
-               "kinds": KINDS, "show": show, "as_of": moment, "now": now, "picture": drawn, "width": WIDTH,
+               "kinds": KINDS, "show": show, "lens": lens, "as_of": moment, "now": now, "picture": drawn,
+               "width": WIDTH,
                "picture_days": days, "as_of_day": (moment - drawn.start).days if moment else days,
                "settings": {"memory": True, "extraction": True, "citations": True, "temporary": False,
                             **lore.queries.settings(person)},

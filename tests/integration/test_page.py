@@ -30,23 +30,43 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's ch
                                 "(apt-get install chromium; `make test` does)")
 
 
+class Told:
+    """Lore's clock for this test: the day a memory is told, while seeding; then the real time."""
+
+    def __init__(self) -> None:
+        self.on: datetime | None = None
+
+    def __call__(self) -> datetime:
+        return self.on or datetime.now(UTC)
+
+
+TOLD = Told()
+
+
 @pytest.fixture()
 def lore(neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> Iterator[tuple[str, Settings]]:
     settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", auth="keys")
-    with running_api(settings) as url:
+    with running_api(settings, clock=TOLD) as url:
         yield url, settings
 
 
 def seed(url: str, key: str) -> dict[str, str]:
     with LoreClient(url, api_key=key) as client:
         ids = {}
-        for value, month in (("dark", 1), ("light", 4)):
-            done = client.remember("ada", f"Ada prefers the {value} editor theme", kind="preference",
-                                   attribute="editor_theme", value=value,
-                                   valid_from=datetime(2026, month, 1, tzinfo=UTC))
-            ids[value] = done.memory_id or ""
+        def day(year: int, month: int, d: int) -> datetime:
+            return datetime(year, month, d, tzinfo=UTC)
+        # Lisbon since September 2025; dark since January, told in January; light since March,
+        # told only in April: in mid-March light was true, but Lore still knew dark.
+        TOLD.on = day(2025, 9, 2)
         city = client.remember("ada", "Ada lives in Lisbon", kind="fact", attribute="home_city",
-                               value="Lisbon", valid_from=datetime(2025, 9, 1, tzinfo=UTC))
+                               value="Lisbon", valid_from=day(2025, 9, 1))
+        for value, since, told in (("dark", day(2026, 1, 1), day(2026, 1, 2)),
+                                   ("light", day(2026, 3, 1), day(2026, 4, 2))):
+            TOLD.on = told
+            done = client.remember("ada", f"Ada prefers the {value} editor theme", kind="preference",
+                                   attribute="editor_theme", value=value, valid_from=since)
+            ids[value] = done.memory_id or ""
+        TOLD.on = None
         ids["city"] = city.memory_id or ""
         ids["cat"] = client.remember("ada", "Ada's cat is called Miso", kind="fact").memory_id or ""
         ids["cello"] = client.remember("ada", "Ada is learning the cello", kind="event").memory_id or ""
@@ -124,6 +144,21 @@ def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
         expect(page.locator(".card", has_text="dark editor theme")).to_have_count(1)
         shot("6-as-of")
 
+        # Mid-March: light was true (as Lore knows now), but Lore, told in April, knew dark then.
+        page.locator("input[name=as_of_day]").fill(str((datetime(2026, 3, 15) - datetime(2025, 9, 1)).days))
+        expect(page.locator("#asof-label")).to_have_text("2026-03-15")
+        expect(page.locator("#timeline .bar.now", has_text="light")).to_have_count(1)
+        expect(page.locator("#timeline .bar.now", has_text="dark")).to_have_count(0)
+        page.select_option("select[name=lens]", "knew")
+        expect(page.locator("#timeline .bar.now", has_text="dark")).to_have_count(1)
+        expect(page.locator("#timeline .bar.now", has_text="light")).to_have_count(0)
+        expect(page.locator("#timeline .bar.unknown", has_text="light")).to_have_count(1)
+        expect(page.locator(".memories h2")).to_contain_text("as it knew then")
+        expect(page.locator(".card", has_text="dark editor theme")).to_have_count(1)
+        expect(page.locator(".card", has_text="light editor theme")).to_have_count(0)
+        shot("7-what-lore-knew")
+        page.select_option("select[name=lens]", "true")
+
         # A temporary session: nothing is remembered or recalled until it is turned off.
         page.click("summary:has-text('Settings')")
         page.check("#settings input[name=temporary]")
@@ -135,7 +170,7 @@ def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
             assert paused.value.status == 409 and paused.value.code == "memory_paused"
             recalled = client.search("ada", "cat Miso")
             assert recalled.hits == [] and recalled.note and "temporary" in recalled.note
-        shot("7-temporary")
+        shot("8-temporary")
         page.uncheck("#settings input[name=temporary]")
         page.click("button:has-text('Save settings')")
         expect(page.locator("#temporary-banner")).to_have_count(0)
@@ -147,5 +182,5 @@ def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
         page.once("dialog", lambda dialog: dialog.accept())
         page.click("button:has-text('Erase ada')")
         expect(page.locator(".card")).to_have_count(0)
-        shot("8-cleared")
+        shot("9-cleared")
         browser.close()

@@ -14,16 +14,24 @@ from infra.apikeys.sqlite import SqliteApiKeyStore
 from infra.local.process import free_port
 from infra.settings import Settings
 from services.api import create_app
-from services.bootstrap import bootstrap
+from services.bootstrap import Lore, bootstrap
+from services.commands import Clock
 from tests.support.kafka_flow import wait_until
 
 
 @contextmanager
-def running_api(settings: Settings) -> Iterator[str]:
-    """The base URL of a Lore serving `settings` until the block ends."""
+def running_api(settings: Settings, clock: Clock | None = None) -> Iterator[str]:
+    """The base URL of a Lore serving `settings` until the block ends; `clock`: its transaction
+    time (what it records `recorded_at` by), for a test that needs knowledge spread over months."""
+    def made() -> Lore:
+        lore = bootstrap(settings)
+        if clock is not None:
+            lore.commands.clock = clock
+        return lore
+
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(lambda: bootstrap(settings)), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(made), host="127.0.0.1", port=port,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     wait_until(lambda: server.started or not thread.is_alive(), "the API to start")
