@@ -16,6 +16,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
+from starlette.types import Receive, Scope, Send
 
 from infra.apikeys import open_api_key_store
 from infra.settings import LOOPBACK, Settings
@@ -169,6 +170,18 @@ def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True
     app.add_exception_handler(ui.Login, ui.login_redirect)
     origins = Settings().cors_origins
     if origins:
-        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["*"],
+        app.add_middleware(CorsBesideTheBrowserGuide, allow_origins=origins, allow_methods=["*"],
                            allow_headers=["Authorization", "X-API-Key", "Content-Type"])
     return app
+
+
+class CorsBesideTheBrowserGuide(CORSMiddleware):
+    """LORE_CORS_ORIGINS for the API; the Neo4j Browser guide and style stay open to any origin
+    (they hold no one's data, and Browser's page is on Neo4j's origin), so their own answers,
+    preflights included, are not refused by the list."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] in browser.OPEN_PATHS:
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)

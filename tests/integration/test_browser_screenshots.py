@@ -79,6 +79,22 @@ def test_browser_may_fetch_the_guide_and_the_style_from_its_own_page() -> None:
         assert answer.headers["access-control-allow-headers"] == "*"
 
 
+def test_the_guide_stays_open_when_the_api_lists_its_cors_origins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LORE_CORS_ORIGINS names the apps that may call the API; Browser's page is not one of them,
+    and its guide must still open, while the API keeps refusing an origin it does not list."""
+    monkeypatch.setenv("LORE_CORS_ORIGINS", '["https://app.example"]')
+    client = TestClient(create_app())
+    asked = {"Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "cache-control"}
+    guide = client.options("/browser-guide", headers={"Origin": "http://127.0.0.1:7474", **asked})
+    assert guide.status_code == 204 and guide.headers["access-control-allow-origin"] == "*"
+    api = client.options("/v1/users/ada/memories", headers={"Origin": "http://127.0.0.1:7474", **asked})
+    assert api.status_code == 400 and "access-control-allow-origin" not in api.headers
+    app = client.options("/v1/users/ada/memories", headers={
+        "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization,content-type"})
+    assert app.status_code == 200 and app.headers["access-control-allow-origin"] == "https://app.example"
+
+
 @needs_chromium
 def test_the_guide_and_a_supersession_chain_in_neo4j_browser(lore: str, servers: ServerEndpoints) -> None:
     from playwright.sync_api import expect, sync_playwright

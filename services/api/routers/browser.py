@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse
 router = APIRouter(tags=["health"], include_in_schema=False)
 HERE = Path(__file__).resolve().parent.parent / "browser"
 _OPEN = {"Access-Control-Allow-Origin": "*"}
+OPEN_PATHS = frozenset({"/browser-guide", "/browser-style.grass"})
 _PREFLIGHT = {**_OPEN, "Access-Control-Allow-Methods": "GET", "Access-Control-Allow-Headers": "*",
               "Access-Control-Max-Age": "600"}
 
