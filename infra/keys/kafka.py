@@ -14,15 +14,11 @@ sealing with it would write what no one can ever open.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Collection
 
-from confluent_kafka import Producer
-from kafka import KafkaConsumer, TopicPartition
-
 from domain.sealing import PersonKey
-from infra.eventlog.kafka import ensure_topic
+from infra.compacted_topic import CompactedTopic
 from infra.kafka_access import KafkaAccess
 
 # Compacted, never deleted by age; segments roll hourly so that a destroyed key's record becomes
@@ -52,39 +48,11 @@ class KafkaKeyStore:
     name = "kafka"
 
     def __init__(self, kafka: KafkaAccess | str, topic: str = "lore.keys") -> None:
-        kafka = KafkaAccess.of(kafka)
         self.topic = topic
-        ensure_topic(kafka, topic, 1, KEYS_TOPIC_CONFIG)
-        self._producer = Producer(kafka.confluent(**{"enable.idempotence": True, "acks": "all"}))
-        self._consumer = KafkaConsumer(**kafka.kafka_python(enable_auto_commit=False, group_id=None))
-        self._partition = TopicPartition(topic, 0)
-        self._consumer.assign([self._partition])
-        self._consumer.seek_to_beginning(self._partition)
-        self._lock = threading.Lock()
         # user -> key_id -> secret, in the order the keys were made (the last is the current one).
         self._keys: dict[str, dict[bytes, bytes]] = {}
-        self._refreshed = 0.0
-        self._errors: list[object] = []
-        self._read_to_end()
-        self._closed = threading.Event()
-        self._follower = threading.Thread(target=self._follow, name=f"follow-{topic}", daemon=True)
-        self._follower.start()
-
-    def _follow(self) -> None:
-        while not self._closed.wait(_FOLLOW_S):
-            with self._lock:
-                if self._closed.is_set():
-                    return
-                for records in self._consumer.poll(timeout_ms=0).values():
-                    for record in records:
-                        self._take(record.key, record.value)
-
-    def _read_to_end(self) -> None:
-        end = self._consumer.end_offsets([self._partition])[self._partition]
-        while self._consumer.position(self._partition) < end:
-            for records in self._consumer.poll(timeout_ms=1000).values():
-                for record in records:
-                    self._take(record.key, record.value)
+        self._table = CompactedTopic(kafka, topic, KEYS_TOPIC_CONFIG, self._take, follow_s=_FOLLOW_S)
+        self._lock = self._table.lock
         self._refreshed = time.monotonic()
 
     def _take(self, key: bytes, value: bytes | None) -> None:
@@ -94,6 +62,10 @@ class KafkaKeyStore:
             mine.pop(bytes.fromhex(key_id.decode()), None)
         else:
             mine[bytes.fromhex(key_id.decode())] = value
+
+    def _read_to_end(self) -> None:
+        self._table.read_to_end()
+        self._refreshed = time.monotonic()
 
     def _refresh(self) -> None:
         if time.monotonic() - self._refreshed >= _REFRESH_S:
@@ -116,7 +88,8 @@ class KafkaKeyStore:
                 key_id = next(reversed(mine))
                 return PersonKey(key_id, mine[key_id])
             key = PersonKey.new()
-            self._write(_record_key(user_id, key.key_id), key.secret)
+            # On the topic (acks=all) before an entry sealed with it is.
+            self._table.write(_record_key(user_id, key.key_id), key.secret)
             self._keys.setdefault(user_id, {})[key.key_id] = key.secret
             return key
 
@@ -127,8 +100,8 @@ class KafkaKeyStore:
             self._read_to_end()
             new = {u: PersonKey.new() for u in user_ids if not self._keys.get(u)}
             for user_id, key in new.items():
-                self._produce(_record_key(user_id, key.key_id), key.secret)
-            self._flush()
+                self._table.produce(_record_key(user_id, key.key_id), key.secret)
+            self._table.flush()
             for user_id, key in new.items():
                 self._keys.setdefault(user_id, {})[key.key_id] = key.secret
 
@@ -136,35 +109,8 @@ class KafkaKeyStore:
         with self._lock:
             self._read_to_end()  # every key of theirs, also one another process made
             for key_id in list(self._keys.get(user_id, {})):
-                self._write(_record_key(user_id, key_id), None)
+                self._table.write(_record_key(user_id, key_id), None)
             self._keys.pop(user_id, None)
 
-    def _write(self, key: bytes, value: bytes | None) -> None:
-        self._produce(key, value)
-        self._flush()
-
-    def _produce(self, key: bytes, value: bytes | None) -> None:
-        while True:
-            try:
-                self._producer.produce(self.topic, key=key, value=value, on_delivery=self._delivered)
-                return
-            except BufferError:  # the local queue is full: let it drain
-                self._producer.poll(0.1)
-
-    def _delivered(self, error: object, _: object) -> None:
-        if error is not None:
-            self._errors.append(error)
-
-    def _flush(self) -> None:
-        """Every key written is on the topic (acks=all) before an entry sealed with it is."""
-        left = self._producer.flush(30)
-        errors, self._errors = self._errors, []
-        if left or errors:
-            raise RuntimeError(f"writing to the key topic {self.topic} failed: {errors or 'timed out'}")
-
     def close(self) -> None:
-        self._closed.set()
-        self._follower.join(timeout=5)
-        self._producer.flush(30)
-        with self._lock:
-            self._consumer.close()
+        self._table.close()
