@@ -5,13 +5,18 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from kafka import KafkaAdminClient
 from kafka.admin import NewTopic
 from kafka.errors import UnknownTopicOrPartitionError
 from neo4j import Driver, GraphDatabase
 
+from infra.settings import Settings
+from services.api import create_app
+from services.bootstrap import bootstrap
 from tests.support.servers import ServerEndpoints, test_servers
 
 
@@ -25,6 +30,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerEndpoints]:
     with test_servers(tmp_path_factory.mktemp("servers")) as found:
         yield found
+
+
+@pytest.fixture()
+def settings(servers: ServerEndpoints, tmp_path: Path) -> Settings:
+    """An embedded Lore (SQLite log, no embedder) over the session's Neo4j; a module that needs
+    another (Kafka, keys) overrides it, and `client` follows."""
+    return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none")
+
+
+@pytest.fixture()
+def client(neo4j: Driver, settings: Settings) -> Iterator[TestClient]:
+    """The API over `settings`, in process, on a clean database."""
+    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
+        yield test_client
 
 
 @pytest.fixture(scope="session")

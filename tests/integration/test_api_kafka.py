@@ -4,7 +4,7 @@ same process, and a command id sent through both doors takes effect once."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,8 +16,6 @@ from neo4j import Driver
 from domain.commands import RecordMemory
 from domain.sealing import is_sealed
 from infra.settings import Settings
-from services.api import create_app
-from services.bootstrap import bootstrap
 from tests.support.kafka_flow import as_messages, opened, produce, wait_until
 from tests.support.servers import ServerEndpoints
 
@@ -30,12 +28,6 @@ def settings(servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[...
         events_topic=kafka_topic("events", partitions=4), dead_letter_topic=kafka_topic("dlq"),
         worker_group=f"api-{uuid.uuid4().hex[:8]}",
     )
-
-
-@pytest.fixture()
-def client(neo4j: Driver, settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
-        yield test_client
 
 
 def consumed_everything(settings: Settings) -> bool:

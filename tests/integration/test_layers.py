@@ -5,7 +5,7 @@ model's answers replayed without it, and a summary the model failed tried again 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,12 +67,6 @@ def settings(
     if request.param == "kafka":
         return kafka_mode(servers, tmp_path, kafka_topic)
     return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", extraction_poll_s=0.1)
-
-
-@pytest.fixture()
-def client(neo4j: Driver, settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
-        yield test_client
 
 
 def summaries(client: TestClient, user: str = "ada") -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ import json
 import re
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -73,12 +73,6 @@ def settings(request: pytest.FixtureRequest, servers: ServerEndpoints, tmp_path:
     if request.param == "kafka":
         return kafka_mode(servers, tmp_path, kafka_topic)
     return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", extraction_poll_s=0.1)
-
-
-@pytest.fixture()
-def client(neo4j: Driver, settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
-        yield test_client
 
 
 def talk(client: TestClient, session: str, messages: list[dict[str, str]], user: str = "ada",

@@ -5,30 +5,12 @@ a rebuild gives the same graph."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
-from services.api import create_app
-from services.bootstrap import bootstrap
 from tests.support.rebuild import rebuilt_fingerprint
-from tests.support.servers import ServerEndpoints
-
-
-@pytest.fixture()
-def settings(servers: ServerEndpoints, tmp_path: Path) -> Settings:
-    return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none")
-
-
-@pytest.fixture()
-def client(neo4j: Driver, settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
-        yield test_client
 
 
 def configure(client: TestClient, **switches: bool) -> None:

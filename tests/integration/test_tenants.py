@@ -5,7 +5,6 @@ another — also when both tenants name a person alike, and under generated ids 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,12 +40,6 @@ def key(settings: Settings, tenant: str, scope: Scope = Scope.WRITE) -> dict[str
     store.add(made)
     store.close()
     return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture()
-def client(neo4j: Driver, settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
-        yield test_client
 
 
 def remember(client: TestClient, headers: dict[str, str], content: str, user: str = "ada") -> dict:
