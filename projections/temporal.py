@@ -8,6 +8,7 @@ edge in force then, or the window the memory was recorded with.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -87,6 +88,14 @@ MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_id}})
 RETURN {_fields('m.valid_until')} AS memory
 """
 
+# Several memories by id, in the order asked (a search's hits, shown as cards).
+_SOME = f"""
+UNWIND range(0, size($memory_ids) - 1) AS i
+MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_ids[i]}})
+WITH i, m ORDER BY i
+RETURN {_fields('m.valid_until')} AS memory
+"""
+
 _HISTORY = f"""
 MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_id}})
 OPTIONAL MATCH back = (m)-[:SUPERSEDES*]->(older:Memory)
@@ -158,6 +167,12 @@ class TemporalQueries:
     def memory(self, user_id: str, memory_id: str) -> MemoryView | None:
         found = _views(self.driver, _ONE, self.database, user_id=user_id, memory_id=memory_id)
         return found[0] if found else None
+
+    def memories_by_id(self, user_id: str, memory_ids: Sequence[str]) -> list[MemoryView]:
+        """The person's memories of these ids, in the order given, in one query (unknown ids left out)."""
+        if not memory_ids:
+            return []
+        return _views(self.driver, _SOME, self.database, user_id=user_id, memory_ids=list(memory_ids))
 
     def history(self, user_id: str, memory_id: str, skip: int = 0, limit: int = 100) -> list[MemoryView]:
         """The supersession chain the memory belongs to, oldest first."""

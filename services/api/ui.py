@@ -117,8 +117,7 @@ def _listing(lore: Any, person: str, q: str, kind: str, as_of: datetime | None, 
         window = Window(valid_at=as_of or now, known_at=known_at, include_history=show == "all",
                         kinds=(kind,) if kind else ())
         hits = lore.search.search(person, q, window, 30, types=("memory",))
-        found = [lore.queries.memory(person, h.id) for h in hits]
-        return [m for m in found if m is not None]
+        return list(lore.queries.memories_by_id(person, [h.id for h in hits]))
     # "In force": what was true at the moment looked at (superseded since, but not forgotten).
     valid_at = as_of or (None if show == "all" else now)
     memories: list[MemoryView] = lore.queries.memories(person, valid_at=valid_at, known_at=known_at,

@@ -107,3 +107,14 @@ def test_a_memory_forgotten_then_restored_was_not_known_while_it_was_forgotten(l
         return [h.id for h in lore.search.search("ada", "favourite colour blue", window)]
 
     assert [searched(m) for m in (2, 4, 6, 8, 10)] == [held, [], held, [], held]
+
+
+def test_memories_by_id_come_in_the_order_asked_and_only_the_persons_own(lore) -> None:
+    for n, (value, month) in enumerate((("blue", 1), ("red", 2), ("green", 3)), start=1):
+        tell(lore, n, value, valid_from=d(month), told=d(month, 2))
+    queries = TemporalQueries(lore.driver)
+    by_value = {m.value: m.memory_id for m in queries.memories("ada")}
+    asked = [by_value["green"], "no-such-memory", by_value["blue"], by_value["red"]]
+    assert [m.value for m in queries.memories_by_id("ada", asked)] == ["green", "blue", "red"]
+    assert queries.memories_by_id("grace", asked) == []  # another person's ids answer nothing
+    assert queries.memories_by_id("ada", []) == []
