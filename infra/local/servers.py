@@ -9,10 +9,15 @@ import subprocess
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from infra.kafka_access import KafkaAccess
 
 log = logging.getLogger(__name__)
+
+
+class StoreOfAnotherSeries(RuntimeError):
+    """Neo4j's data folder was made by another release line than the one asked for."""
 
 
 class CredentialsRefused(RuntimeError):
@@ -56,8 +61,24 @@ class Neo4jServer:
     guide_from: str | None = None
     # The password of the user `neo4j` (None: no authentication, for loopback only).
     password: str | None = None
+    # The release line: the 5.26 LTS (Java 17), or 2026 (Java 21, Cypher 25's SEARCH clause).
+    series: Literal["5.26", "2026"] = "5.26"
+    # The Java that runs it (LocalStack finds one new enough: infra/local/java.py).
+    java: str = "java"
 
     name = "neo4j"
+
+    @property
+    def pom(self) -> str:
+        return "neo4j" if self.series == "5.26" else "neo4j-2026"
+
+    @property
+    def java_at_least(self) -> int:
+        return 17 if self.series == "5.26" else 21
+
+    @property
+    def _series_file(self) -> Path:
+        return self.home / "data" / "lore-series"
 
     @property
     def log_file(self) -> Path:
@@ -80,8 +101,16 @@ class Neo4jServer:
         return f"http://{self.bind}:{self.http_port}/browser/"
 
     def prepare(self, jars: Path) -> None:
+        made_by = self._series_file.read_text().strip() if self._series_file.exists() else None
+        if made_by is not None and made_by != self.series:
+            raise StoreOfAnotherSeries(
+                f"{self.home / 'data'} was made by Neo4j {made_by}, and LORE_NEO4J_SERIES is {self.series}. "
+                "The event log is the truth: move the old store aside and rebuild the graph from it "
+                f"(`lore infra down`, `mv {self.home / 'data'} {self.home / ('data-' + made_by)}`, "
+                "`lore infra up`, `lore rebuild`), or set LORE_NEO4J_SERIES back.")
         for sub in ("conf", "data", "logs", "plugins", "import", "run"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
+        self._series_file.write_text(self.series)
         conf = {
             "server.directories.data": self.home / "data",
             "server.directories.logs": self.home / "logs",
@@ -114,7 +143,7 @@ class Neo4jServer:
     def _set_initial_password(self, jars: Path) -> None:
         """neo4j-admin's set-initial-password: takes effect only on a store never started."""
         proc = subprocess.run(
-            ["java", "-cp", f"{jars}/*", "org.neo4j.cli.AdminTool", "dbms", "set-initial-password",
+            [self.java, "-cp", f"{jars}/*", "org.neo4j.cli.AdminTool", "dbms", "set-initial-password",
              check_secret(self.password or "", "LORE_NEO4J_PASSWORD")],
             env={**os.environ, "NEO4J_HOME": str(self.home), "NEO4J_CONF": str(self.home / "conf")},
             capture_output=True, text=True,
@@ -127,9 +156,10 @@ class Neo4jServer:
         return ("neo4j", self.password) if self.password else None
 
     def argv(self, jars: Path) -> list[str]:
+        entry = "CommunityEntryPoint" if self.series == "5.26" else "Neo4jCommunity"
         return [
-            "java", f"-Xms{self.heap}", f"-Xmx{self.heap}", *_NEO4J_JVM_FLAGS,
-            "-cp", f"{jars}/*", "org.neo4j.server.CommunityEntryPoint",
+            self.java, f"-Xms{self.heap}", f"-Xmx{self.heap}", *_NEO4J_JVM_FLAGS,
+            "-cp", f"{jars}/*", f"org.neo4j.server.{entry}",
             f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}",
         ]
 
@@ -187,8 +217,11 @@ class KafkaServer:
     # SASL/PLAIN credentials every client must give (None: no authentication, for loopback only).
     user: str = "lore"
     password: str | None = None
+    java: str = "java"
 
     name = "kafka"
+    pom = "kafka"
+    java_at_least = 17
 
     @property
     def log_file(self) -> Path:
@@ -280,7 +313,7 @@ class KafkaServer:
 
     def _java(self, jars: Path) -> list[str]:
         return [
-            "java", f"-Xmx{self.heap}", f"-Xms{self.heap}",
+            self.java, f"-Xmx{self.heap}", f"-Xms{self.heap}",
             f"-Dlog4j.configuration=file:{self._log4j}",
             f"-Dkafka.logs.dir={self.home / 'logs'}",
             "-cp", f"{jars}/*",

