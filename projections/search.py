@@ -37,6 +37,7 @@ from projections.graph.schema import (
     MESSAGE_VECTOR_INDEX,
     SUMMARY_FULLTEXT,
     VECTOR_INDEX,
+    vector_index_filters,
 )
 from projections.keys import has_cjk, user_key
 from projections.temporal import AS_OF, as_of, pick
@@ -186,6 +187,15 @@ CALL db.index.vector.queryNodes('{VECTOR_INDEX}', $fetch, $vector) YIELD node AS
 WITH m, score WHERE m.user_id = $user_id
 {_MEMORY_KIND_FILTER}{AS_OF}{_MEMORY_BEST}""")
 
+# Neo4j 2026: the person's nearest neighbours come out of the index itself (filtered inside it by
+# user_id), so no share of anyone else's nodes needs fetching.
+MEMORY_VECTOR_FILTERED = as_of(f"""CYPHER 25
+MATCH (m:Memory)
+  SEARCH m IN (VECTOR INDEX {VECTOR_INDEX} FOR $vector WHERE m.user_id = $user_id LIMIT $fetch)
+  SCORE AS score
+WITH m, score WHERE true
+{_MEMORY_KIND_FILTER}{AS_OF}{_MEMORY_BEST}""")
+
 MESSAGE_VECTOR_EXACT = f"""
 MATCH (x:Message {{user_id: $user_id}})
 WITH x, vector.similarity.cosine(x.embedding, $vector) AS score
@@ -195,6 +205,14 @@ WITH x, vector.similarity.cosine(x.embedding, $vector) AS score
 MESSAGE_VECTOR_INDEX = f"""
 CALL db.index.vector.queryNodes('{MESSAGE_VECTOR_INDEX}', $fetch, $vector) YIELD node AS x, score
 WITH x, score WHERE x.user_id = $user_id
+WITH x, score
+{_MESSAGE_FILTER}
+{_MESSAGE_BEST}"""
+
+MESSAGE_VECTOR_FILTERED = f"""CYPHER 25
+MATCH (x:Message)
+  SEARCH x IN (VECTOR INDEX {MESSAGE_VECTOR_INDEX} FOR $vector WHERE x.user_id = $user_id LIMIT $fetch)
+  SCORE AS score
 WITH x, score
 {_MESSAGE_FILTER}
 {_MESSAGE_BEST}"""
@@ -308,6 +326,14 @@ class CandidateQueries:
         self.text_pool = text_pool
         self.index_fetch = index_fetch
         self._counts: dict[str, tuple[float, Counts]] = {}
+        self._filters: tuple[float, dict[str, bool]] | None = None
+
+    def filters_by_person(self, index: str) -> bool:
+        """Whether the vector index filters by person inside it (Neo4j 2026); looked up once a minute."""
+        now = time.monotonic()
+        if self._filters is None or now - self._filters[0] > 60:
+            self._filters = (now, vector_index_filters(self.driver, self.database))
+        return self._filters[1].get(index, False)
 
     def _run(self, kind: ItemType, query: str, **params: Any) -> list[Candidate]:
         records, _, _ = self.driver.execute_query(query, params, database_=self.database, routing_="r")
@@ -336,8 +362,9 @@ class CandidateQueries:
         if kind == "memory":
             exact = pick(MEMORY_VECTOR_EXACT, window.known_at)
             index = pick(MEMORY_VECTOR_INDEX, window.known_at)
+            filtered = pick(MEMORY_VECTOR_FILTERED, window.known_at)
         else:
-            exact, index = MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX
+            exact, index, filtered = MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX, MESSAGE_VECTOR_FILTERED
         params = {"user_id": user_id, "vector": vector, "limit": limit, **window.params()}
         if owned == 0:
             return []
@@ -345,6 +372,8 @@ class CandidateQueries:
             return self._run(kind, SUMMARY_VECTOR_EXACT, **params)
         if owned <= self.exact_below:
             return self._run(kind, exact, **params)
+        if self.filters_by_person(VECTOR_INDEX if kind == "memory" else MESSAGE_VECTOR_INDEX):
+            return self._filtered(kind, filtered, exact, owned, params)
         # Neighbours are the person's in about their share of the index: fetch a few times what
         # that share needs, and widen if the person's part of the answer still fell short.
         share = owned / max(total, owned)
@@ -358,6 +387,20 @@ class CandidateQueries:
                 # the index are someone else's or another time's. Read the person's own instead.
                 return self._run(kind, exact, **params)
             fetch = min(fetch * 4, self.index_fetch)
+
+    def _filtered(self, kind: ItemType, filtered: str, exact: str, owned: int,
+                  params: dict[str, Any]) -> list[Candidate]:
+        """Every neighbour is the person's: fetch a little more than asked, for what the window or
+        the kinds leave out, and more only when they left out too much."""
+        limit = params["limit"]
+        fetch = min(limit * self.overfetch, owned)
+        while True:
+            found = self._run(kind, filtered, fetch=fetch, **params)
+            if len(found) >= limit or fetch >= owned:
+                return found
+            if fetch >= self.index_fetch:
+                return self._run(kind, exact, **params)  # a window far from most of their nodes
+            fetch = min(fetch * 4, self.index_fetch, owned)
 
     def text(self, kind: ItemType, user_id: str, query: str, window: Window, limit: int,
              owned: int | None = None) -> list[Candidate]:

@@ -69,12 +69,32 @@ _STATEMENTS = [
     _fulltext(SUMMARY_FULLTEXT, "Summary", "n.content, n.user_key", "english"),
 ]
 
-_VECTORS = [
-    f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
-    "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine'}}"
-    for name, label in ((VECTOR_INDEX, "Memory"), (MESSAGE_VECTOR_INDEX, "Message"),
-                        (SUMMARY_VECTOR_INDEX, "Summary"))
-]
+_VECTOR_LABELS = ((VECTOR_INDEX, "Memory"), (MESSAGE_VECTOR_INDEX, "Message"),
+                  (SUMMARY_VECTOR_INDEX, "Summary"))
+_VECTOR_OPTIONS = ("OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+                   "`vector.similarity_function`: 'cosine'}}")
+_VECTORS = [f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding {_VECTOR_OPTIONS}"
+            for name, label in _VECTOR_LABELS]
+# Neo4j 2026 (Cypher 25) filters inside the HNSW index by the properties named after WITH: a
+# person's nearest neighbours come out of the index directly, however small their share of it.
+_FILTERED_VECTORS = [f"CYPHER 25 CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
+                     f"WITH [n.user_id] {_VECTOR_OPTIONS}" for name, label in _VECTOR_LABELS]
+
+
+def filters_in_vector_index(driver: Driver, database: str = "neo4j") -> bool:
+    """Whether this Neo4j filters vector searches inside the index (2026 and later)."""
+    records, _, _ = driver.execute_query(
+        "CALL dbms.components() YIELD name, versions WHERE name = 'Neo4j Kernel' RETURN versions[0] AS v",
+        database_=database)
+    version = str(records[0]["v"]) if records else ""
+    year = version.split(".", 1)[0]
+    return year.isdigit() and int(year) >= 2026
+
+
+def vector_index_filters(driver: Driver, database: str = "neo4j") -> dict[str, bool]:
+    """Each existing vector index of Lore's, and whether it can filter by person."""
+    records, _, _ = driver.execute_query("SHOW VECTOR INDEXES YIELD name, properties", database_=database)
+    return {r["name"]: "user_id" in (r["properties"] or []) for r in records}
 
 
 def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j") -> None:
@@ -84,7 +104,13 @@ def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j
     statements += [(f"DROP INDEX {name} IF EXISTS", {}) for name in _RETIRED_INDEXES]
     statements += [(s, {}) for s in _STATEMENTS]
     if dimensions:
-        statements += [(s, {"dimensions": dimensions}) for s in _VECTORS]
+        if filters_in_vector_index(driver, database):
+            # An index made before (by 5.26, or without the filter) is made again with it, once.
+            statements += [(f"DROP INDEX {name} IF EXISTS", {})
+                           for name, filters in vector_index_filters(driver, database).items() if not filters]
+            statements += [(s, {"dimensions": dimensions}) for s in _FILTERED_VECTORS]
+        else:
+            statements += [(s, {"dimensions": dimensions}) for s in _VECTORS]
     for statement, params in statements:
         try:
             driver.execute_query(statement, params, database_=database)

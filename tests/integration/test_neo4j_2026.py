@@ -20,6 +20,7 @@ from infra.local.process import free_port
 from infra.local.servers import KafkaServer, Neo4jServer, StoreOfAnotherSeries
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
+from projections.graph.schema import VECTOR_INDEX, ensure_schema, vector_index_filters
 from projections.search import CandidateQueries, Window
 from services.api import create_app
 from services.bootstrap import bootstrap
@@ -71,6 +72,9 @@ def test_lore_remembers_changes_finds_and_rebuilds_on_neo4j_2026(stack: LocalSta
         for n in range(20):
             client.post("/v1/users/ada/memories", params={"wait": True},
                         json={"content": f"Ada noted thing number {n} about her garden"})
+        for n in range(60):  # another person's memories, nearer the question than most of Ada's
+            client.post("/v1/users/grace/memories", params={"wait": True},
+                        json={"content": f"Grace tried code editor number {n}"})
         now = client.post("/v1/users/ada/search", json={"query": "which code editor does Ada use?"}).json()
         assert now["hits"][0]["content"] == "Ada edits code in helix"
         assert {"vector", "text"} <= set(now["hits"][0]["ranks"])
@@ -78,13 +82,16 @@ def test_lore_remembers_changes_finds_and_rebuilds_on_neo4j_2026(stack: LocalSta
                                                         "valid_at": "2026-02-01T00:00:00Z"}).json()
         assert then["hits"][0]["content"] == "Ada edits code in vim"
     with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:
-        # The HNSW index too (a person this small is otherwise read exactly).
-        queries = CandidateQueries(driver, exact_below=5)
+        # The HNSW index too (a person this small is otherwise read exactly), filtered by person
+        # inside it: Ada's nearest come out of it, not Grace's, however many Grace has.
+        queries = CandidateQueries(driver, exact_below=5, overfetch=1)
+        assert queries.filters_by_person(VECTOR_INDEX)
         counts = queries.counts("ada")
         vector = LocalMiniLM().embed(["which code editor does Ada use?"])[0]
         found = queries.vector("memory", "ada", vector, Window(valid_at=datetime.now(UTC), known_at=None), 5,
                                counts.memory, counts.all_memory)
-        assert found[0].id == ids["helix"]
+        assert len(found) == 5 and found[0].id == ids["helix"]
+        assert all(c.fields["content"].startswith("Ada") for c in found)
         live = fingerprint(driver)
         assert rebuilt_fingerprint(settings, driver) == live
 
@@ -95,3 +102,15 @@ def test_a_store_of_the_other_series_is_refused_with_the_way_to_move(stack: Loca
     older = _stack(stack.home, ports, "5.26")
     with pytest.raises(StoreOfAnotherSeries, match=r"made by Neo4j 2026.*lore rebuild"):
         older.neo4j.prepare(Path("unused"))
+
+
+def test_a_vector_index_made_without_the_person_filter_is_made_again_with_it(stack: LocalStack) -> None:
+    """A store rebuilt on 2026 from 5.26 (or made before the filter) gets the filtered index."""
+    with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:
+        driver.execute_query(f"DROP INDEX {VECTOR_INDEX} IF EXISTS")
+        driver.execute_query(f"CREATE VECTOR INDEX {VECTOR_INDEX} FOR (n:Memory) ON n.embedding OPTIONS "
+                             "{indexConfig: {`vector.dimensions`: 384, "
+                             "`vector.similarity_function`: 'cosine'}}")
+        assert vector_index_filters(driver)[VECTOR_INDEX] is False
+        ensure_schema(driver, 384)
+        assert vector_index_filters(driver)[VECTOR_INDEX] is True
