@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-extraction bench-layers bench-maintenance bench-encryption bench-smoke lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-extraction bench-layers bench-maintenance bench-encryption bench-smoke lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
 run: setup infra-up serve
@@ -55,6 +55,10 @@ bench-retrieval: setup infra-up
 ## bench-latency: search latency at 1,100,000 memories (wipes the local Neo4j's graph; ~25 min)
 bench-latency: setup infra-up
 	$(BIN)/python -m bench.latency
+
+## bench-latency-series: the same search latency on Neo4j 2026 (filtered vector index) and 5.26, one after the other, on servers of their own (~10 min at the size shown)
+bench-latency-series: setup
+	bench/latency_series.sh
 
 ## bench-extraction: LoCoMo observations covered by the offline extractor (no server needed)
 bench-extraction: setup
