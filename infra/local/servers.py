@@ -62,7 +62,7 @@ class Neo4jServer:
     # The password of the user `neo4j` (None: no authentication, for loopback only).
     password: str | None = None
     # The release line: the 5.26 LTS (Java 17), or 2026 (Java 21, Cypher 25's SEARCH clause).
-    series: Literal["5.26", "2026"] = "5.26"
+    series: Literal["5.26", "2026"] = "2026"
     # The Java that runs it (LocalStack finds one new enough: infra/local/java.py).
     java: str = "java"
 
@@ -100,8 +100,16 @@ class Neo4jServer:
     def browser_url(self) -> str:
         return f"http://{self.bind}:{self.http_port}/browser/"
 
+    @property
+    def made_by(self) -> str | None:
+        """The series that made the store here; None when there is no store yet."""
+        if self._series_file.exists():
+            return self._series_file.read_text().strip()
+        # Stores were marked from the day a second series came: an unmarked one is older, so 5.26's.
+        return "5.26" if (self.home / "data" / "databases").exists() else None
+
     def prepare(self, jars: Path) -> None:
-        made_by = self._series_file.read_text().strip() if self._series_file.exists() else None
+        made_by = self.made_by
         if made_by is not None and made_by != self.series:
             raise StoreOfAnotherSeries(
                 f"{self.home / 'data'} was made by Neo4j {made_by}, and LORE_NEO4J_SERIES is {self.series}. "
@@ -252,7 +260,7 @@ class KafkaServer:
 
     @property
     def _log4j(self) -> Path:
-        return self.home / "conf" / "log4j.properties"
+        return self.home / "conf" / "log4j2.properties"
 
     def prepare(self, jars: Path) -> None:
         for sub in ("conf", "data", "logs"):
@@ -291,13 +299,17 @@ class KafkaServer:
         self._properties.chmod(0o600)  # it may hold the password
         self._properties.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
         self._log4j.write_text(
-            "log4j.rootLogger=INFO, file\n"
-            "log4j.logger.kafka.request.logger=WARN\n"
-            "log4j.logger.state.change.logger=WARN\n"
-            "log4j.appender.file=org.apache.log4j.FileAppender\n"
-            f"log4j.appender.file.File={self.log_file}\n"
-            "log4j.appender.file.layout=org.apache.log4j.PatternLayout\n"
-            "log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n\n"
+            "appender.file.type=File\n"
+            "appender.file.name=file\n"
+            f"appender.file.fileName={self.log_file}\n"
+            "appender.file.layout.type=PatternLayout\n"
+            "appender.file.layout.pattern=[%d] %p %m (%c)%n\n"
+            "rootLogger.level=INFO\n"
+            "rootLogger.appenderRef.file.ref=file\n"
+            "logger.request.name=kafka.request.logger\n"
+            "logger.request.level=WARN\n"
+            "logger.state.name=state.change.logger\n"
+            "logger.state.level=WARN\n"
         )
         if not (self.home / "data" / "meta.properties").exists():
             self._format(jars)
@@ -314,7 +326,7 @@ class KafkaServer:
     def _java(self, jars: Path) -> list[str]:
         return [
             self.java, f"-Xmx{self.heap}", f"-Xms{self.heap}",
-            f"-Dlog4j.configuration=file:{self._log4j}",
+            f"-Dlog4j2.configurationFile=file:{self._log4j}",
             f"-Dkafka.logs.dir={self.home / 'logs'}",
             "-cp", f"{jars}/*",
         ]

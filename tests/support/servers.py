@@ -20,8 +20,8 @@ from infra.local.process import free_port
 from infra.local.servers import KafkaServer, Neo4jServer
 from infra.settings import Settings
 
-NEO4J_IMAGE = "neo4j:5.26-community"
-KAFKA_IMAGE = "apache/kafka:3.9.1"
+NEO4J_IMAGE = "neo4j:2026.08.1-community"
+KAFKA_IMAGE = "apache/kafka:4.4.0"
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,7 @@ def pinned(server: str, name: str) -> str:
 
 def test_the_compose_file_runs_what_the_local_stack_runs() -> None:
     services = compose()["services"]
-    neo4j = ".".join(pinned("neo4j", "neo4j.version").split(".")[:2])  # the image follows the LTS line
-    assert services["neo4j"]["image"] == f"neo4j:{neo4j}-community"
+    assert services["neo4j"]["image"] == f"neo4j:{pinned('neo4j-2026', 'neo4j.version')}-community"
     assert services["kafka"]["image"] == f"apache/kafka:{pinned('kafka', 'kafka.version')}"
     assert services["lore"]["build"] == "."
     assert {"LORE_NEO4J_URI", "LORE_KAFKA_BOOTSTRAP"} <= set(services["lore"]["environment"])
