@@ -52,11 +52,11 @@ bench-ingest: setup infra-up
 bench-retrieval: setup infra-up
 	$(BIN)/python -m bench.retrieval
 
-## bench-latency: search latency at 1,100,000 memories (wipes the local Neo4j's graph; ~25 min)
+## bench-latency: search latency by person size (100 to 100,000 memories) x 1, 4, 16 clients at 1,000,000 memories (wipes the local Neo4j's graph; ~40 min)
 bench-latency: setup infra-up
 	$(BIN)/python -m bench.latency
 
-## bench-latency-series: the same search latency on Neo4j 2026 (filtered vector index) and 5.26, one after the other, on servers of their own (~10 min at the size shown)
+## bench-latency-series: the same search latency on Neo4j 2026 (filtered vector index) and 5.26, one after the other, on servers of their own (~80 min)
 bench-latency-series: setup
 	bench/latency_series.sh
 

@@ -1,28 +1,39 @@
-"""Search latency at a million memories: p50/p95/p99 of POST /search over HTTP, end to end, and
-of each candidate source alone.
+"""Search latency by the size of a person's memory, with concurrent clients, in a store of a
+million memories: p50/p95/p99 of POST /search over HTTP, end to end, and throughput.
 
-    python -m bench.latency                              # 1,000 users x 1,000 memories + one with 100,000
-    python -m bench.latency --users 20 --per-user 200 --big 2000 --queries 100   # smoke (CI)
+    python -m bench.latency          # people of 100, 1,000, 10,000, 50,000 and 100,000 memories in 1,000,000
+    python -m bench.latency --sizes 100,1000 --total 3000 --distinct 500 --queries 40   # smoke (CI)
 
-The store is built by projecting MemoryRecorded events straight into Neo4j (the rebuild path).
-Vectors are the local model's (all-MiniLM-L6-v2 int8): computing a million of them takes about
-1.6 hours on 2 cores, so --distinct texts are embedded and each memory takes one of them, with
-a little noise so that no two vectors coincide (which would flatter the HNSW graph). Latency is
-measured with queries the local model embeds on the server, as a client's would be.
+The store holds a few people of each size (--sizes) and people of 1,000 memories besides, up to
+--total. Memories are natural sentences: the turns of the LoCoMo conversations (people telling
+each other about their lives), and the questions are LoCoMo's questions. It is built by
+projecting MemoryRecorded events straight into Neo4j (the rebuild path). Vectors are the local
+model's (all-MiniLM-L6-v2 int8): computing a million takes about 1.6 hours on 2 cores, so the
+--distinct sentences are embedded and each memory takes one of them with a little noise, so that
+no two vectors coincide (which would flatter the HNSW graph). Queries are embedded by the server,
+as a client's would be.
+
+For each size and each number of concurrent clients (--clients), --queries searches go to people
+of that size, each client sending its next as soon as the last is answered; the table gives the
+latency each client saw and the searches answered a second. Then each candidate source alone.
 Needs Neo4j at LORE_NEO4J_URI (`lore infra up`); it wipes that database.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -34,6 +45,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from bench.metrics_scrape import Buckets, Scraper, rows
+from bench.retrieval import data_folder
 from domain.events import Embedding, MemoryRecorded
 from domain.model import MemoryKind, derived_id
 from domain.stored import StoredEvent
@@ -46,77 +58,71 @@ from services.bootstrap import bootstrap
 
 console = Console(width=150)
 START = datetime(2024, 1, 1, tzinfo=UTC)
-TOPICS = ["Kafka", "Neo4j", "Python", "Rust", "climbing", "jazz", "sourdough", "chess", "gardening",
-          "photography", "marathons", "Spanish", "woodworking", "sailing", "astronomy", "pottery"]
-PEOPLE = ["Ada", "Grace", "Linus", "Margaret", "Alan", "Barbara", "Ken", "Frances", "Edsger", "Radia"]
-PLACES = ["Lisbon", "Berlin", "Osaka", "Toronto", "Nairobi", "Oslo", "Lima", "Hanoi", "Austin", "Porto"]
-FOODS = ["green tea", "espresso", "ramen", "tacos", "oat milk", "dark chocolate", "kimchi", "falafel"]
-TEMPLATES = [
-    ("preference", "Prefers {food} when working on {topic}"),
-    ("fact", "Talked with {person} about {topic} in {place}"),
-    ("event", "Went to a {topic} meetup in {place} with {person}"),
-    ("goal", "Wants to get better at {topic} before visiting {place}"),
-    ("lesson", "Learned that {topic} goes better after {food}"),
-    ("fact", "{person} recommended a book about {topic}"),
-    ("person", "{person} lives in {place} and loves {food}"),
-    ("todo", "Book a {topic} class in {place} for {person}"),
-]
-QUESTIONS = ["what do I like to drink while coding?", "who did I talk to about {topic}?",
-             "what happened in {place}?", "{person}", "my goals for {topic}", "book recommendations",
-             "what did {person} suggest?", "trips to {place}", "{topic} {food}"]
+FILLER = 1_000  # memories of each person who fills the store up to --total
 
 
-def texts(n: int, seed: int) -> list[tuple[str, str]]:
+def locomo() -> list[dict]:
+    return json.loads((data_folder() / "locomo" / "locomo10.json").read_text())
+
+
+def sentences(conversations: list[dict]) -> list[str]:
+    """Every turn said in the conversations, once (greetings of a few words left out)."""
+    said = (turn["text"] for c in conversations for key, turns in c["conversation"].items()
+            if key.startswith("session_") and isinstance(turns, list) for turn in turns)
+    return list(dict.fromkeys(t.strip() for t in said if len(t.split()) >= 6))
+
+
+def questions(conversations: list[dict], n: int, seed: int) -> list[str]:
+    asked = list(dict.fromkeys(qa["question"] for c in conversations for qa in c["qa"]))
     rng = random.Random(seed)
-    found: dict[str, str] = {}
-    while len(found) < n:
-        kind, template = rng.choice(TEMPLATES)
-        text = template.format(topic=rng.choice(TOPICS), person=rng.choice(PEOPLE), place=rng.choice(PLACES),
-                               food=rng.choice(FOODS)) + f" (note {rng.randrange(10_000)})"
-        found.setdefault(text, kind)
-    return [(kind, text) for text, kind in found.items()]
+    return [rng.choice(asked) for _ in range(n)]
 
 
-def questions(n: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return [rng.choice(QUESTIONS).format(topic=rng.choice(TOPICS), person=rng.choice(PEOPLE),
-                                         place=rng.choice(PLACES), food=rng.choice(FOODS)) for _ in range(n)]
+@dataclass(frozen=True)
+class Person:
+    user_id: str
+    memories: int
 
 
-def memories(users: int, per_user: int, big: int, pool: list[tuple[str, str]], vectors: np.ndarray,
+def people(sizes: list[int], total: int) -> list[Person]:
+    """A few people of each size (more of the small ones, up to 20), then people of FILLER up to
+    `total`."""
+    out = [Person(f"p{size}-{i:02d}", size)
+           for size in sizes for i in range(max(1, min(20, total // (5 * size))))]
+    filler = max(0, total - sum(p.memories for p in out)) // FILLER
+    return out + [Person(f"user-{i:04d}", FILLER) for i in range(filler)]
+
+
+def memories(owners: list[Person], pool: list[str], vectors: np.ndarray,
              seed: int) -> Iterator[MemoryRecorded]:
     rng = np.random.default_rng(seed)
-    owners = [(f"user-{u:04d}", per_user) for u in range(users)] + ([("big-user", big)] if big else [])
-    for user, count in owners:
+    for person in owners:
+        user, count = person.user_id, person.memories
         picks = rng.integers(0, len(pool), size=count)
         noisy = vectors[picks] + rng.normal(0, 0.02, size=(count, vectors.shape[1])).astype(np.float32)
         noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
         for i, (pick, vector) in enumerate(zip(picks, noisy, strict=True)):
-            kind, text = pool[pick]
             at = START + timedelta(minutes=int(i * 7))
             command = f"bench-{user}-{i}"
             yield MemoryRecorded(
                 event_id=derived_id("event", user, command, "1"), user_id=user, command_id=command,
                 occurred_at=at, recorded_at=at, memory_id=derived_id("memory", user, command),
-                kind=MemoryKind(kind), content=text, valid_from=at, importance=0.5,
+                kind=MemoryKind.FACT, content=pool[pick], valid_from=at, importance=0.5,
                 embedding=Embedding.of(LocalMiniLM.model, vector.tolist()),
             )
 
 
-def load(settings: Settings, args: argparse.Namespace, model: LocalMiniLM) -> None:
-    pool = texts(args.distinct, seed=1)
-    console.log(f"embedding {len(pool):,} distinct texts")
-    vectors = np.array(model.embed([t for _, t in pool]), dtype=np.float32)
+def load(settings: Settings, owners: list[Person], pool: list[str], model: LocalMiniLM) -> None:
+    console.log(f"embedding {len(pool):,} distinct sentences")
+    vectors = np.array(model.embed(pool), dtype=np.float32)
     lore = bootstrap(settings, embedder=model)
     lore.projector.wipe()
     ensure_schema(lore.driver, model.dimensions, settings.neo4j_database)
-    total = args.users * args.per_user + args.big
     batch: list[StoredEvent] = []
     with Progress(TextColumn("projecting memories"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console) as progress:
-        task = progress.add_task("load", total=total)
-        events = memories(args.users, args.per_user, args.big, pool, vectors, seed=2)
-        for position, event in enumerate(events):
+        task = progress.add_task("load", total=sum(p.memories for p in owners))
+        for position, event in enumerate(memories(owners, pool, vectors, seed=2)):
             batch.append(StoredEvent(0, position, event))
             if len(batch) == 5000:
                 lore.projector.apply(batch)
@@ -142,10 +148,50 @@ def timed(calls: list[Callable[[], object]]) -> list[float]:
     return out
 
 
+@dataclass(frozen=True)
+class Cell:
+    size: int
+    clients: int
+    latencies: list[float]
+    wall_s: float
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latencies) / self.wall_s
+
+
+def concurrently(url: str, asks: list[tuple[str, str]], clients: int) -> Cell:
+    """`clients` threads, each with its own connection, taking the next search as soon as theirs
+    is answered: the latency each saw, and the searches answered per second of the whole."""
+    latencies: list[float] = []
+    lock = threading.Lock()
+    pending = iter(asks)
+
+    def client() -> None:
+        with httpx.Client(base_url=url, timeout=60) as http:
+            while True:
+                with lock:
+                    ask = next(pending, None)
+                if ask is None:
+                    return
+                user, query = ask
+                started = time.perf_counter()
+                http.post(f"/v1/users/{user}/search", json={"query": query, "limit": 10}).raise_for_status()
+                took = time.perf_counter() - started
+                with lock:
+                    latencies.append(took)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        for done in [pool.submit(client) for _ in range(clients)]:
+            done.result()
+    return Cell(0, clients, latencies, time.perf_counter() - started)
+
+
 def serve(settings: Settings) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "LORE_NEO4J_URI": settings.neo4j_uri, "LORE_HOME": str(settings.home),
-           "LORE_EVENT_LOG": "sqlite"}
+           "LORE_EVENT_LOG": "sqlite", "LORE_RATE_LIMIT": "1000000/second"}
     env.pop("LORE_KAFKA_BOOTSTRAP", None)
     server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -166,87 +212,109 @@ def graph_alone(queries: CandidateQueries, user: str, query: str, window: Window
     return queries.graph("memory", user, queries.named_entities(user, query), [], window, 30)
 
 
-def sources_alone(queries: CandidateQueries, model: LocalMiniLM, asked: list[str], users: list[str],
-                  per_user: int, big: int) -> list[tuple[str, list[float]]]:
-    """Each candidate query by itself, as the search service runs it (30 candidates a source)."""
+def sources_alone(queries: CandidateQueries, model: LocalMiniLM, asked: list[str],
+                  by_size: dict[int, list[str]]) -> list[tuple[str, list[float]]]:
+    """Each candidate query by itself, as the search service runs it (30 candidates a source), one
+    client."""
     window = Window(valid_at=datetime.now(UTC), known_at=None)
     vectors = model.embed(asked)
-    groups = [(f"{per_user:,}-memory users", users)]
-    if big:
-        groups.append((f"the {big:,}-memory user", ["big-user"] * len(asked)))
-    rows = []
-    for label, who in groups:
+    out = []
+    for size, who in by_size.items():
         counts = {u: queries.counts(u) for u in set(who)}
         asks = list(zip(who, asked, vectors, strict=True))
-        rows.append((f"vector alone, {label}", timed([partial(
+        out.append((f"vector alone, {size:,} memories", timed([partial(
             queries.vector, "memory", u, v, window, 30, counts[u].memory, counts[u].all_memory)
             for u, _, v in asks])))
-        rows.append((f"BM25 alone, {label}", timed([
+        out.append((f"BM25 alone, {size:,} memories", timed([
             partial(queries.text, "memory", u, q, window, 30) for u, q, _ in asks])))
-        rows.append((f"graph alone, {label}", timed([
+        out.append((f"graph alone, {size:,} memories", timed([
             partial(graph_alone, queries, u, q, window) for u, q, _ in asks])))
-    rows.append(("query embedding (local model)", timed([partial(model.embed, [q]) for q in asked])))
-    return rows
+    out.append(("query embedding (local model)", timed([partial(model.embed, [q]) for q in asked])))
+    return out
+
+
+def ints(text: str) -> list[int]:
+    return [int(part.replace("_", "")) for part in text.split(",") if part]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--users", type=int, default=1000)
-    parser.add_argument("--per-user", type=int, default=1000)
-    parser.add_argument("--big", type=int, default=100_000, help="memories of the one large user")
-    parser.add_argument("--distinct", type=int, default=20_000, help="distinct texts embedded")
-    parser.add_argument("--queries", type=int, default=1000, help="timed queries per row")
+    parser.add_argument("--sizes", type=ints, default=[100, 1_000, 10_000, 50_000, 100_000],
+                        help="memories of the people measured, comma-separated")
+    parser.add_argument("--total", type=int, default=1_000_000,
+                        help="memories in the store; people of 1,000 fill it beyond the measured ones")
+    parser.add_argument("--clients", type=ints, default=[1, 4, 16],
+                        help="concurrent clients, comma-separated")
+    parser.add_argument("--distinct", type=int, default=6_000, help="distinct sentences embedded (LoCoMo has "
+                        "about 5,000 of six words or more; fewer are taken when asked)")
+    parser.add_argument("--queries", type=int, default=400, help="searches per size and number of clients")
     parser.add_argument("--skip-load", action="store_true", help="reuse the graph already there")
+    parser.add_argument("--load-only", action="store_true",
+                        help="build the store and stop (then measure with --skip-load, on a quiet machine)")
     args = parser.parse_args()
     # One home for every run, so that --skip-load serves the graph with the event log it follows.
     home = Path(tempfile.gettempdir()) / "lore-bench-latency"
     home.mkdir(exist_ok=True)
     settings = Settings(home=home, kafka_bootstrap=None)
     model = LocalMiniLM()
+    conversations = locomo()
+    owners = people(args.sizes, args.total)
     if not args.skip_load:
-        load(settings, args, model)
+        load(settings, owners, sentences(conversations)[:args.distinct], model)
+    if args.load_only:
+        return
     rng = random.Random(3)
-    asked = questions(args.queries, seed=4)
-    users = [f"user-{rng.randrange(args.users):04d}" for _ in asked]
-    rows: list[tuple[str, list[float]]] = []
+    asked = questions(conversations, args.queries, seed=4)
+    by_size = {size: [rng.choice([p.user_id for p in owners if p.memories == size]) for _ in asked]
+               for size in args.sizes}
+    cells: list[Cell] = []
 
     server, url = serve(settings)
     try:
-        with httpx.Client(base_url=url, timeout=30) as client:
-            def post(user: str, query: str) -> Callable[[], object]:
-                def call() -> object:
-                    response = client.post(f"/v1/users/{user}/search", json={"query": query, "limit": 10})
-                    response.raise_for_status()
-                    return response
-                return call
-            timed([post(u, q) for u, q in zip(users[:50], asked[:50], strict=True)])  # warm up
-            scraper = Scraper(url)
-            scraper.start()
-            rows.append((f"HTTP /search, {args.per_user:,}-memory users", timed(
-                [post(u, q) for u, q in zip(users, asked, strict=True)])))
-            if args.big:
-                rows.append((f"HTTP /search, the {args.big:,}-memory user", timed(
-                    [post("big-user", q) for q in asked])))
-            observed = scraper.stop()
+        concurrently(url, list(zip(by_size[args.sizes[0]], asked, strict=True))[:50], 4)  # warm up
+        scraper = Scraper(url)
+        scraper.start()
+        for size in args.sizes:
+            for clients in args.clients:
+                cell = concurrently(url, list(zip(by_size[size], asked, strict=True)), clients)
+                cells.append(Cell(size, clients, cell.latencies, cell.wall_s))
+                console.log(f"{size:>7,} memories, {clients:>2} clients: "
+                            f"p95 {pct(cell.latencies, 95):.1f} ms, {cell.throughput:.1f} searches/s")
+        observed = scraper.stop()
     finally:
         server.terminate()
         server.wait(30)
 
     lore = bootstrap(settings, embedder=model)
-    rows += sources_alone(lore.search.queries, model, asked, users, args.per_user, args.big)
+    alone = sources_alone(lore.search.queries, model, asked, by_size)
     lore.close()
 
-    total = args.users * args.per_user + args.big
-    table = Table(title=f"Search latency, {total:,} memories, {args.users + bool(args.big):,} users, "
-                        f"{args.queries:,} queries a row, local Neo4j on this machine")
+    total = sum(p.memories for p in owners)
+    console.print(cells_table(cells, total, len(owners), args.queries))
+    console.print(alone_table(alone))
+    console.print(metrics_table(observed, scraper))
+
+
+def cells_table(cells: list[Cell], total: int, owners: int, queries: int) -> Table:
+    table = Table(title=f"HTTP POST /search by the person's size and concurrent clients: {total:,} memories, "
+                        f"{owners:,} people, {queries:,} searches a row, local Neo4j on this machine")
+    for column in ("person's memories", "clients", "p50 ms", "p95 ms", "p99 ms", "searches/s"):
+        table.add_column(column, justify="right")
+    for cell in cells:
+        quantiles = (f"{pct(cell.latencies, p):.1f}" for p in (50, 95, 99))
+        table.add_row(f"{cell.size:,}", str(cell.clients), *quantiles, f"{cell.throughput:.1f}")
+    return table
+
+
+def alone_table(alone: list[tuple[str, list[float]]]) -> Table:
+    table = Table(title="Each candidate source alone, in process, one client")
     for column in ("what", "p50 ms", "p95 ms", "p99 ms", "mean ms"):
         table.add_column(column, justify="left" if column == "what" else "right")
-    for label, values in rows:
+    for label, values in alone:
         table.add_row(label, f"{pct(values, 50):.1f}", f"{pct(values, 95):.1f}", f"{pct(values, 99):.1f}",
                       f"{1000 * statistics.fmean(values):.1f}")
-    console.print(table)
-    console.print(metrics_table(observed, scraper))
+    return table
 
 
 def metrics_table(observed: Buckets, scraper: Scraper) -> Table:

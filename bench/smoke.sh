@@ -3,18 +3,20 @@
 # so that they keep working. Real figures: `make bench`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Ports may be given, e.g. when another stack holds these.
 export LORE_HOME=.lore-bench-smoke
-export LORE_LOCAL_BOLT_PORT=17687 LORE_LOCAL_HTTP_PORT=17474
-export LORE_LOCAL_KAFKA_PORT=19092 LORE_LOCAL_KAFKA_CONTROLLER_PORT=19093
-export LORE_NEO4J_URI=bolt://127.0.0.1:17687
+export LORE_LOCAL_BOLT_PORT=${LORE_LOCAL_BOLT_PORT:-17687} LORE_LOCAL_HTTP_PORT=${LORE_LOCAL_HTTP_PORT:-17474}
+export LORE_LOCAL_KAFKA_PORT=${LORE_LOCAL_KAFKA_PORT:-19092}
+export LORE_LOCAL_KAFKA_CONTROLLER_PORT=${LORE_LOCAL_KAFKA_CONTROLLER_PORT:-19093}
+export LORE_NEO4J_URI=bolt://127.0.0.1:$LORE_LOCAL_BOLT_PORT
 trap '.venv/bin/lore infra wipe --yes >/dev/null' EXIT
 .venv/bin/lore infra up
 .venv/bin/python -m bench.core --events 5000 --users 50 --vector-events 3000 --embed-sample 300 --verify
-LORE_KAFKA_BOOTSTRAP=127.0.0.1:19092 .venv/bin/python -m bench.ingest --commands 3000 --users 50 \
+LORE_KAFKA_BOOTSTRAP=127.0.0.1:$LORE_LOCAL_KAFKA_PORT .venv/bin/python -m bench.ingest --commands 3000 --users 50 \
     --paced 300 --rate 200 --embed-commands 100
 .venv/bin/python -m bench.retrieval --conversations 1 --fc-sizes 6k
 .venv/bin/python -m bench.extraction --sessions 10
 .venv/bin/python -m bench.layers --conversations 1 --questions 50
-.venv/bin/python -m bench.latency --users 20 --per-user 200 --big 2000 --distinct 500 --queries 100
+.venv/bin/python -m bench.latency --sizes 100,1000 --total 3000 --clients 1,4 --distinct 500 --queries 40
 .venv/bin/python -m bench.maintenance --people 10 --per-person 100
 .venv/bin/python -m bench.encryption --smoke
