@@ -152,6 +152,31 @@ class LocalStack:
         shutil.rmtree(self.neo4j.home / "data", ignore_errors=True)
         self.up(on_progress)
 
+    def start_neo4j(self, on_progress: Callable[[str], None] = lambda _: None) -> Path:
+        """Start Neo4j alone (Kafka is left as it is); its jars' folder."""
+        jars = ensure_jars(self.neo4j.pom, self.jar_cache)
+        try:
+            self.neo4j = replace(self.neo4j, java=find_java(self.neo4j.java_at_least, self.java))
+        except JavaTooOld as too_old:
+            raise StartError(str(too_old)) from too_old
+        if self._process(self.neo4j).pid() is None:
+            on_progress("starting neo4j")
+            self.neo4j.prepare(jars)
+            self._process(self.neo4j).start(self.neo4j.argv(jars), cwd=self.neo4j.home)
+        self._wait_until_answering(self.neo4j)
+        return jars
+
+    def load_neo4j_store(self, load: Callable[[Neo4jServer, Path], object],
+                         on_progress: Callable[[str], None] = lambda _: None) -> None:
+        """Stop Neo4j, let `load(server, jars)` write its store offline (neo4j-admin), start it again.
+        Kafka keeps running."""
+        jars = ensure_jars(self.neo4j.pom, self.jar_cache)
+        self.neo4j = replace(self.neo4j, java=find_java(self.neo4j.java_at_least, self.java))
+        on_progress("stopping neo4j")
+        self._process(self.neo4j).stop()
+        load(self.neo4j, jars)
+        self.start_neo4j(on_progress)
+
     def wipe(self) -> None:
         """Stop the servers and delete their data and logs (the jar cache stays)."""
         self.down()

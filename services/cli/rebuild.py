@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -17,9 +18,24 @@ console = Console()
 
 def rebuild(
     batch_size: int = typer.Option(10_000, help="Events per Neo4j transaction."),
+    bulk: bool = typer.Option(
+        False, "--bulk",
+        help="For big logs, when downtime is accepted: fold the log in memory, write it as CSV and load "
+             "it with neo4j-admin's offline import into a fresh database, then build the indexes. "
+             "Needs the local stack (`lore infra up`): Neo4j is stopped during the import. For another "
+             "Neo4j it writes the CSV files and prints the command to run."),
+    csv_dir: Path = typer.Option(None, "--csv-dir", help="With --bulk: where the CSV files go (kept)."),
+    after_import: Path = typer.Option(
+        None, "--after-import",
+        help="After loading --bulk's CSV by hand: make the indexes and finish what CSV cannot say."),
 ) -> None:
     """Wipe the graph and replay the whole event log into it. Makes no decision, no model call."""
     settings = Settings(embedder="none")
+    if bulk or after_import:
+        from services.cli.bulk_rebuild import run_bulk
+
+        run_bulk(settings, batch_size, csv_dir, after_import)
+        return
     lore = bootstrap(settings)
     try:
         total = lore.event_log.count()

@@ -1,0 +1,154 @@
+"""`lore rebuild --bulk`: the projection folded in memory, written as CSV, loaded offline.
+
+Replaying a big log through Cypher transactions is bound by Neo4j's write path; neo4j-admin's
+import writes the store files directly. The fold (projections/graph/fold.py) computes what the
+replay would leave, checkpoints included, so that `catch_up` goes on from where the log ended.
+Neo4j is stopped during the import: only a Neo4j that Lore runs (`lore infra up`) can be loaded
+this way. For another, the CSV files are written and the neo4j-admin command to run is named.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from infra.local import LocalStack
+from infra.local.neo4j_import import ImportFiles, admin_command, run_import
+from infra.settings import Settings
+from projections.graph.bulk_csv import CsvFiles, write_csv
+from projections.graph.bulk_load import dimensions_now, finish_import
+from projections.graph.fold import Folder, Graph, Vector
+from projections.graph.projector import SHARDS, VERSION, shard_of
+from services.bootstrap import bootstrap
+
+
+class NotLocal(RuntimeError):
+    """Neo4j is not Lore's own: the CSV files are written, the import is the operator's to run."""
+
+
+@dataclass
+class BulkReport:
+    events: int = 0
+    entries: int = 0
+    nodes: int = 0
+    relationships: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total_s(self) -> float:
+        return sum(self.seconds.values())
+
+
+class BulkProgress:
+    """What a caller is told: a phase starts (with how many steps, if known), steps are done."""
+
+    def phase(self, name: str, total: int | None = None) -> None: ...
+
+    def advance(self, n: int) -> None: ...
+
+
+def fold_log(settings: Settings, batch_size: int = 10_000,
+             on_entries: Callable[[int], None] = lambda _: None) -> tuple[Graph, int, int, int | None]:
+    """The folded graph, events applied, log entries read, and the vector index's dimension."""
+    lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
+    try:
+        dimensions = dimensions_now(lore.driver, settings.neo4j_database)
+        projector = lore.projector
+        folder = Folder(projector.name, SHARDS, shard_of, projector.log_id, VERSION)
+        applied = entries = 0
+        for batch in lore.event_log.read({}, batch_size=batch_size):
+            applied += folder.apply(batch)
+            n = len({(s.partition, s.position) for s in batch})
+            entries += n
+            on_entries(n)
+        return folder.graph, applied, entries, dimensions
+    finally:
+        lore.close()
+
+
+def folded_dimensions(graph: Graph) -> int | None:
+    for node in graph.nodes.values():
+        vector = node.props.get("embedding")
+        if isinstance(vector, Vector) and "Memory" in node.labels:
+            return len(vector)
+    return None
+
+
+def bulk_rebuild(settings: Settings, stack: LocalStack | None = None, csv_dir: Path | None = None,
+                 batch_size: int = 10_000, progress: BulkProgress | None = None) -> BulkReport:
+    """Replace the local Neo4j's database by the projection of the whole log."""
+    progress = progress or BulkProgress()
+    stack = stack or LocalStack.from_settings(settings)
+    local = settings.neo4j_uri.rstrip("/") == stack.neo4j.bolt_uri
+    report = BulkReport()
+    keep = csv_dir is not None or not local
+    directory = csv_dir or Path(tempfile.mkdtemp(prefix="lore-bulk-", dir=settings.home.resolve()))
+    lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
+    try:
+        total = lore.event_log.count()
+    finally:
+        lore.close()
+
+    started = time.monotonic()
+    progress.phase("reading and folding the log", total)
+    graph, report.events, report.entries, dimensions = fold_log(settings, batch_size, progress.advance)
+    dimensions = dimensions or folded_dimensions(graph)
+    report.seconds["fold"] = time.monotonic() - started
+
+    started = time.monotonic()
+    progress.phase("writing CSV", None)
+    files: CsvFiles = write_csv(graph, directory)
+    report.nodes, report.relationships = files.node_count, files.relationship_count
+    del graph
+    report.seconds["csv"] = time.monotonic() - started
+    to_import = ImportFiles(files.nodes, files.relationships, files.array_delimiter)
+    _save_after_import(directory, dimensions, files)
+    if not local:
+        command = " ".join(admin_command(to_import, directory / "import.report", settings.neo4j_database))
+        raise NotLocal(
+            f"LORE_NEO4J_URI is {settings.neo4j_uri}, not the Neo4j that Lore runs ({stack.neo4j.bolt_uri}): "
+            f"Lore cannot stop it for the offline import. The CSV files are in {directory}. Stop that "
+            f"Neo4j, copy the folder to its machine if it is another, and run there\n  {command}\n"
+            f"then start it and run `lore rebuild --bulk --after-import {directory}` (indexes, and "
+            "what CSV cannot say). Or run `lore rebuild` (transactional, no downtime).")
+
+    started = time.monotonic()
+    progress.phase("importing (neo4j-admin, Neo4j stopped)", None)
+    stack.load_neo4j_store(lambda server, jars: run_import(server, jars, to_import, settings.neo4j_database))
+    report.seconds["import"] = time.monotonic() - started
+
+    started = time.monotonic()
+    progress.phase("building indexes", None)
+    lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
+    try:
+        finish_import(lore.driver, dimensions, files.empty_lists, settings.neo4j_database)
+    finally:
+        lore.close()
+    report.seconds["indexes"] = time.monotonic() - started
+    if not keep:
+        shutil.rmtree(directory, ignore_errors=True)
+    return report
+
+
+_AFTER_IMPORT = "after-import.json"
+
+
+def _save_after_import(directory: Path, dimensions: int | None, files: CsvFiles) -> None:
+    (directory / _AFTER_IMPORT).write_text(json.dumps(
+        {"dimensions": dimensions, "empty_lists": files.empty_lists}))
+
+
+def after_import(settings: Settings, directory: Path) -> None:
+    """What follows an import run by hand: the schema, and the empty lists CSV cannot say."""
+    saved = json.loads((directory / _AFTER_IMPORT).read_text())
+    lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
+    try:
+        finish_import(lore.driver, saved["dimensions"], [tuple(e) for e in saved["empty_lists"]],
+                      settings.neo4j_database)
+    finally:
+        lore.close()

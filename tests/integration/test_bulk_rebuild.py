@@ -1,0 +1,139 @@
+"""`lore rebuild --bulk` against a Neo4j of its own (the offline import stops and starts it):
+a rich log, rebuilt by transactions and by the bulk path, gives the same graph, and the
+projection goes on from where the bulk rebuild stopped."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from neo4j import GraphDatabase
+
+from infra.local import LocalStack
+from infra.local.process import free_port
+from infra.local.servers import KafkaServer, Neo4jServer
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
+from projections.graph.fold_fingerprint import fold_fingerprint
+from services.api import create_app
+from services.bootstrap import bootstrap
+from services.bulk_rebuild import bulk_rebuild, fold_log
+from tests.integration.test_layers import BERLIN, MOVE, TRIP, done, progress
+from tests.integration.test_memory_formation import end, talk
+from tests.support.kafka_flow import wait_until
+
+TRICKY = 'Ada said "call me, maybe";\nthen: 你好, ok \\ done — ünïcödé'
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
+    """A Neo4j of this module's own: the import stops it, which the session's must not be."""
+    home = tmp_path_factory.mktemp("bulk-stack")
+    made = LocalStack(
+        home=home, jar_cache=Settings().jar_cache,
+        neo4j=Neo4jServer(home=home / "neo4j", bind="127.0.0.1", bolt_port=free_port(), http_port=free_port(),
+                          heap="1g", pagecache="256m"),
+        kafka=KafkaServer(home=home / "kafka", bind="127.0.0.1", port=free_port(),
+                          controller_port=free_port(), heap="256m"),
+        start_timeout_s=180,
+    )
+    try:
+        made.start_neo4j()
+        yield made
+    finally:
+        made.down()
+
+
+def post(client: TestClient, path: str, **body: object) -> dict[str, object]:
+    response = client.post(path, params={"wait": "true"}, json=body)
+    assert response.status_code == 202, response.text
+    return dict(response.json())
+
+
+def rich_log(client: TestClient) -> None:
+    """Sessions (extraction, summaries, profile versions), supersessions, a command sent twice,
+    forget/restore, feedback, settings, maintenance, and a person erased."""
+    for n, said in enumerate((BERLIN, TRIP, MOVE)):
+        talk(client, f"chat-{n}", said)
+        end(client, f"chat-{n}")
+    wait_until(done(client, 3), "three summaries and the profile", progress=progress(client))
+    first = post(client, "/v1/users/ada/memories", content=TRICKY, kind="fact", command_id="twice")
+    again = post(client, "/v1/users/ada/memories", content=TRICKY, kind="fact", command_id="twice")
+    assert first["memory_id"] == again["memory_id"]
+    for color in ("blue", "green", "red"):
+        post(client, "/v1/users/ada/memories", content=f"favorite color is {color}", kind="preference",
+             attribute="favorite_color", value=color)
+    memory = str(first["memory_id"])
+    assert client.delete(f"/v1/users/ada/memories/{memory}", params={"wait": "true"}).status_code == 202
+    post(client, f"/v1/users/ada/memories/{memory}/restore")
+    post(client, "/v1/users/ada/feedback", memory_id=memory, verdict="wrong", note='said "no"')
+    assert client.put("/v1/users/ada/settings", params={"wait": "true"},
+                      json={"pinned_kinds": []}).status_code == 202
+    old = datetime(2025, 1, 1, tzinfo=UTC).isoformat()
+    for n in range(3):
+        post(client, "/v1/users/ada/memories", content=f"had ramen {n}", kind="event", importance=0.45,
+             occurred_at=old)
+    response = client.post("/v1/maintenance/runs", json={"as_of": "2026-09-01T03:00:00+00:00"})
+    assert response.status_code == 200, response.text
+    post(client, "/v1/users/bob/memories", content="Bob's secret, with a comma")
+    assert client.delete("/v1/users/bob", params={"wait": "true"}).status_code == 202
+
+
+def test_the_bulk_rebuild_gives_the_transactional_graph_and_the_projection_goes_on(
+    stack: LocalStack, tmp_path: Path
+) -> None:
+    # With the local embedder: vectors go through the import as they do through the transactions.
+    settings = Settings(neo4j_uri=stack.neo4j.bolt_uri, home=tmp_path, embedder="local",
+                        extraction_poll_s=0.1)
+    with TestClient(create_app(lambda: bootstrap(settings))) as client:
+        rich_log(client)
+    with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:
+        live = fingerprint(driver)
+        found = driver.execute_query("MATCH (n) UNWIND labels(n) AS l RETURN DISTINCT l").records
+        labels = {r["l"] for r in found}
+        assert {"Summary", "Profile", "Extraction", "Session", "Superseded", "MaintenanceRun"} <= labels
+
+    lore = bootstrap(settings)
+    try:
+        lore.projector.rebuild(lore.event_log)
+        transactional = fingerprint(lore.driver)
+    finally:
+        lore.close()
+    assert transactional == live
+    graph, *_ = fold_log(settings)
+    assert fold_fingerprint(graph) == transactional  # the fold, before any import
+
+    report = bulk_rebuild(settings, stack=stack, csv_dir=tmp_path / "csv")
+    assert report.events > 50 and report.nodes > 50
+    lore = bootstrap(settings)
+    try:
+        assert fingerprint(lore.driver) == transactional
+        assert lore.projector.lag(lore.event_log) == 0
+        indexes = lore.driver.execute_query("SHOW INDEXES YIELD name, state").records
+        assert {"memory_text", "memory_id"} <= {r["name"] for r in indexes}
+        assert {r["state"] for r in indexes} == {"ONLINE"}
+        vectors = lore.driver.execute_query(
+            "MATCH (m:Memory) WHERE m.embedding IS NOT NULL RETURN count(m) AS n")
+        assert vectors.records[0]["n"] > 5
+    finally:
+        lore.close()
+    with TestClient(create_app(lambda: bootstrap(settings))) as client:  # found through the vector index
+        answer = client.post("/v1/users/ada/search", json={"query": "what is Ada's favorite color?"})
+        hits = answer.json()["hits"]
+        assert "vector" in hits[0]["ranks"] and "color" in hits[0]["content"]
+
+    # New commands continue the log from the bulk rebuild's checkpoints (a gap would be refused).
+    with TestClient(create_app(lambda: bootstrap(settings))) as client:
+        post(client, "/v1/users/ada/memories", content="favorite color is black", kind="preference",
+             attribute="favorite_color", value="black")
+    lore = bootstrap(settings)
+    try:
+        assert lore.projector.lag(lore.event_log) == 0
+        after = fingerprint(lore.driver)
+        lore.projector.rebuild(lore.event_log)
+        assert fingerprint(lore.driver) == after
+    finally:
+        lore.close()
