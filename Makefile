@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-extraction bench-layers bench-maintenance bench-encryption bench-smoke lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-graphiti bench-extraction bench-layers bench-maintenance bench-encryption bench-smoke lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
 run: setup infra-up serve
@@ -55,6 +55,10 @@ bench-retrieval: setup infra-up
 ## bench-latency: search latency by person size (100 to 100,000 memories) x 1, 4, 16 clients at 1,000,000 memories (wipes the local Neo4j's graph; ~40 min)
 bench-latency: setup infra-up
 	$(BIN)/python -m bench.latency
+
+## bench-graphiti: Lore's search beside Graphiti's on the same facts, Neo4j and embedder (wipes the local Neo4j's graph)
+bench-graphiti: setup infra-up
+	$(BIN)/python -m bench.graphiti
 
 ## bench-latency-series: the same search latency on Neo4j 2026 (filtered vector index) and 5.26, one after the other, on servers of their own (~80 min)
 bench-latency-series: setup

@@ -18,5 +18,6 @@ LORE_KAFKA_BOOTSTRAP=127.0.0.1:$LORE_LOCAL_KAFKA_PORT .venv/bin/python -m bench.
 .venv/bin/python -m bench.extraction --sessions 10
 .venv/bin/python -m bench.layers --conversations 1 --questions 50
 .venv/bin/python -m bench.latency --sizes 100,1000 --total 3000 --clients 1,4 --distinct 500 --queries 40
+.venv/bin/python -m bench.graphiti --sizes 2000 --queries 20 --distinct 500
 .venv/bin/python -m bench.maintenance --people 10 --per-person 100
 .venv/bin/python -m bench.encryption --smoke
