@@ -22,11 +22,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from domain.events import ExtractionDue, ProfileDue, SummaryDue
 from domain.model import command_key
 from domain.stored import StoredEvent
 from projections.graph import cypher
-from projections.graph.rows import WRITERS, applied_commands, prerequisites
+from projections.graph.rows import WRITERS, applied_commands, wave_writes
 from projections.graph.waves import waves
 
 
@@ -285,23 +284,32 @@ def memory_reinforced(g: Graph, rows: list[dict[str, Any]]) -> None:
                 g.relate("FROM_MESSAGE", mk, ("Message", message_id))
 
 
+def _absorb(g: Graph, new: Node, r: dict[str, Any], originals: list[str], status: str, rel: str,
+            rel_props: dict[str, Any]) -> None:
+    """The originals a merge or a compression folds into `new` (the MERGED / COMPRESSED halves of
+    their statements): status `status` unless forgotten, `<status>_into` / `<status>_at`, and an
+    edge `rel` from `new` with `at` and `rel_props`."""
+    for original in originals:
+        old = g.get_of("Memory", original, r["user_id"])
+        if old is None:
+            continue
+        at = dt(r["recorded_at"])
+        put_all(old, {"status": "forgotten" if old.props.get("status") == "forgotten" else status,
+                      f"{status}_into": r["memory_id"], f"{status}_at": at})
+        status_label(old)
+        e = g.relate(rel, _key("Memory", new), _key("Memory", old))
+        for name, value in {"at": at, **rel_props}.items():
+            put_rel(e, name, value)
+
+
 def memory_merged(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.MEMORY_MERGED"""
     for r in rows:
         new = g.get_of("Memory", r["memory_id"], r["user_id"])
         if new is None:
             continue
-        for original in r["merged_from"]:
-            old = g.get_of("Memory", original, r["user_id"])
-            if old is None:
-                continue
-            at = dt(r["recorded_at"])
-            put_all(old, {"status": "forgotten" if old.props.get("status") == "forgotten" else "merged",
-                          "merged_into": r["memory_id"], "merged_at": at})
-            status_label(old)
-            e = g.relate("MERGED_FROM", _key("Memory", new), _key("Memory", old))
-            for name, value in (("at", at), ("decided_by", r["decided_by"]), ("reason", r["reason"])):
-                put_rel(e, name, value)
+        _absorb(g, new, r, r["merged_from"], "merged", "MERGED_FROM",
+                {"decided_by": r["decided_by"], "reason": r["reason"]})
 
 
 def session_advanced(g: Graph, rows: list[dict[str, Any]]) -> None:
@@ -460,17 +468,8 @@ def memory_compressed(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.MEMORY_COMPRESSED"""
     for new, r in _memories(g, rows):
         put(new, "compressed_run", r["run_id"])
-        for original in r["compressed_from"]:
-            old = g.get_of("Memory", original, r["user_id"])
-            if old is None:
-                continue
-            at = dt(r["recorded_at"])
-            put_all(old, {"status": "forgotten" if old.props.get("status") == "forgotten" else "compressed",
-                          "compressed_into": r["memory_id"], "compressed_at": at})
-            status_label(old)
-            e = g.relate("COMPRESSED_FROM", _key("Memory", new), _key("Memory", old))
-            for name, value in (("at", at), ("run_id", r["run_id"]), ("compressor", r["compressor"])):
-                put_rel(e, name, value)
+        _absorb(g, new, r, r["compressed_from"], "compressed", "COMPRESSED_FROM",
+                {"run_id": r["run_id"], "compressor": r["compressor"]})
 
 
 def episode_expired(g: Graph, rows: list[dict[str, Any]]) -> None:
@@ -632,18 +631,8 @@ class Folder:
             done[p] = -1 if c is None else c.props["position"]
         fresh = self._once_per_command([s for s in batch if s.position > done[s.partition]])
         for wave in waves(fresh):
-            for statement, prerequisite_keys in prerequisites([s.event for s in wave]):
-                FOLDS[statement](g, prerequisite_keys)
-            by_type: dict[type, list[StoredEvent]] = defaultdict(list)
-            for stored in wave:
-                by_type[type(stored.event)].append(stored)
-            for event_type, (to_row, statement) in WRITERS.items():
-                if event_type in by_type:
-                    rows = [to_row(s.event, s.position) for s in by_type[event_type]]
-                    if event_type in (ExtractionDue, SummaryDue, ProfileDue):
-                        for row, stored in zip(rows, by_type[event_type], strict=True):
-                            row.setdefault("props", {})["partition"] = stored.partition
-                    FOLDS[statement](g, rows)
+            for statement, _, values in wave_writes(wave):
+                FOLDS[statement](g, values)
         if fresh:
             applied(g, applied_commands([s.event for s in fresh]))
         latest = dt(max(s.event.recorded_at for s in batch).isoformat()) if batch else None

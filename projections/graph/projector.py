@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -18,12 +17,11 @@ from typing import Protocol
 
 from neo4j import Driver, ManagedTransaction
 
-from domain.events import ExtractionDue, ProfileDue, SummaryDue
 from domain.model import command_key
 from domain.stored import StoredEvent
 from projections.graph import cypher
 from projections.graph.fingerprint import fingerprint
-from projections.graph.rows import WRITERS, applied_commands, prerequisites
+from projections.graph.rows import applied_commands, wave_writes
 from projections.graph.schema import ensure_schema, vector_dimensions
 from projections.graph.waves import waves
 
@@ -168,19 +166,8 @@ class GraphProjector:
         done = {p: -1 if seen.get(k) is None else seen[k] for p, k in keys.items()}
         fresh = self._once_per_command(tx, [s for s in batch if s.position > done[s.partition]])
         for wave in waves(fresh):
-            for statement, prerequisite_keys in prerequisites([s.event for s in wave]):
-                tx.run(statement, keys=prerequisite_keys).consume()
-            by_type: dict[type, list[StoredEvent]] = defaultdict(list)
-            for stored in wave:
-                by_type[type(stored.event)].append(stored)
-            for event_type, (to_row, statement) in WRITERS.items():
-                if event_type in by_type:
-                    rows = [to_row(s.event, s.position) for s in by_type[event_type]]
-                    if event_type in (ExtractionDue, SummaryDue, ProfileDue):
-                        # Which writer owns the work: the partition its person's commands are on.
-                        for row, stored in zip(rows, by_type[event_type], strict=True):
-                            row.setdefault("props", {})["partition"] = stored.partition
-                    tx.run(statement, rows=rows).consume()
+            for statement, name, values in wave_writes(wave):
+                tx.run(statement, {name: values}).consume()
         if fresh:
             tx.run(cypher.APPLIED_COMMANDS, keys=applied_commands([s.event for s in fresh])).consume()
         # The shard has now seen the whole batch, including the positions of other shards' users.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +37,7 @@ from domain.events import (
 )
 from domain.model import command_key, derived_id, episode_key, message_id, normalized, session_key
 from domain.state import slot_key
+from domain.stored import StoredEvent
 from projections.graph import cypher
 from projections.keys import has_cjk, user_key
 
@@ -394,3 +397,22 @@ WRITERS: dict[type, tuple[Any, str]] = {
     UserConfigured: (user_configured, cypher.USER_CONFIGURED),
     UserErased: (user_erased, cypher.USER_ERASED),
 }
+
+
+def wave_writes(wave: Sequence[StoredEvent]) -> list[tuple[str, str, list[Any]]]:
+    """What one wave writes, in order, as (statement, parameter name, values): the shared nodes it
+    attaches to (`$keys`), then each event type's rows (`$rows`) in WRITERS' order. The projector
+    runs them in a transaction; the bulk fold (fold.py) applies the same list in memory."""
+    out = [(statement, "keys", keys) for statement, keys in prerequisites([s.event for s in wave])]
+    by_type: dict[type, list[StoredEvent]] = defaultdict(list)
+    for stored in wave:
+        by_type[type(stored.event)].append(stored)
+    for event_type, (to_row, statement) in WRITERS.items():
+        if event_type in by_type:
+            rows = [to_row(s.event, s.position) for s in by_type[event_type]]
+            if event_type in (ExtractionDue, SummaryDue, ProfileDue):
+                # Which writer owns the work: the partition its person's commands are on.
+                for row, stored in zip(rows, by_type[event_type], strict=True):
+                    row.setdefault("props", {})["partition"] = stored.partition
+            out.append((statement, "rows", rows))
+    return out
