@@ -55,6 +55,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from bench.core import chunks
 from bench.latency import serve
 from domain.events import Embedding, MemoryRecorded
 from domain.model import MemoryKind, derived_id
@@ -297,17 +298,6 @@ def bar(what: str) -> Progress:
                     console=console)
 
 
-def batched(items: Iterable[Fact], size: int) -> Iterator[list[Fact]]:
-    batch: list[Fact] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 def wipe(settings: Settings) -> None:
     """Everything in the database, whoever's labels (the two schemas share `Entity`), and every
     constraint and index but the token lookups: neither system's load should also feed the
@@ -345,7 +335,7 @@ def lore_load(settings: Settings, model: LocalMiniLM, items: Iterator[Fact], tot
     with bar("Lore: projecting memories") as progress:
         task = progress.add_task("load", total=total)
         position = 0
-        for batch in batched(items, 5000):
+        for batch in chunks(items, 5000):
             lore.projector.apply([StoredEvent(0, position + i, e) for i, e in enumerate(lore_events(batch))])
             position += len(batch)
             progress.advance(task, len(batch))
@@ -484,7 +474,7 @@ async def graphiti_load(graphiti: Any, model: LocalMiniLM, items: Iterator[Fact]
 
     with bar("Graphiti: saving entity edges") as progress:
         task = progress.add_task("load", total=total)
-        for batch in batched(items, 2000):
+        for batch in chunks(items, 2000):
             nodes, edges = [], []
             for f in batch:
                 subject, obj = ends(f.entities)

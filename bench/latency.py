@@ -44,6 +44,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from bench.core import chunks
 from bench.metrics_scrape import Buckets, Scraper, rows
 from bench.retrieval import data_folder
 from domain.events import Embedding, MemoryRecorded
@@ -118,17 +119,12 @@ def load(settings: Settings, owners: list[Person], pool: list[str], model: Local
     lore = bootstrap(settings, embedder=model)
     lore.projector.wipe()
     ensure_schema(lore.driver, model.dimensions, settings.neo4j_database)
-    batch: list[StoredEvent] = []
     with Progress(TextColumn("projecting memories"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=console) as progress:
         task = progress.add_task("load", total=sum(p.memories for p in owners))
-        for position, event in enumerate(memories(owners, pool, vectors, seed=2)):
-            batch.append(StoredEvent(0, position, event))
-            if len(batch) == 5000:
-                lore.projector.apply(batch)
-                progress.advance(task, len(batch))
-                batch = []
-        if batch:
+        stored = (StoredEvent(0, position, event)
+                  for position, event in enumerate(memories(owners, pool, vectors, seed=2)))
+        for batch in chunks(stored, 5000):
             lore.projector.apply(batch)
             progress.advance(task, len(batch))
     lore.driver.execute_query("CALL db.awaitIndexes(3600)")
@@ -160,7 +156,7 @@ class Cell:
         return len(self.latencies) / self.wall_s
 
 
-def concurrently(url: str, asks: list[tuple[str, str]], clients: int) -> Cell:
+def concurrently(url: str, asks: list[tuple[str, str]], clients: int, size: int = 0) -> Cell:
     """`clients` threads, each with its own connection, taking the next search as soon as theirs
     is answered: the latency each saw, and the searches answered per second of the whole."""
     latencies: list[float] = []
@@ -185,7 +181,7 @@ def concurrently(url: str, asks: list[tuple[str, str]], clients: int) -> Cell:
     with ThreadPoolExecutor(max_workers=clients) as pool:
         for done in [pool.submit(client) for _ in range(clients)]:
             done.result()
-    return Cell(0, clients, latencies, time.perf_counter() - started)
+    return Cell(size, clients, latencies, time.perf_counter() - started)
 
 
 def serve(settings: Settings) -> tuple[subprocess.Popen[bytes], str]:
@@ -277,8 +273,8 @@ def main() -> None:
         scraper.start()
         for size in args.sizes:
             for clients in args.clients:
-                cell = concurrently(url, list(zip(by_size[size], asked, strict=True)), clients)
-                cells.append(Cell(size, clients, cell.latencies, cell.wall_s))
+                cell = concurrently(url, list(zip(by_size[size], asked, strict=True)), clients, size)
+                cells.append(cell)
                 console.log(f"{size:>7,} memories, {clients:>2} clients: "
                             f"p95 {pct(cell.latencies, 95):.1f} ms, {cell.throughput:.1f} searches/s")
         observed = scraper.stop()

@@ -24,7 +24,7 @@ from projections.graph.bulk_csv import CsvFiles, write_csv
 from projections.graph.bulk_load import dimensions_now, finish_import
 from projections.graph.fold import Folder, Graph, Vector
 from projections.graph.projector import SHARDS, VERSION, shard_of
-from services.bootstrap import bootstrap
+from services.bootstrap import Lore, bootstrap
 
 
 class NotLocal(RuntimeError):
@@ -57,18 +57,23 @@ def fold_log(settings: Settings, batch_size: int = 10_000,
     """The folded graph, events applied, log entries read, and the vector index's dimension."""
     lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
     try:
-        dimensions = dimensions_now(lore.driver, settings.neo4j_database)
-        projector = lore.projector
-        folder = Folder(projector.name, SHARDS, shard_of, projector.log_id, VERSION)
-        applied = entries = 0
-        for batch in lore.event_log.read({}, batch_size=batch_size):
-            applied += folder.apply(batch)
-            n = len({(s.partition, s.position) for s in batch})
-            entries += n
-            on_entries(n)
-        return folder.graph, applied, entries, dimensions
+        return _fold(lore, batch_size, on_entries)
     finally:
         lore.close()
+
+
+def _fold(lore: Lore, batch_size: int,
+          on_entries: Callable[[int], None]) -> tuple[Graph, int, int, int | None]:
+    dimensions = dimensions_now(lore.driver, lore.settings.neo4j_database)
+    projector = lore.projector
+    folder = Folder(projector.name, SHARDS, shard_of, projector.log_id, VERSION)
+    applied = entries = 0
+    for batch in lore.event_log.read({}, batch_size=batch_size):
+        applied += folder.apply(batch)
+        n = len({(s.partition, s.position) for s in batch})
+        entries += n
+        on_entries(n)
+    return folder.graph, applied, entries, dimensions
 
 
 def folded_dimensions(graph: Graph) -> int | None:
@@ -88,15 +93,13 @@ def bulk_rebuild(settings: Settings, stack: LocalStack | None = None, csv_dir: P
     report = BulkReport()
     keep = csv_dir is not None or not local
     directory = csv_dir or Path(tempfile.mkdtemp(prefix="lore-bulk-", dir=settings.home.resolve()))
+    started = time.monotonic()
     lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
     try:
-        total = lore.event_log.count()
+        progress.phase("reading and folding the log", lore.event_log.count())
+        graph, report.events, report.entries, dimensions = _fold(lore, batch_size, progress.advance)
     finally:
         lore.close()
-
-    started = time.monotonic()
-    progress.phase("reading and folding the log", total)
-    graph, report.events, report.entries, dimensions = fold_log(settings, batch_size, progress.advance)
     dimensions = dimensions or folded_dimensions(graph)
     report.seconds["fold"] = time.monotonic() - started
 
