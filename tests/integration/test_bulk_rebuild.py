@@ -13,8 +13,6 @@ from fastapi.testclient import TestClient
 from neo4j import GraphDatabase
 
 from infra.local import LocalStack
-from infra.local.process import free_port
-from infra.local.servers import KafkaServer, Neo4jServer
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from projections.graph.fold_fingerprint import fold_fingerprint
@@ -24,6 +22,7 @@ from services.bulk_rebuild import bulk_rebuild, fold_log
 from tests.integration.test_layers import BERLIN, MOVE, TRIP, done, progress
 from tests.integration.test_memory_formation import end, talk
 from tests.support.kafka_flow import wait_until
+from tests.support.servers import private_stack
 
 TRICKY = 'Ada said "call me, maybe";\nthen: 你好, ok \\ done — ünïcödé'
 
@@ -32,14 +31,7 @@ TRICKY = 'Ada said "call me, maybe";\nthen: 你好, ok \\ done — ünïcödé'
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
     """A Neo4j of this module's own: the import stops it, which the session's must not be."""
     home = tmp_path_factory.mktemp("bulk-stack")
-    made = LocalStack(
-        home=home, jar_cache=Settings().jar_cache,
-        neo4j=Neo4jServer(home=home / "neo4j", bind="127.0.0.1", bolt_port=free_port(), http_port=free_port(),
-                          heap="1g", pagecache="256m"),
-        kafka=KafkaServer(home=home / "kafka", bind="127.0.0.1", port=free_port(),
-                          controller_port=free_port(), heap="256m"),
-        start_timeout_s=180,
-    )
+    made = private_stack(home, neo4j_heap="1g", pagecache="256m", kafka_heap="256m")
     try:
         made.start_neo4j()
         yield made

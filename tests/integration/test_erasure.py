@@ -18,12 +18,11 @@ from neo4j import GraphDatabase
 from domain.commands import EraseUser, Message, RecordEpisode, RecordMemory
 from infra.keys.kafka import KafkaKeyStore
 from infra.local import LocalStack
-from infra.local.process import free_port
-from infra.local.servers import KafkaServer, Neo4jServer
 from infra.settings import Settings
 from services.bootstrap import Lore, bootstrap
 from services.compact import compact
 from tests.support.kafka_flow import wait_until
+from tests.support.servers import private_stack
 
 AT = datetime(2026, 2, 1, tzinfo=UTC)
 
@@ -31,14 +30,7 @@ AT = datetime(2026, 2, 1, tzinfo=UTC)
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
     home = tmp_path_factory.mktemp("erasure-servers")
-    local = LocalStack(
-        home=home, jar_cache=Settings().jar_cache,
-        neo4j=Neo4jServer(home=home / "neo4j", bind="127.0.0.1", bolt_port=free_port(),
-                          http_port=free_port(), heap="512m", pagecache="128m"),
-        kafka=KafkaServer(home=home / "kafka", bind="127.0.0.1", port=free_port(),
-                          controller_port=free_port(), heap="512m"),
-        start_timeout_s=240,
-    )
+    local = private_stack(home, neo4j_heap="512m", pagecache="128m", kafka_heap="512m", start_timeout_s=240)
     try:
         local.up()
         yield local

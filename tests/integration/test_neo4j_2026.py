@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,7 +18,7 @@ from infra.embedding.local import LocalMiniLM
 from infra.local import LocalStack
 from infra.local.java import java_major
 from infra.local.process import free_port
-from infra.local.servers import KafkaServer, Neo4jServer, StoreOfAnotherSeries
+from infra.local.servers import StoreOfAnotherSeries
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from projections.graph.schema import VECTOR_INDEX, ensure_schema, vector_index_filters
@@ -25,18 +26,12 @@ from projections.search import CandidateQueries, Window
 from services.api import create_app
 from services.bootstrap import bootstrap
 from tests.support.rebuild import rebuilt_fingerprint
+from tests.support.servers import private_stack
 
 
-def _stack(home: Path, ports: dict[str, int], series: str) -> LocalStack:
-    return LocalStack(
-        home=home, jar_cache=Settings().jar_cache,
-        neo4j=Neo4jServer(home=home / "neo4j", bind="127.0.0.1", bolt_port=ports["bolt"],
-                          http_port=ports["http"], heap="768m", pagecache="128m",
-                          series=series),  # type: ignore[arg-type]
-        kafka=KafkaServer(home=home / "kafka", bind="127.0.0.1", port=ports["kafka"],
-                          controller_port=ports["controller"], heap="256m"),
-        start_timeout_s=240,
-    )
+def _stack(home: Path, ports: dict[str, int], series: Literal[5.26, 2026]) -> LocalStack:
+    return private_stack(home, neo4j_heap="768m", pagecache="128m", kafka_heap="256m", start_timeout_s=240,
+                         ports=ports, series=series)
 
 
 @pytest.fixture(scope="module")

@@ -18,10 +18,10 @@ from neo4j.exceptions import AuthError
 
 from infra.local import LocalStack, StartError
 from infra.local.process import free_port
-from infra.local.servers import KafkaServer, Neo4jServer
 from infra.settings import Settings
 from tests.support.api_server import running_api
 from tests.support.kafka_flow import start_worker, stop, wait_until
+from tests.support.servers import private_stack
 
 NEO4J_PASSWORD = "neo4j-secret-for-tests"
 KAFKA_PASSWORD = "kafka-secret-for-tests"
@@ -29,14 +29,8 @@ KAFKA_PASSWORD = "kafka-secret-for-tests"
 
 def _stack(home: Path, ports: dict[str, int], neo4j_password: str | None,
            kafka_password: str | None) -> LocalStack:
-    return LocalStack(
-        home=home, jar_cache=Settings().jar_cache,
-        neo4j=Neo4jServer(home=home / "neo4j", bind="127.0.0.1", bolt_port=ports["bolt"],
-                          http_port=ports["http"], heap="512m", pagecache="128m", password=neo4j_password),
-        kafka=KafkaServer(home=home / "kafka", bind="127.0.0.1", port=ports["kafka"],
-                          controller_port=ports["controller"], heap="256m", password=kafka_password),
-        start_timeout_s=180,
-    )
+    return private_stack(home, neo4j_heap="512m", pagecache="128m", kafka_heap="256m", ports=ports,
+                         neo4j_password=neo4j_password, kafka_password=kafka_password)
 
 
 @pytest.fixture(scope="module")

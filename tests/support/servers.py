@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from infra.local import LocalStack
 from infra.local.process import free_port
@@ -67,22 +68,27 @@ def _containers() -> Iterator[ServerEndpoints]:
         yield ServerEndpoints(neo4j.get_connection_url(), kafka.get_bootstrap_server(), "testcontainers")
 
 
+def private_stack(home: Path, *, neo4j_heap: str, pagecache: str, kafka_heap: str,
+                  start_timeout_s: float = 180, ports: dict[str, int] | None = None,
+                  series: Literal["5.26", "2026"] = "2026", neo4j_password: str | None = None,
+                  kafka_password: str | None = None) -> LocalStack:
+    """Lore's local Neo4j and Kafka under `home`, for a test that must start, stop or secure
+    servers of its own; on free ports unless `ports` ("bolt", "http", "kafka", "controller")."""
+    ports = ports or {name: free_port() for name in ("bolt", "http", "kafka", "controller")}
+    return LocalStack(
+        home=home, jar_cache=Settings().jar_cache,
+        neo4j=Neo4jServer(home=home / "neo4j", bind="127.0.0.1", bolt_port=ports["bolt"],
+                          http_port=ports["http"], heap=neo4j_heap, pagecache=pagecache, series=series,
+                          password=neo4j_password),
+        kafka=KafkaServer(home=home / "kafka", bind="127.0.0.1", port=ports["kafka"],
+                          controller_port=ports["controller"], heap=kafka_heap, password=kafka_password),
+        start_timeout_s=start_timeout_s,
+    )
+
+
 @contextmanager
 def _local_processes(workdir: Path) -> Iterator[ServerEndpoints]:
-    settings = Settings()
-    stack = LocalStack(
-        home=workdir,
-        jar_cache=settings.jar_cache,
-        neo4j=Neo4jServer(
-            home=workdir / "neo4j", bind="127.0.0.1", bolt_port=free_port(),
-            http_port=free_port(), heap="1g", pagecache="512m",
-        ),
-        kafka=KafkaServer(
-            home=workdir / "kafka", bind="127.0.0.1", port=free_port(),
-            controller_port=free_port(), heap="512m",
-        ),
-        start_timeout_s=180,
-    )
+    stack = private_stack(workdir, neo4j_heap="1g", pagecache="512m", kafka_heap="512m")
     try:
         stack.up()
         yield ServerEndpoints(stack.neo4j.bolt_uri, stack.kafka.bootstrap, "local processes",
