@@ -14,7 +14,6 @@ sealing with it would write what no one can ever open.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Collection
 
 from domain.sealing import PersonKey
@@ -33,9 +32,6 @@ KEYS_TOPIC_CONFIG = {
     "min.cleanable.dirty.ratio": "0.01",
 }
 _SEPARATOR = b"\x00"
-# A key not found is looked for again on the topic at most this often (a replay of an erased
-# person's entries asks for their destroyed keys once an entry).
-_REFRESH_S = 1.0
 # How often the background thread looks for keys made or destroyed elsewhere.
 _FOLLOW_S = 0.1
 
@@ -51,9 +47,12 @@ class KafkaKeyStore:
         self.topic = topic
         # user -> key_id -> secret, in the order the keys were made (the last is the current one).
         self._keys: dict[str, dict[bytes, bytes]] = {}
+        # Keys looked for and not on the topic when read to its end after the miss: destroyed (a
+        # key is on the topic before anything is sealed with it). Remembered, so that a replay of
+        # an erased person's entries reads the topic once per key, not once per entry.
+        self._gone: set[tuple[str, bytes]] = set()
         self._table = CompactedTopic(kafka, topic, KEYS_TOPIC_CONFIG, self._take, follow_s=_FOLLOW_S)
         self._lock = self._table.lock
-        self._refreshed = time.monotonic()
 
     def _take(self, key: bytes, value: bytes | None) -> None:
         user, _, key_id = key.partition(_SEPARATOR)
@@ -62,21 +61,20 @@ class KafkaKeyStore:
             mine.pop(bytes.fromhex(key_id.decode()), None)
         else:
             mine[bytes.fromhex(key_id.decode())] = value
+            self._gone.discard((user.decode(), bytes.fromhex(key_id.decode())))
 
     def _read_to_end(self) -> None:
         self._table.read_to_end()
-        self._refreshed = time.monotonic()
-
-    def _refresh(self) -> None:
-        if time.monotonic() - self._refreshed >= _REFRESH_S:
-            self._read_to_end()
 
     def find(self, user_id: str, key_id: bytes) -> bytes | None:
         with self._lock:
             found = self._keys.get(user_id, {}).get(key_id)
-            if found is None:
-                self._refresh()
+            if found is None and (user_id, key_id) not in self._gone:
+                # Made by another process a moment ago, perhaps: this one may not have read it yet.
+                self._read_to_end()
                 found = self._keys.get(user_id, {}).get(key_id)
+                if found is None:
+                    self._gone.add((user_id, key_id))
             return found
 
     def current(self, user_id: str) -> PersonKey:

@@ -154,3 +154,22 @@ def test_a_key_destroyed_by_another_process_leaves_this_ones_memory_at_once(stac
     finally:
         api.close()
         worker.close()
+
+
+def test_a_key_another_process_just_made_is_found_however_soon_it_is_asked_for(stack: LocalStack) -> None:
+    """New people one after another: the worker meets each one's first sealed command before its
+    own reader has seen the key. Each is read from the topic, not taken for destroyed."""
+    topic = f"lore.keys.{uuid.uuid4().hex[:8]}"
+    api, worker = KafkaKeyStore(stack.kafka.bootstrap, topic=topic), KafkaKeyStore(stack.kafka.bootstrap,
+                                                                                    topic=topic)
+    try:
+        for n in range(20):
+            key = api.current(f"new-{n}")
+            assert worker.find(f"new-{n}", key.key_id) == key.secret
+        gone = api.current("gone")
+        api.destroy("gone")
+        assert worker.find("gone", gone.key_id) is None
+        assert worker.find("gone", gone.key_id) is None  # remembered: not read for again
+    finally:
+        api.close()
+        worker.close()
