@@ -48,6 +48,16 @@ class OutcomeQueries:
                                                                 r["reason"], r["memory_id"])
                 for r in records}
 
+    def outcome_now(self, user_id: str, command_id: str) -> CommandOutcome | None:
+        """`outcome`, asked once: a Neo4j that is away raises at once instead of being retried
+        for half a minute (the HTTP intake publishes anyway; the worker knows a duplicate)."""
+        key = command_key(user_id, command_id)
+        with self.driver.session(database=self.database) as session:
+            records = list(session.run(_OUTCOMES, refs=[{"user_id": user_id, "command_id": command_id,
+                                                         "key": key}]))
+        return next((CommandOutcome(r["outcome"] or "applied", r["code"], r["reason"], r["memory_id"])
+                     for r in records), None)
+
     def outcome(self, user_id: str, command_id: str) -> CommandOutcome | None:
         """None while the command has not reached the graph."""
         return self.outcomes([(user_id, command_id)]).get((user_id, command_id))

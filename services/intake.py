@@ -7,6 +7,7 @@ A receipt says what became of the command as far as the caller chose to wait for
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -17,7 +18,10 @@ from starlette.concurrency import run_in_threadpool
 from domain.commands import Command
 from projections.outcomes import CommandOutcome
 from services.commands import CommandHandler
+from services.failures import Failure, classify
 from services.wire import to_message
+
+log = logging.getLogger(__name__)
 
 Status = Literal["accepted", "applied", "duplicate", "rejected"]
 
@@ -67,7 +71,11 @@ OutcomeOf = Callable[[str, str], CommandOutcome | None]
 
 class KafkaIntake:
     """Kafka mode: the command is on `lore.commands` when the answer comes; with `wait`, the
-    answer comes once a worker has applied it (or `timeout_s` has passed: then `accepted`)."""
+    answer comes once a worker has applied it (or `timeout_s` has passed: then `accepted`).
+
+    The graph is asked first whether the command was applied already (a resend answers
+    `duplicate`). While the person's Neo4j is away, the command is taken all the same: Kafka
+    keeps it, and the worker applies it (or knows it for a duplicate) once the graph is back."""
 
     def __init__(self, publish: Publish, outcome: OutcomeOf, max_command_bytes: int,
                  timeout_s: float = 30.0, poll_s: float = 0.02) -> None:
@@ -78,7 +86,7 @@ class KafkaIntake:
         self.poll_s = poll_s
 
     async def submit(self, command: Command, wait: bool) -> Receipt:
-        found = await run_in_threadpool(self._outcome, command.user_id, command.command_id)
+        found, _ = await self._ask(command)
         if found is not None:
             return _answer(command.command_id, found, "duplicate")
         await self._publish(to_message(command), command.user_id)
@@ -86,8 +94,19 @@ class KafkaIntake:
             return Receipt(command.command_id, "accepted")
         deadline = time.monotonic() + self.timeout_s
         while time.monotonic() < deadline:
-            found = await run_in_threadpool(self._outcome, command.user_id, command.command_id)
+            found, answered = await self._ask(command)
             if found is not None:
                 return _answer(command.command_id, found, "applied")
-            await asyncio.sleep(self.poll_s)
+            await asyncio.sleep(self.poll_s if answered else 1.0)  # no tight loop while it is away
         return Receipt(command.command_id, "accepted")
+
+    async def _ask(self, command: Command) -> tuple[CommandOutcome | None, bool]:
+        """The command's outcome (None: none yet), and whether the graph could say."""
+        try:
+            return await run_in_threadpool(self._outcome, command.user_id, command.command_id), True
+        except Exception as error:
+            if classify(error) is not Failure.TRANSIENT:
+                raise
+            log.warning("the graph cannot say what became of %s now (%s): taken all the same",
+                        command.command_id, error)
+            return None, False
