@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from domain.extraction.taxonomy import Taxonomy
 from infra.kafka_access import KafkaAccess
@@ -41,6 +42,12 @@ class Settings(BaseSettings):
     neo4j_user: str = Field(default="neo4j")
     neo4j_password: str = Field(default="", description="Empty when Neo4j runs without auth.")
     neo4j_database: str = Field(default="neo4j")
+    neo4j_shards: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Bolt URIs of several Neo4j instances, comma-separated, to split people across "
+        "(README, Scaling): a person lives on shard (Kafka partition mod shards). Needs Kafka; each "
+        "shard has its own workers (`lore worker --shard I`). Empty: one Neo4j, LORE_NEO4J_URI.",
+    )
 
     kafka_bootstrap: str | None = Field(
         default=None,
@@ -240,6 +247,43 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+
+    @field_validator("neo4j_shards", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _shards_need_kafka(self) -> Settings:
+        if len(self.neo4j_shards) > 1 and not self.uses_kafka_log:
+            raise ValueError("LORE_NEO4J_SHARDS names several Neo4j instances, which needs Kafka "
+                             "(LORE_KAFKA_BOOTSTRAP): the shards share one event log and one command topic")
+        if len(self.neo4j_shards) > self.kafka_partitions:
+            raise ValueError(f"LORE_NEO4J_SHARDS names {len(self.neo4j_shards)} Neo4j instances but the "
+                             f"topics have {self.kafka_partitions} partitions (LORE_KAFKA_PARTITIONS): "
+                             "a shard owns whole partitions, so there must be at least as many")
+        return self
+
+    @property
+    def shard_count(self) -> int:
+        """How many Neo4j instances hold the graph (1 without LORE_NEO4J_SHARDS)."""
+        return max(1, len(self.neo4j_shards))
+
+    def for_shard(self, shard: int) -> Settings:
+        """These settings, pointed at shard `shard`'s Neo4j."""
+        if not self.neo4j_shards:
+            if shard != 0:
+                raise ValueError(f"shard {shard}: LORE_NEO4J_SHARDS is not set, so there is one (0)")
+            return self
+        if not 0 <= shard < len(self.neo4j_shards):
+            raise ValueError(f"shard {shard} does not exist: LORE_NEO4J_SHARDS names "
+                             f"{len(self.neo4j_shards)} (0 to {len(self.neo4j_shards) - 1})")
+        return self.model_copy(update={"neo4j_uri": self.neo4j_shards[shard]})
 
     @model_validator(mode="after")
     def _taxonomy_from_file(self) -> Settings:

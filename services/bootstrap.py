@@ -131,6 +131,11 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     `embedder` replaces the one the settings name (a benchmark's cache, say).
     """
     settings = settings or Settings()
+    if len(settings.neo4j_shards) > 1 and settings.neo4j_uri not in settings.neo4j_shards:
+        raise ValueError(
+            f"LORE_NEO4J_SHARDS splits the graph across {len(settings.neo4j_shards)} Neo4j instances, "
+            "and this command works on one: name it (--shard I where the command takes it; README, "
+            "Scaling), or point LORE_NEO4J_URI at one of them")
     database = settings.neo4j_database
     driver = neo4j_driver(settings)
     if embedder is _FROM_SETTINGS:

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from aiokafka import ConsumerRebalanceListener, ConsumerRecord, TopicPartition
+from aiokafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 from faststream import AckPolicy
 from faststream.kafka import KafkaBroker
 from faststream.kafka.annotations import KafkaMessage
@@ -32,6 +33,7 @@ from faststream.kafka.annotations import KafkaMessage
 from domain.commands import Command
 from domain.sealing import Sealer
 from infra.eventlog.kafka import ensure_topic, events_topic_config, key_partition, topic_config
+from infra.eventlog.shards import shard_assignor
 from infra.kafka_access import KafkaAccess
 from infra.settings import Settings
 from services.commands import CommandHandler, Outcome
@@ -248,15 +250,29 @@ def prepare_topics(settings: Settings) -> int:
             f"{settings.events_topic} {counts[settings.events_topic]}: they must be equal, so that a "
             "worker owns the same users in both"
         )
+    if settings.shard_count > counts[settings.commands_topic]:
+        raise RuntimeError(
+            f"LORE_NEO4J_SHARDS names {settings.shard_count} Neo4j instances, and {settings.commands_topic} "
+            f"has {counts[settings.commands_topic]} partitions: a shard owns whole partitions, so there "
+            "must be at least as many partitions as shards"
+        )
     return counts[settings.commands_topic]
 
 
+def worker_group(settings: Settings, shard: int | None) -> str:
+    """The consumer group of the workers (of one shard's, when the graph is sharded)."""
+    return settings.worker_group if shard is None else f"{settings.worker_group}.shard-{shard}"
+
+
 def command_broker(settings: Settings, handler: CommandHandler | None, *, partitions: int = 0,
-                   describe_only: bool = False,
-                   sealer: Sealer | None = None) -> tuple[KafkaBroker, CommandWorker | None]:
+                   describe_only: bool = False, sealer: Sealer | None = None,
+                   shard: int | None = None) -> tuple[KafkaBroker, CommandWorker | None]:
     """The Kafka side of Lore: publishers of commands and dead letters, and, given a handler, the
     worker's subscriber (and the worker). FastStream documents all of it (`lore asyncapi`, with
-    `describe_only`: the subscriber is declared for the document and never started)."""
+    `describe_only`: the subscriber is declared for the document and never started).
+
+    `shard`: the worker applies only that shard's partitions (LORE_NEO4J_SHARDS), in a group of
+    that shard's workers."""
     largest = settings.max_command_bytes + 64 * 1024
     kafka = settings.kafka_access if settings.kafka_bootstrap else KafkaAccess("127.0.0.1:9092")
     broker = KafkaBroker(kafka.bootstrap, security=kafka.faststream(), client_id="lore",
@@ -280,7 +296,9 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *, partit
     failures = [0]  # batches in a row that could not be finished
 
     @broker.subscriber(
-        settings.commands_topic, batch=True, group_id=settings.worker_group,
+        settings.commands_topic, batch=True, group_id=worker_group(settings, shard),
+        partition_assignment_strategy=(RoundRobinPartitionAssignor,) if shard is None
+        else (shard_assignor(shard, settings.shard_count),),
         max_records=settings.worker_batch, batch_timeout_ms=50, auto_offset_reset="earliest",
         session_timeout_ms=settings.worker_session_timeout_ms,
         heartbeat_interval_ms=settings.worker_session_timeout_ms // 4,

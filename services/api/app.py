@@ -37,8 +37,9 @@ from services.api.routers import (
     search,
     todos,
 )
-from services.bootstrap import Lore, bootstrap, lifecycle_scheduler
+from services.bootstrap import Lore, lifecycle_scheduler
 from services.intake import DirectIntake, Intake, KafkaIntake
+from services.shards import GraphShards, open_shards
 from services.telemetry import REQUEST_SECONDS
 from services.wire import seal_message
 from services.worker import command_broker, prepare_topics
@@ -56,9 +57,10 @@ def _prepare_schema(lore: Lore) -> None:
         log.warning("Neo4j schema not ready yet (%s); it is retried on the first write", exc)
 
 
-async def _kafka_intake(app: FastAPI, lore: Lore, stack: AsyncExitStack, worker: bool) -> Intake:
+async def _kafka_intake(app: FastAPI, shards: GraphShards, stack: AsyncExitStack, worker: bool) -> Intake:
+    lore = shards.home
     settings = lore.settings
-    partitions = await asyncio.to_thread(prepare_topics, settings)
+    shards.partitions = partitions = await asyncio.to_thread(prepare_topics, settings)
     broker, app.state.worker = command_broker(settings, lore.commands if worker else None,
                                               partitions=partitions, sealer=lore.sealer)
     await broker.start()
@@ -71,7 +73,7 @@ async def _kafka_intake(app: FastAPI, lore: Lore, stack: AsyncExitStack, worker:
             body = await asyncio.to_thread(seal_message, user_id, body, sealer)
         return await broker.publish(body, topic=settings.commands_topic, key=user_id.encode())
 
-    return KafkaIntake(publish, lore.outcomes.outcome, settings.max_command_bytes,
+    return KafkaIntake(publish, shards.outcome, settings.max_command_bytes,
                        timeout_s=settings.wait_timeout_s)
 
 
@@ -97,36 +99,46 @@ def _otlp_configured() -> bool:
     return configured
 
 
-def create_app(make_lore: Callable[[], Lore] = bootstrap, *, worker: bool = True,
+def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = True,
                lifecycle: bool = False, host: str | None = None) -> FastAPI:
-    """`lifecycle`: also run maintenance on its cron and send reminders (what `lore serve` does).
+    """`make_lore`: wires Lore (of shard 0, with LORE_NEO4J_SHARDS; default: from the settings).
+    `lifecycle`: also run maintenance on its cron and send reminders (what `lore serve` does).
     `host`: the address the API is bound to (LORE_API_HOST when None), which decides whether
-    LORE_AUTH=auto asks for keys."""
+    LORE_AUTH=auto asks for keys. With several shards this process runs no worker: each shard
+    has its own (`lore worker --shard I`)."""
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Wiring opens the event log (on Kafka: topics, a producer): not on the event loop.
-        app.state.lore = lore = await asyncio.to_thread(make_lore)
+        app.state.shards = shards = await asyncio.to_thread(open_shards, make_lore)
+        app.state.lore = lore = shards.home
         app.state.worker = None
+        sharded = len(shards) > 1
+        runs_worker = worker and not sharded
+        if worker and sharded and lore.settings.uses_kafka_log:
+            log.info("%d Neo4j shards: this process runs no worker; start `lore worker --shard I` for "
+                     "each shard", len(shards))
         async with AsyncExitStack() as stack:
-            stack.callback(lore.close)
+            stack.callback(shards.close)
             app.state.gate = await asyncio.to_thread(_gate, lore.settings, host)
             if app.state.gate.keys is not None:
                 stack.callback(app.state.gate.keys.close)
             # In the background: Lore serves (and /v1/health answers) even while Neo4j is still down.
-            schema = asyncio.create_task(asyncio.to_thread(_prepare_schema, lore))
-            # Closing the driver under a running schema job would leave it writing after we are gone.
-            stack.push_async_callback(lambda: schema)
+            for shard in shards:
+                schema = asyncio.create_task(asyncio.to_thread(_prepare_schema, shard))
+                # Closing the driver under a running schema job would leave it writing after we are gone.
+                stack.push_async_callback(lambda job=schema: job)  # type: ignore[misc]
             if lore.settings.uses_kafka_log:
-                app.state.intake = await _kafka_intake(app, lore, stack, worker)
+                app.state.intake = await _kafka_intake(app, shards, stack, runs_worker)
             else:
                 app.state.intake = DirectIntake(lore.commands, lore.settings.max_command_bytes)
-            if worker or not lore.settings.uses_kafka_log:
+            if runs_worker or not lore.settings.uses_kafka_log:
                 # Beside this process's writer: on Kafka, for the partitions its worker is given.
                 lore.start_extraction(kafka_worker=lore.settings.uses_kafka_log)
             if lifecycle:
-                scheduler = await asyncio.to_thread(lifecycle_scheduler, lore)
-                scheduler.start()
-                stack.callback(scheduler.stop)
+                for shard in shards:
+                    scheduler = await asyncio.to_thread(lifecycle_scheduler, shard)
+                    scheduler.start()
+                    stack.callback(scheduler.stop)
             yield
 
     app = FastAPI(

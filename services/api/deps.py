@@ -11,11 +11,21 @@ from projections.temporal import TemporalQueries
 from services.api.auth import PersonDep
 from services.bootstrap import Lore
 from services.intake import Intake
+from services.shards import GraphShards
 
 
-def _lore(request: Request) -> Lore:
-    lore: Lore = request.app.state.lore
-    return lore
+def _shards(request: Request) -> GraphShards:
+    shards: GraphShards = request.app.state.shards
+    return shards
+
+
+def _lore(person: PersonDep, shards: ShardsDep) -> Lore:
+    """The Lore of the shard that holds the person the path names."""
+    return shards.of(person)
+
+
+def _home(shards: ShardsDep) -> Lore:
+    return shards.home
 
 
 def _intake(request: Request) -> Intake:
@@ -27,7 +37,11 @@ def _queries(lore: LoreDep) -> TemporalQueries:
     return lore.queries
 
 
+ShardsDep = Annotated[GraphShards, Depends(_shards)]
+# The person's own shard: for routes whose path names a person.
 LoreDep = Annotated[Lore, Depends(_lore)]
+# Shard 0 (the only one unless LORE_NEO4J_SHARDS): its settings serve the whole process.
+HomeLoreDep = Annotated[Lore, Depends(_home)]
 IntakeDep = Annotated[Intake, Depends(_intake)]
 QueriesDep = Annotated[TemporalQueries, Depends(_queries)]
 # The person a path names, as Lore keeps them: the caller's tenant's (services/api/auth.py).

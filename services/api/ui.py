@@ -19,9 +19,10 @@ from domain.commands import IDENTIFIER_PATTERN
 from projections.search import Window
 from projections.views import MemoryView
 from services.api.auth import KEY_COOKIE, authorize
-from services.api.deps import IntakeDep, LoreDep, MemoryId
+from services.api.deps import IntakeDep, MemoryId, ShardsDep
 from services.api.timeline_picture import WIDTH, picture
 from services.api.writes import command
+from services.bootstrap import Lore
 from services.intake import Intake
 
 HERE = FilePath(__file__).parent
@@ -65,6 +66,14 @@ class Login(Exception):
 PagePrincipal = Annotated[Principal, Depends(_principal)]
 # The tenant's own id: no slash, so a page can never name another tenant's person.
 PageUser = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
+
+
+def _page_lore(principal: PagePrincipal, user_id: PageUser, shards: ShardsDep) -> Lore:
+    """The Lore of the shard that holds the person the page shows."""
+    return shards.of(principal.person(user_id))
+
+
+PageLoreDep = Annotated[Lore, Depends(_page_lore)]
 
 
 def login_redirect(request: Request, exc: Exception) -> Response:
@@ -130,7 +139,7 @@ def _listing(lore: Any, person: str, q: str, kind: str, as_of: datetime | None, 
 
 
 @router.get("/users/{user_id}", response_class=HTMLResponse)
-def person_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_id: PageUser,
+def person_page(request: Request, principal: PagePrincipal, lore: PageLoreDep, user_id: PageUser,
                 q: Annotated[str, Query(max_length=500)] = "", kind: str = "", as_of: str | None = None,
                 show: str = "current", lens: str = "true") -> HTMLResponse:
     """`lens`: at the as-of moment, show what was *true* then (as Lore knows it now, later
@@ -164,7 +173,7 @@ def person_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_
 
 
 @router.get("/users/{user_id}/episodes/{episode_id}", response_class=HTMLResponse)
-def episode_page(request: Request, principal: PagePrincipal, lore: LoreDep, user_id: PageUser,
+def episode_page(request: Request, principal: PagePrincipal, lore: PageLoreDep, user_id: PageUser,
                  episode_id: MemoryId) -> HTMLResponse:
     """The conversation a memory came from, turn by turn."""
     found = lore.queries.episode(principal.person(user_id), episode_id)
@@ -195,7 +204,7 @@ def _writer(principal: Principal) -> None:
 
 
 @router.post("/users/{user_id}/memories/{memory_id}/forget", response_class=HTMLResponse)
-async def forget(request: Request, principal: PagePrincipal, lore: LoreDep, intake: IntakeDep,
+async def forget(request: Request, principal: PagePrincipal, lore: PageLoreDep, intake: IntakeDep,
                  user_id: PageUser, memory_id: MemoryId) -> HTMLResponse:
     _writer(principal)
     await _act(intake, "ForgetMemory", principal.person(user_id), {"memory_id": memory_id,
@@ -204,7 +213,7 @@ async def forget(request: Request, principal: PagePrincipal, lore: LoreDep, inta
 
 
 @router.post("/users/{user_id}/memories/{memory_id}/restore", response_class=HTMLResponse)
-async def restore(request: Request, principal: PagePrincipal, lore: LoreDep, intake: IntakeDep,
+async def restore(request: Request, principal: PagePrincipal, lore: PageLoreDep, intake: IntakeDep,
                   user_id: PageUser, memory_id: MemoryId) -> HTMLResponse:
     _writer(principal)
     await _act(intake, "RestoreMemory", principal.person(user_id), {"memory_id": memory_id})

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from infra.settings import Settings
 from services.bootstrap import bootstrap
+from services.shards import person_settings
 
 console = Console(stderr=True)
 
@@ -22,7 +23,8 @@ def export(
 ) -> None:
     """Write a person's memories (with their windows and history), episodes, session summaries and
     profile versions as JSON Lines, one object a line, read from the graph page by page."""
-    lore = bootstrap(Settings(embedder="none", extractor="off", layers="off", questions="off"))
+    settings = Settings(embedder="none", extractor="off", layers="off", questions="off")
+    lore = bootstrap(person_settings(settings, user_id))
     counts: dict[str, int] = {}
     try:
         with out.open("w", encoding="utf-8") if out else nullcontext(sys.stdout) as sink:

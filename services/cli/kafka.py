@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from infra.settings import Settings
 from services import __version__
 from services.bootstrap import bootstrap
-from services.worker import command_broker, prepare_topics
+from services.worker import command_broker, prepare_topics, worker_group
 
 console = Console(stderr=True)
 log = logging.getLogger(__name__)
@@ -31,19 +31,37 @@ def _kafka_settings() -> Settings:
     return settings.model_copy(update={"event_log": "kafka"})
 
 
-def worker() -> None:
+def worker(
+    shard: int = typer.Option(
+        None, "--shard", min=0,
+        help="With LORE_NEO4J_SHARDS: apply the commands of this shard's people (0 = the first URI) "
+        "to its Neo4j. Start workers for every shard; those of one shard share its partitions."),
+) -> None:
     """Consume commands from lore.commands (consumer group LORE_WORKER_GROUP) and apply them.
 
     Start several to share the partitions; each first brings the graph up to the end of the
     event log for the partitions it is given. Invalid commands go to lore.commands.dlq."""
     settings = _kafka_settings()
-    lore = bootstrap(settings)
+    if settings.neo4j_shards and shard is None:
+        console.print(f"[red]error:[/red] LORE_NEO4J_SHARDS names {settings.shard_count} Neo4j instances: "
+                      "say which this worker applies to, with --shard 0 to "
+                      f"{settings.shard_count - 1}")
+        raise typer.Exit(2)
+    try:
+        shard_settings = settings if shard is None else settings.for_shard(shard)
+    except ValueError as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2) from error
+    lore = bootstrap(shard_settings)
     partitions = prepare_topics(settings)
-    broker, _ = command_broker(settings, lore.commands, partitions=partitions, sealer=lore.sealer)
+    sharded = shard if settings.neo4j_shards else None
+    broker, _ = command_broker(shard_settings, lore.commands, partitions=partitions, sealer=lore.sealer,
+                               shard=sharded)
     app = FastStream(broker, on_startup=[lambda: lore.start_extraction(kafka_worker=True)],
                      on_shutdown=[lore.close])
-    log.info("worker: %s -> %s on %s, group %s", settings.commands_topic, settings.events_topic,
-             settings.kafka_bootstrap, settings.worker_group)
+    where = "" if sharded is None else f", shard {shard}/{settings.shard_count}: {shard_settings.neo4j_uri}"
+    log.info("worker: %s -> %s on %s, group %s%s", settings.commands_topic, settings.events_topic,
+             settings.kafka_bootstrap, worker_group(settings, sharded), where)
     asyncio.run(app.run())
 
 

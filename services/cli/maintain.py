@@ -14,6 +14,7 @@ from domain.model import utc
 from infra.settings import Settings
 from services.bootstrap import bootstrap, maintenance_service
 from services.lifecycle.maintenance import MaintenanceBusy
+from services.shards import person_settings
 
 console = Console(stderr=True)
 
@@ -25,12 +26,26 @@ def maintain(
                                           "gives the same decisions."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Say what would change; change nothing."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on standard output."),
+    shard: int | None = typer.Option(None, "--shard", min=0, help="With LORE_NEO4J_SHARDS: the shard "
+                                     "whose people this runs over (0 = the first URI); run it for each."),
 ) -> None:
     """Decay, forget, compress and expire, as README "Maintenance" says: memories unused for long
     lose importance, then are forgotten (restorable); old low-use ones of a kind are compressed into
     one that keeps their words; conversations past their retention lose their words. Every change
     is an event of the run; the report is also at GET /v1/maintenance/runs."""
-    lore = bootstrap(Settings(extractor="off", layers="off", questions="off"))
+    settings = Settings(extractor="off", layers="off", questions="off")
+    try:
+        if user is not None and shard is None:
+            settings = person_settings(settings, user)
+        elif settings.neo4j_shards and shard is None:
+            raise ValueError(f"LORE_NEO4J_SHARDS names {settings.shard_count} Neo4j instances: run "
+                             f"maintenance on each, with --shard 0 to {settings.shard_count - 1}")
+        else:
+            settings = settings.for_shard(shard or 0)
+    except ValueError as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2) from error
+    lore = bootstrap(settings)
     try:
         service = maintenance_service(lore)
         with Progress(TextColumn("[bold]maintenance"), BarColumn(), MofNCompleteColumn(),

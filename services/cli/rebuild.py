@@ -10,10 +10,35 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from infra.settings import Settings
-from services.bootstrap import bootstrap
+from services.bootstrap import Lore, bootstrap
 from services.rebuild import rebuild as rebuild_graph
 
 console = Console()
+
+SHARD = typer.Option(None, "--shard", min=0, help="With LORE_NEO4J_SHARDS: the shard whose Neo4j this "
+                     "works on (0 = the first URI), which follows only its own partitions of the log.")
+
+
+def _open(shard: int | None) -> tuple[Lore, list[int] | None]:
+    """Lore wired to one Neo4j, and the partitions of the log that graph follows (None: all)."""
+    settings = Settings(embedder="none")
+    if settings.neo4j_shards and shard is None:
+        console.print(f"[red]error:[/red] LORE_NEO4J_SHARDS names {settings.shard_count} Neo4j instances: "
+                      f"say which, with --shard 0 to {settings.shard_count - 1}")
+        raise typer.Exit(2)
+    try:
+        lore = bootstrap(settings.for_shard(shard or 0))
+    except ValueError as error:
+        console.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2) from error
+    if not settings.neo4j_shards:
+        return lore, None
+    from infra.eventlog.kafka import topic_partitions
+    from infra.eventlog.shards import shard_partitions
+
+    assert settings.kafka_bootstrap and shard is not None
+    count = topic_partitions(settings.kafka_access, settings.events_topic)
+    return lore, shard_partitions(shard, settings.shard_count, count)
 
 
 def rebuild(
@@ -28,17 +53,24 @@ def rebuild(
     after_import: Path = typer.Option(
         None, "--after-import",
         help="After loading --bulk's CSV by hand: make the indexes and finish what CSV cannot say."),
+    shard: int = SHARD,
 ) -> None:
     """Wipe the graph and replay the whole event log into it. Makes no decision, no model call."""
     settings = Settings(embedder="none")
     if bulk or after_import:
+        if settings.neo4j_shards:
+            console.print("[red]error:[/red] --bulk rebuilds one Neo4j from the whole log; with "
+                          "LORE_NEO4J_SHARDS rebuild each shard with `lore rebuild --shard I`")
+            raise typer.Exit(2)
         from services.cli.bulk_rebuild import run_bulk
 
         run_bulk(settings, batch_size, csv_dir, after_import)
         return
-    lore = bootstrap(settings)
+    lore, partitions = _open(shard)
     try:
-        total = lore.event_log.count()
+        # A shard's part of the log: its partitions' positions (the log is never trimmed).
+        total = lore.event_log.count() if partitions is None else \
+            sum(end + 1 for p, end in lore.event_log.end().items() if p in partitions)
         started = time.monotonic()
         with Progress(TextColumn("replaying"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("{task.fields[rate]} log entries/s"), TimeRemainingColumn(),
@@ -50,7 +82,7 @@ def rebuild(
                 done = progress.tasks[0].completed
                 progress.update(task, rate=f"{done / max(time.monotonic() - started, 1e-9):,.0f}")
 
-            applied = rebuild_graph(lore, batch_size=batch_size, on_progress=advance)
+            applied = rebuild_graph(lore, batch_size=batch_size, on_progress=advance, partitions=partitions)
         elapsed = time.monotonic() - started
         console.print(f"rebuilt {applied:,} events in {elapsed:.1f}s "
                       f"({applied / max(elapsed, 1e-9):,.0f} events/s)")
@@ -60,17 +92,18 @@ def rebuild(
 
 def catch_up(
     batch_size: int = typer.Option(10_000, help="Events per Neo4j transaction."),
+    shard: int = SHARD,
 ) -> None:
     """Apply to the graph whatever the log holds beyond the graph's checkpoint (safe to repeat)."""
-    lore = bootstrap(Settings(embedder="none"))
+    lore, partitions = _open(shard)
     try:
-        total = lore.projector.lag(lore.event_log)
+        total = lore.projector.lag(lore.event_log, partitions)
         with Progress(TextColumn("catching up"), BarColumn(), MofNCompleteColumn(),
                       TimeRemainingColumn(), console=console) as progress:
             task = progress.add_task("catch-up", total=total)
             applied = lore.projector.catch_up(
-                lore.event_log, batch_size=batch_size, on_progress=lambda n: progress.advance(task, n)
-            )
+                lore.event_log, batch_size=batch_size, on_progress=lambda n: progress.advance(task, n),
+                partitions=partitions)
         console.print(f"applied {applied:,} events")
     finally:
         lore.close()
@@ -78,9 +111,10 @@ def catch_up(
 
 def fingerprint(
     user: str = typer.Option(None, "--user", help="Only this person's part of the graph."),
+    shard: int = SHARD,
 ) -> None:
     """Print a canonical hash of the graph: equal graphs print equal fingerprints."""
-    lore = bootstrap(Settings(embedder="none"))
+    lore, _ = _open(shard)
     try:
         console.print(lore.projector.fingerprint(user))
     finally:

@@ -14,7 +14,8 @@ def serve(
     worker: bool = typer.Option(
         True, "--worker/--no-worker",
         help="With Kafka configured (LORE_KAFKA_BOOTSTRAP), also consume lore.commands here. "
-        "Use --no-worker when `lore worker` processes run apart.",
+        "Use --no-worker when `lore worker` processes run apart. With several Neo4j shards "
+        "(LORE_NEO4J_SHARDS) there is never one here: run `lore worker --shard I` for each.",
     ),
 ) -> None:
     """Serve the v1 HTTP API (OpenAPI at /docs).

@@ -125,6 +125,8 @@ def env_for(settings: Settings) -> dict[str, str]:
     }
     if settings.llm_base_url:
         values["LORE_LLM_BASE_URL"] = settings.llm_base_url
+    if settings.neo4j_shards:
+        values["LORE_NEO4J_SHARDS"] = ",".join(settings.neo4j_shards)
     if settings.neo4j_password:
         values["LORE_NEO4J_PASSWORD"] = settings.neo4j_password
     if settings.kafka_password:
@@ -133,10 +135,10 @@ def env_for(settings: Settings) -> dict[str, str]:
     return {**os.environ, **values}
 
 
-def start_worker(settings: Settings, log: Path) -> subprocess.Popen[bytes]:
-    """A real `lore worker` process."""
+def start_worker(settings: Settings, log: Path, *args: str) -> subprocess.Popen[bytes]:
+    """A real `lore worker` process (`args`: its options, e.g. --shard 1)."""
     with log.open("ab") as out:
-        return subprocess.Popen([sys.executable, "-m", "services.cli", "worker"],
+        return subprocess.Popen([sys.executable, "-m", "services.cli", "worker", *args],
                                 env=env_for(settings), stdout=out, stderr=subprocess.STDOUT)
 
 

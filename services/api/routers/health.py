@@ -9,7 +9,8 @@ from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from services.api.deps import LoreDep
+from services.api.deps import HomeLoreDep, ShardsDep
+from services.bootstrap import Lore
 from services.worker import CommandWorker
 
 router = APIRouter(tags=["health"])
@@ -22,7 +23,8 @@ class ComponentHealth(BaseModel):
 
 class Health(BaseModel):
     status: Literal["ok", "degraded"]
-    neo4j: ComponentHealth
+    neo4j: ComponentHealth = Field(description="With LORE_NEO4J_SHARDS, every shard: ready when each is; "
+                                   "while one is down the others still serve their people.")
     event_log: ComponentHealth
     worker: ComponentHealth | None = Field(
         default=None, description="The Kafka worker in this process, when there is one.")
@@ -51,7 +53,7 @@ def _worker(worker: CommandWorker | None) -> ComponentHealth | None:
     return ComponentHealth(ready=False, detail=f"retrying for {time.monotonic() - since:.0f}s: {error}")
 
 
-def _extraction(lore: LoreDep) -> ComponentHealth | None:
+def _extraction(lore: HomeLoreDep) -> ComponentHealth | None:
     process = lore.extraction
     if process is None or not process.running:
         return None
@@ -64,7 +66,7 @@ def _extraction(lore: LoreDep) -> ComponentHealth | None:
     return ComponentHealth(ready=True, detail=f"extracting with {process.extractor.name}{waiting}")
 
 
-def _layers(lore: LoreDep) -> ComponentHealth | None:
+def _layers(lore: HomeLoreDep) -> ComponentHealth | None:
     process = lore.layers
     if process is None or not process.running:
         return None
@@ -75,16 +77,31 @@ def _layers(lore: LoreDep) -> ComponentHealth | None:
     return ComponentHealth(ready=True, detail=writing)
 
 
-@router.get("/health", response_model=Health)
-async def health(lore: LoreDep, request: Request, response: Response) -> Health:
+async def _graph(lore: Lore) -> ComponentHealth:
     neo4j = await run_in_threadpool(_check, lore.projector.ping, "bolt handshake")
     if neo4j.ready:
         # The graph must be the projection of this log; if not, every write would be refused.
         neo4j = await run_in_threadpool(_check, lore.projector.checkpoints,
                                         "bolt handshake; the graph follows this event log")
+    return neo4j
+
+
+@router.get("/health", response_model=Health)
+async def health(shards: ShardsDep, request: Request, response: Response) -> Health:
+    lore = shards.home
+    graphs = [await _graph(shard) for shard in shards]
+    if len(graphs) == 1:
+        neo4j = graphs[0]
+    else:
+        neo4j = ComponentHealth(ready=all(g.ready for g in graphs),
+                                detail="; ".join(f"shard {i}: {g.detail}" for i, g in enumerate(graphs)))
     event_log = await run_in_threadpool(_check, lore.event_log.ping, f"{lore.event_log.name} log")
     worker = _worker(getattr(request.app.state, "worker", None))
-    ok = neo4j.ready and event_log.ready and (worker is None or worker.ready)
+    # Ready while any shard answers: a shard that is down takes its own people only.
+    ok = any(g.ready for g in graphs) and event_log.ready and (worker is None or worker.ready)
+    if ok and not neo4j.ready:
+        return Health(status="degraded", neo4j=neo4j, event_log=event_log, worker=worker,
+                      extraction=_extraction(lore), layers=_layers(lore))
     if not ok:
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     return Health(status="ok" if ok else "degraded", neo4j=neo4j, event_log=event_log, worker=worker,
