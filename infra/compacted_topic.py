@@ -17,6 +17,7 @@ from kafka import KafkaConsumer, TopicPartition
 
 from infra.eventlog.kafka import ensure_topic
 from infra.kafka_access import KafkaAccess
+from infra.kafka_publish import produce_patiently
 
 # What a reader does with each record: its key, and its value (None: a tombstone).
 OnRecord = Callable[[bytes, bytes | None], None]
@@ -64,12 +65,7 @@ class CompactedTopic:
 
     def produce(self, key: bytes, value: bytes | None) -> None:
         """Queue a record; flush() sends what is queued."""
-        while True:
-            try:
-                self._producer.produce(self.topic, key=key, value=value, on_delivery=self._delivered)
-                return
-            except BufferError:  # the local queue is full: let it drain
-                self._producer.poll(0.1)
+        produce_patiently(self._producer, self.topic, key=key, value=value, on_delivery=self._delivered)
 
     def _delivered(self, error: object, _: object) -> None:
         if error is not None:

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from confluent_kafka import Producer
 
 from infra.kafka_access import KafkaAccess
+
+
+def produce_patiently(producer: Producer, topic: str, **record: Any) -> None:
+    """Queue a record, waiting while the producer's local queue is full (it drains as the broker
+    acknowledges) instead of failing."""
+    while True:
+        try:
+            producer.produce(topic, **record)
+            return
+        except BufferError:
+            producer.poll(0.1)
 
 
 class KafkaPublisher:
@@ -14,12 +27,7 @@ class KafkaPublisher:
             "enable.idempotence": True, "acks": "all", "linger.ms": 5, "partitioner": "murmur2_random"}))
 
     def publish(self, value: bytes, key: str) -> None:
-        while True:
-            try:
-                self._producer.produce(self.topic, key=key.encode(), value=value)
-                return
-            except BufferError:  # the local queue is full: let it drain
-                self._producer.poll(0.1)
+        produce_patiently(self._producer, self.topic, key=key.encode(), value=value)
 
     def flush(self) -> None:
         if self._producer.flush(60):

@@ -15,7 +15,9 @@ tenants apply exactly as on the HTTP API: the MCP server can reach no one its ke
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -60,23 +62,34 @@ class LoreKeys(TokenVerifier):
 
 
 class KeyPerClient:
-    """A Lore client for the key of the MCP request being answered."""
+    """A Lore client for the key of the MCP request being answered. The clients of the keys
+    used last are kept (each holds its connections); the least recently used one beyond `keep`
+    is closed."""
 
-    def __init__(self, lore_url: str) -> None:
+    def __init__(self, lore_url: str, keep: int = 256) -> None:
         self.lore_url = lore_url
-        self._clients: dict[str, AsyncLoreClient] = {}
+        self.keep = keep
+        self._clients: OrderedDict[str, AsyncLoreClient] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
 
     def __call__(self) -> AsyncLoreClient:
         token = get_access_token()
         if token is None:  # the SDK's bearer middleware lets no such request through
             raise PermissionError("no Lore API key came with this request")
-        if token.token not in self._clients:
-            self._clients[token.token] = AsyncLoreClient(self.lore_url, api_key=token.token)
-        return self._clients[token.token]
+        client = self._clients.pop(token.token, None) or AsyncLoreClient(self.lore_url, api_key=token.token)
+        self._clients[token.token] = client
+        while len(self._clients) > self.keep:
+            _, oldest = self._clients.popitem(last=False)
+            # Closed in the background: the least recently used key has no request under way.
+            task = asyncio.get_running_loop().create_task(oldest.aclose())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+        return client
 
     async def aclose(self) -> None:
         for client in self._clients.values():
             await client.aclose()
+        self._clients.clear()
 
 
 def build_server(client: AsyncLoreClient | KeyPerClient, *, host: str = "127.0.0.1",

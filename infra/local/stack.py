@@ -90,12 +90,15 @@ class LocalStack:
                     "(LORE_LOCAL_BOLT_PORT, LORE_LOCAL_HTTP_PORT, LORE_LOCAL_KAFKA_PORT, "
                     "LORE_LOCAL_KAFKA_CONTROLLER_PORT)."
                 )
-        try:
-            self.neo4j = replace(self.neo4j, java=find_java(self.neo4j.java_at_least, self.java))
-            self.kafka = replace(self.kafka, java=find_java(self.kafka.java_at_least, self.java))
+        starting = {s.name for s in to_start}
+        try:  # a Java is looked for only for a server that is started: one running needs none
+            if "neo4j" in starting:
+                self.neo4j = replace(self.neo4j, java=find_java(self.neo4j.java_at_least, self.java))
+            if "kafka" in starting:
+                self.kafka = replace(self.kafka, java=find_java(self.kafka.java_at_least, self.java))
         except JavaTooOld as too_old:
             raise StartError(str(too_old)) from too_old
-        for server in [s for s in self.servers if s.name in {t.name for t in to_start}]:
+        for server in [s for s in self.servers if s.name in starting]:
             on_progress(f"starting {server.name}" + (f" with {server.java}" if server.java != "java" else ""))
             try:
                 server.prepare(jars[server.name])
