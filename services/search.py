@@ -61,7 +61,9 @@ class SearchService:
         self.rewriter = rewriter
         self.ranking = ranking
         self.clock = clock
-        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search")
+        # A search asks up to ~8 things at once (counts, entities, embedding, text and vector per
+        # kind of item); more threads than that would only queue in Neo4j.
+        self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="search")
 
     def search(self, user_id: str, query: str, window: Window, limit: int = 10,
                sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
@@ -70,31 +72,36 @@ class SearchService:
         `also`: more queries for the same need (questions synthesized from a message), searched
         beside it like a rewriter's rewordings.
 
-        What needs no query vector (the person's counts, the entities the query names) is asked
-        while the query is embedded; vector and text candidates are asked side by side, for the
-        query and for each rewording a configured rewriter gives (as sources `vector~1`,
-        `text~1`, ...); the graph last, as it looks around their best hits."""
+        Everything that can overlap does: the query is embedded while the person's counts and the
+        entities the query names are read, and the text source (which needs no vector) is asked
+        while the embedding is still being made; then the vector source, for the query and for
+        each rewording a configured rewriter gives (as sources `vector~1`, `text~1`, ...); the
+        graph last, as it looks around their best hits."""
         started = time.perf_counter()
         depth = max(limit * 3, 30)
         counts_job = self._pool.submit(self.queries.counts, user_id)
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
         asked = list(dict.fromkeys([query, *also, *(self.rewriter.rewrite(query) if self.rewriter else [])]))
-        with step("embed"):
-            vectors = self.embedder.embed(asked) if self.embedder and "vector" in sources else []
+        embed_job = self._pool.submit(timed("embed", self.embedder.embed), asked) if (
+            self.embedder and "vector" in sources) else None
         counts = counts_job.result()
         owned = {kind: counts.owned(kind) for kind in types}
         jobs = {}
         for n, wording in enumerate(asked):
             suffix = f"~{n}" if n else ""
             for kind in types:
+                if "text" in sources and owned[kind]:
+                    jobs[(f"text{suffix}", kind)] = self._pool.submit(
+                        timed("text", self.queries.text), kind, user_id, wording, window, depth, owned[kind])
+        vectors = embed_job.result() if embed_job else []
+        for n in range(len(asked)):
+            suffix = f"~{n}" if n else ""
+            for kind in types:
                 if vectors and owned[kind]:
                     jobs[(f"vector{suffix}", kind)] = self._pool.submit(
                         timed("vector", self.queries.vector), kind, user_id, vectors[n], window, depth,
                         owned[kind], counts.total(kind))
-                if "text" in sources and owned[kind]:
-                    jobs[(f"text{suffix}", kind)] = self._pool.submit(
-                        timed("text", self.queries.text), kind, user_id, wording, window, depth, owned[kind])
         lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
         named = named_job.result() if named_job else []
         if "graph" in sources:
