@@ -148,10 +148,12 @@ class Settings(BaseSettings):
                                  "machine's memory, 1g to 16g.")
     kafka_heap: str = Field(default="512m", description="Max heap of the local Kafka.")
 
-    embedder: Literal["local", "openai", "none"] = Field(
+    embedder: Literal["local", "e5-small-v2", "bge-small-en-v1.5", "openai", "none"] = Field(
         default="local",
-        description="local = all-MiniLM-L6-v2 int8 ONNX, offline; openai = an OpenAI-compatible "
-        "endpoint (LORE_EMBEDDING_BASE_URL, LORE_EMBEDDING_MODEL); none = no vectors.",
+        description="local = all-MiniLM-L6-v2 int8 ONNX, offline; e5-small-v2 and bge-small-en-v1.5 = "
+        "int8 ONNX models from LangChain4j's jars on Maven Central, fetched once into LORE_JAR_CACHE; "
+        "openai = an OpenAI-compatible endpoint (LORE_EMBEDDING_BASE_URL, LORE_EMBEDDING_MODEL); "
+        "none = no vectors.",
     )
     embedding_base_url: str | None = None
     embedding_api_key: str = "unused"

@@ -29,6 +29,8 @@ from projections.export import ExportQueries
 from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
+from projections.graph.projector import EmbedderChanged
+from projections.graph.schema import other_embedding_models
 from projections.layers import LayerQueries
 from projections.maintenance import MaintenanceQueries
 from projections.outcomes import OutcomeQueries
@@ -148,6 +150,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
 
     def schema() -> None:
         ensure_schema(driver, embedder.dimensions if embedder else None, database)
+        if embedder is not None:
+            refuse_other_models(driver, embedder.model, database)
 
     policy = extraction_policy(settings)
     handler = CommandHandler(GraphDecisionReads(driver, database), event_log, projector, embedder,
@@ -172,6 +176,17 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     return Lore(settings, driver, event_log, embedder, projector, handler, search, access, queries,
                 OutcomeQueries(driver, database), extractions, layer_queries, context,
                 ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys)
+
+
+def refuse_other_models(driver: Driver, model: str, database: str) -> None:
+    """Raise EmbedderChanged when the graph holds vectors another model made."""
+    others = other_embedding_models(driver, model, database)
+    if others:
+        raise EmbedderChanged(
+            f"the graph holds vectors made by {', '.join(others)}, and LORE_EMBEDDER gives {model}: "
+            "vectors of two models cannot be compared, so Lore writes none beside them. Set "
+            "LORE_EMBEDDER back to the model that made them (then `lore dlq replay --code "
+            "embedder_changed` for commands refused meanwhile), or start the new model on a new store")
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from infra.embedding import Embedder
+from infra.embedding.port import embed_queries
 from infra.rewriting import QueryRewriter
 from projections.search import Candidate, CandidateQueries, ItemType, Window
 from services.mmr import mmr_order
@@ -83,8 +84,9 @@ class SearchService:
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
         asked = list(dict.fromkeys([query, *also, *(self.rewriter.rewrite(query) if self.rewriter else [])]))
-        embed_job = self._pool.submit(timed("embed", self.embedder.embed), asked) if (
-            self.embedder and "vector" in sources) else None
+        embedder = self.embedder
+        embed_job = self._pool.submit(timed("embed", lambda: embed_queries(embedder, asked))) if (
+            embedder and "vector" in sources) else None
         counts = counts_job.result()
         owned = {kind: counts.owned(kind) for kind in types}
         jobs = {}

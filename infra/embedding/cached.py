@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from infra.embedding.port import Embedder
+from infra.embedding.port import Embedder, embed_queries
 
 
 class CachedEmbedder:
@@ -17,21 +17,31 @@ class CachedEmbedder:
         self.model = inner.model
         self.dimensions = inner.dimensions
         self.size = size
-        self._vectors: OrderedDict[str, list[float]] = OrderedDict()
+        # (how the text is read: passage or query, the text) -> its vector
+        self._vectors: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
         self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._cached(texts, "passage", self.inner.embed)
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        # A query's vector may differ from the same words' as a passage: kept apart.
+        return self._cached(texts, "query", lambda asked: embed_queries(self.inner, asked))
+
+    def _cached(self, texts: Sequence[str], read_as: str,
+                compute: Callable[[Sequence[str]], list[list[float]]]) -> list[list[float]]:
+        keys = [(read_as, t) for t in texts]
         with self._lock:
-            known = {t: self._vectors[t] for t in texts if t in self._vectors}
-            for text in known:
-                self._vectors.move_to_end(text)
-        missing = list(dict.fromkeys(t for t in texts if t not in known))
+            known = {k: self._vectors[k] for k in keys if k in self._vectors}
+            for key in known:
+                self._vectors.move_to_end(key)
+        missing = list(dict.fromkeys(k for k in keys if k not in known))
         if missing:
-            computed = dict(zip(missing, self.inner.embed(missing), strict=True))
+            computed = dict(zip(missing, compute([text for _, text in missing]), strict=True))
             with self._lock:
-                for text, vector in computed.items():
-                    self._vectors[text] = vector
+                for key, vector in computed.items():
+                    self._vectors[key] = vector
                 while len(self._vectors) > self.size:
                     self._vectors.popitem(last=False)
             known.update(computed)
-        return [known[t] for t in texts]
+        return [known[k] for k in keys]

@@ -13,7 +13,14 @@ class Embedder(Protocol):
     dimensions: int
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """One L2-normalised vector per text, in order."""
+        """One L2-normalised vector per text, in order: texts that are searched (memories, turns)."""
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
+    """Vectors of what a search asks. A model that reads a query unlike a passage (e5's `query: `,
+    bge's instruction) has `embed_queries`; one that reads both alike has only `embed`."""
+    asker = getattr(embedder, "embed_queries", None)
+    return asker(texts) if asker is not None else embedder.embed(texts)
 
 
 def open_embedder(settings: Settings) -> Embedder | None:
@@ -26,6 +33,10 @@ def open_embedder(settings: Settings) -> Embedder | None:
             base_url=settings.embedding_base_url, api_key=settings.embedding_api_key,
             model=settings.embedding_model, dimensions=settings.embedding_dimensions,
         )
-    from infra.embedding.local import LocalMiniLM
+    if settings.embedder == "local":
+        from infra.embedding.local import LocalMiniLM
 
-    return LocalMiniLM()
+        return LocalMiniLM()
+    from infra.embedding.jar_models import MODELS, JarModelEmbedder
+
+    return JarModelEmbedder(MODELS[settings.embedder], settings.jar_cache)

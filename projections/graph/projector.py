@@ -58,6 +58,13 @@ class ProjectionMismatch(GraphNeedsRebuild):
     code = "projection_mismatch"
 
 
+class EmbedderChanged(GraphNeedsRebuild):
+    """The graph holds vectors of another model than the configured embedder's: two models'
+    vectors cannot be compared, so nothing is written beside them (the message says what to do)."""
+
+    code = "embedder_changed"
+
+
 class ProjectionOutdated(GraphNeedsRebuild):
     """The graph was projected by an earlier version of Lore, in a shape this one does not write."""
 

@@ -122,6 +122,18 @@ def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j
     driver.execute_query("CALL db.awaitIndexes(300)", database_=database)
 
 
+def other_embedding_models(driver: Driver, model: str, database: str = "neo4j") -> list[str]:
+    """Models other than `model` whose vectors the graph holds (one node of each label is enough
+    to know: a scan, made once per process when its schema is made)."""
+    found: set[str] = set()
+    for label in ("Memory", "Message", "Summary"):
+        records, _, _ = driver.execute_query(
+            f"MATCH (n:{label}) WHERE n.embedding_model <> $model RETURN DISTINCT n.embedding_model AS m "
+            "LIMIT 5", model=model, database_=database)
+        found.update(r["m"] for r in records)
+    return sorted(found)
+
+
 def vector_dimensions(driver: Driver, database: str = "neo4j") -> int | None:
     """The dimension the memories' vector index was made with (None: there is none)."""
     records, _, _ = driver.execute_query(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from infra.embedding.local import LocalMiniLM, ModelFileMismatch, _verified
+from infra.embedding.local import LocalMiniLM
+from infra.embedding.onnx_encoder import ModelFileMismatch, verified
 
 
 @pytest.fixture(scope="module")
@@ -39,4 +40,4 @@ def test_a_model_file_with_another_hash_is_refused(tmp_path) -> None:
     fake = tmp_path / "model.onnx"
     fake.write_bytes(b"not the model")
     with pytest.raises(ModelFileMismatch, match="sha256"):
-        _verified(fake, "0" * 64)
+        verified(fake, "0" * 64)
