@@ -64,9 +64,10 @@ def test_lore_remembers_changes_finds_and_rebuilds_on_neo4j_2026(stack: LocalSta
                 "value": value, "valid_from": since})
             assert answer.json()["status"] == "applied", answer.text
             ids[value] = answer.json()["memory_id"]
-        for n in range(20):
+        for n in range(20):  # as new as helix: recency does not decide, the words do
             client.post("/v1/users/ada/memories", params={"wait": True},
-                        json={"content": f"Ada noted thing number {n} about her garden"})
+                        json={"content": f"Ada noted thing number {n} about her garden",
+                              "valid_from": "2026-03-01T00:00:00Z"})
         for n in range(60):  # another person's memories, nearer the question than most of Ada's
             client.post("/v1/users/grace/memories", params={"wait": True},
                         json={"content": f"Grace tried code editor number {n}"})
