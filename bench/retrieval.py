@@ -37,7 +37,8 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from infra.embedding.local import LocalMiniLM
+from domain.retrieval.turn_context import turn_contexts
+from infra.embedding.port import Embedder, embed_queries, open_embedder
 from infra.settings import Settings
 from projections.search import Window
 from services.api import create_app
@@ -79,13 +80,16 @@ def load_locomo(limit: int) -> list[dict]:
     return json.loads((data_folder() / "locomo" / "locomo10.json").read_text())[:limit]
 
 
-def ingest_locomo(client: TestClient, conversations: list[dict]) -> dict[str, list[tuple[str, str]]]:
-    """Every session as an episode through the HTTP API; per user, the (dia_id, text) of each turn."""
+def ingest_locomo(client: TestClient, conversations: list[dict]
+                  ) -> tuple[dict[str, list[tuple[str, str]]], dict[str, list[tuple[str, str]]]]:
+    """Every session as an episode through the HTTP API; per user, the (dia_id, text) of each turn,
+    and of each turn in its context (as Lore's text source reads it, for the BM25 baseline)."""
     turns: dict[str, list[tuple[str, str]]] = {}
+    in_context: dict[str, list[tuple[str, str]]] = {}
     for conv in track(conversations, description="recording LoCoMo sessions", console=console):
         user = f"locomo-{conv['sample_id']}"
         c = conv["conversation"]
-        turns[user] = []
+        turns[user], in_context[user] = [], []
         n = 1
         while f"session_{n}" in c:
             when = session_time(c[f"session_{n}_date_time"])
@@ -97,8 +101,12 @@ def ingest_locomo(client: TestClient, conversations: list[dict]) -> dict[str, li
                 "command_id": f"{user}-s{n}"})
             assert response.status_code == 202, response.text
             turns[user] += [(t["dia_id"], turn_text(t)) for t in c[f"session_{n}"]]
+            contexts = turn_contexts([m["content"] for m in messages],
+                                     [datetime.fromisoformat(m["timestamp"]) for m in messages])
+            in_context[user] += [(t["dia_id"], text)
+                                 for t, text in zip(c[f"session_{n}"], contexts, strict=True)]
             n += 1
-    return turns
+    return turns, in_context
 
 
 def lore_ranker(lore: Lore, sources: tuple[str, ...], dia: dict[tuple[str, int], str],
@@ -150,12 +158,13 @@ def bm25_ranker(turns: dict[str, list[tuple[str, str]]]) -> Ranker:
     return rank
 
 
-def cosine_ranker(turns: dict[str, list[tuple[str, str]]], model: LocalMiniLM) -> Ranker:
+def cosine_ranker(turns: dict[str, list[tuple[str, str]]], model: Embedder) -> Ranker:
     matrices = {user: np.array(model.embed([t for _, t in items]), dtype=np.float32)
-                for user, items in turns.items()}
+                for user, items in track(list(turns.items()), description=f"embedding turns ({model.model})",
+                                         console=console)}
 
     def rank(user: str, question: str) -> list[str]:
-        q = np.array(model.embed([question])[0], dtype=np.float32)
+        q = np.array(embed_queries(model, [question])[0], dtype=np.float32)
         order = np.argsort(-(matrices[user] @ q))[:K]
         return [turns[user][i][0] for i in order]
     return rank
@@ -169,9 +178,9 @@ def scores(ranked: Sequence[str], evidence: set[str]) -> dict[str, float]:
             "all@10": float(evidence <= top10), "ndcg@10": dcg / ideal if ideal else 0.0}
 
 
-def run_locomo(lore: Lore, client: TestClient, model: LocalMiniLM, conversations: int) -> None:
+def run_locomo(lore: Lore, client: TestClient, baselines: list[Embedder], conversations: int) -> None:
     data = load_locomo(conversations)
-    turns = ingest_locomo(client, data)
+    turns, in_context = ingest_locomo(client, data)
     extracted = end_sessions(client, data)
     console.print(f"extraction ({lore.extraction.extractor.name if lore.extraction else 'off'}): "
                   f"{extracted['done']:,} extractions done, {extracted['due']:,} still due, "
@@ -181,14 +190,17 @@ def run_locomo(lore: Lore, client: TestClient, model: LocalMiniLM, conversations
         for dia_id, _ in items:
             session, turn = dia_id[1:].split(":")
             dia[(f"{user}-s{session}", int(turn) - 1)] = dia_id
+    model = lore.search.embedder.model if lore.search.embedder else "none"
     rankers: dict[str, Ranker] = {
-        "lore: vector": lore_ranker(lore, ("vector",), dia),
+        f"lore: vector ({model})": lore_ranker(lore, ("vector",), dia),
         "lore: BM25": lore_ranker(lore, ("text",), dia),
+        "lore: graph": lore_ranker(lore, ("graph",), dia, ("memory", "message")),
         "lore: fused": lore_ranker(lore, ("vector", "text", "graph"), dia),
         "lore: fused, memories + turns": lore_ranker(lore, ("vector", "text", "graph"), dia,
                                                      ("memory", "message")),
-        "baseline: BM25 (bm25s)": bm25_ranker(turns),
-        "baseline: cosine scan": cosine_ranker(turns, model),
+        "baseline: BM25 (bm25s), turn alone": bm25_ranker(turns),
+        "baseline: BM25 (bm25s), turn in context": bm25_ranker(in_context),
+        **{f"baseline: cosine scan ({b.model})": cosine_ranker(turns, b) for b in baselines},
     }
     questions = [(f"locomo-{conv['sample_id']}", q) for conv in data for q in conv["qa"]
                  if q["category"] in CATEGORIES and q.get("evidence")]
@@ -275,14 +287,23 @@ def main() -> None:
     parser.add_argument("--fc-through", default="memories,extraction",
                         help="how facts are recorded: as memories, and/or said in a conversation "
                         "and extracted")
+    parser.add_argument("--embedder", default=None,
+                        help="Lore's embedder (default: LORE_EMBEDDER, else Lore's default)")
+    parser.add_argument("--baselines", default="local,e5-small-v2,bge-small-en-v1.5",
+                        help="embedders of the brute-force cosine baselines (comma list; empty: none)")
     args = parser.parse_args()
-    settings = Settings(home=Path(tempfile.mkdtemp(prefix="lore-retrieval-")), kafka_bootstrap=None)
-    model = LocalMiniLM()
+    home = Path(tempfile.mkdtemp(prefix="lore-retrieval-"))
+    chosen = {"embedder": args.embedder} if args.embedder else {}
+    settings = Settings(home=home, kafka_bootstrap=None, **chosen)
+    model = open_embedder(settings)
     lore = bootstrap(settings, embedder=model)
     lore.projector.wipe()
+    baselines = [model if model is not None and name == settings.embedder
+                 else open_embedder(Settings(home=home, kafka_bootstrap=None, embedder=name))
+                 for name in args.baselines.split(",") if name]
     with TestClient(create_app(lambda: lore)) as client:
         if args.conversations:
-            run_locomo(lore, client, model, args.conversations)
+            run_locomo(lore, client, [b for b in baselines if b is not None], args.conversations)
         if args.fc_sizes:
             for through in [t for t in args.fc_through.split(",") if t]:
                 run_factconsolidation(lore, client, [s for s in args.fc_sizes.split(",") if s], through)

@@ -221,7 +221,8 @@ WITH x, score
 # the best of them by the person's own BM25, the window filter and the fields.
 TEXT_POOL = """
 CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
-RETURN coalesce(node.memory_id, node.message_id, node.summary_id) AS id, node.content AS content, score
+RETURN coalesce(node.memory_id, node.message_id, node.summary_id) AS id,
+       coalesce(node.context, node.content) AS content, score
 """
 
 MEMORY_TEXT = as_of(f"""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from domain.retrieval.time_focus import TimeFocus, mentions_time, time_focus
 from infra.embedding import Embedder
 from infra.embedding.port import embed_queries
 from infra.rewriting import QueryRewriter
@@ -24,6 +25,10 @@ RRF_K = 10
 SOURCE_WEIGHTS = {"vector": 1.0, "text": 1.0, "graph": 0.7}
 # A rewording is a guess at what was meant: its lists count, less than the query as asked.
 REWORDING_WEIGHT = 0.7
+# A "when" question favours hits that carry a time; a span the question names, hits in it. Soft:
+# measured on LoCoMo, 1.2 to 2 gave the same (+2.5 points on temporal questions, bench/README).
+WHEN_BOOST = 1.5
+SPAN_BOOST = 1.5
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,9 @@ class SearchService:
         each rewording a configured rewriter gives (as sources `vector~1`, `text~1`, ...); the
         graph last, as it looks around their best hits."""
         started = time.perf_counter()
-        depth = max(limit * 3, 30)
+        # Each source's list is cut at `depth` before the fusion: LoCoMo's evidence was in the
+        # fused top 10 more often with 50 than with 30 (+0.7 points), no more with 100.
+        depth = max(limit * 5, 50)
         counts_job = self._pool.submit(self.queries.counts, user_id)
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
@@ -112,7 +119,7 @@ class SearchService:
                     lists[("graph", kind)] = timed("graph", self.queries.graph)(
                         kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
         with step("fuse"):
-            ranked = self._rerank(_fuse(lists), window)
+            ranked = self._rerank(_fuse(lists), window, time_focus(query, window.valid_at or self.clock()))
         chosen = ranked[:limit] if mmr_lambda is None else self._diversify(ranked[:depth], mmr_lambda, limit)
         SEARCH_SECONDS.observe(time.perf_counter() - started)
         return chosen
@@ -129,10 +136,11 @@ class SearchService:
             hits[index].ranks["mmr"] = position
         return [hits[i] for i in order]
 
-    def _rerank(self, hits: list[Hit], window: Window) -> list[Hit]:
+    def _rerank(self, hits: list[Hit], window: Window, focus: TimeFocus) -> list[Hit]:
         """Recency applies to memories (beliefs go stale; a turn of a conversation is a record), and
         is measured from the newest candidate: among two statements of the same thing, the later
-        wins, even when both are years old."""
+        wins, even when both are years old. What lies in a span the question names counts for
+        more, and so does what carries a time when the question asks when (time_focus.py)."""
         starts = [h.fields["valid_from"] for h in hits
                   if h.type == "memory" and isinstance(h.fields.get("valid_from"), datetime)]
         at = min([window.valid_at or self.clock(), *([max(starts)] if starts else [])])
@@ -147,8 +155,21 @@ class SearchService:
                 1 - r.importance_weight / 2 + r.importance_weight * importance)
             confidence = hit.fields.get("confidence")
             trust = 1.0 if confidence is None else 1 - r.confidence_weight + r.confidence_weight * confidence
-            hit.score = hit.scores["rrf"] * recency * use * weight * trust
+            hit.score = hit.scores["rrf"] * recency * use * weight * trust * _timely(hit, focus)
         return sorted(hits, key=lambda h: (-h.score, h.id))
+
+
+def _timely(hit: Hit, focus: TimeFocus) -> float:
+    """How much a hit gains from what the question says about time."""
+    gain = 1.0
+    if focus.asks_when and mentions_time(hit.fields.get("content") or ""):
+        gain *= WHEN_BOOST
+    if focus.start is not None:
+        start = hit.fields.get("valid_from" if hit.type == "memory" else "occurred_at")
+        end = hit.fields.get("valid_until") if hit.type == "memory" else None
+        if isinstance(start, datetime) and focus.covers(start, end if isinstance(end, datetime) else None):
+            gain *= SPAN_BOOST
+    return gain
 
 
 def _seeds(lists: dict[tuple[str, ItemType], list[Candidate]], kind: ItemType, top: int = 3) -> list[str]:

@@ -306,7 +306,7 @@ SET ep.text = null, ep.expired_at = datetime(r.recorded_at), ep.expired_run = r.
 WITH ep
 CALL (ep) {
   MATCH (ep)-[:HAS_MESSAGE]->(x:Message)
-  SET x.content = null, x.content_cjk = null, x.name = '(expired)', x.expired = true
+  SET x.content = null, x.context = null, x.content_cjk = null, x.name = '(expired)', x.expired = true
   REMOVE x.embedding
 }
 """

@@ -484,8 +484,8 @@ def episode_expired(g: Graph, rows: list[dict[str, Any]]) -> None:
             x = g.nodes.get(rel[2])
             if x is None or "Message" not in x.labels:
                 continue
-            put_all(x, {"content": None, "content_cjk": None, "name": "(expired)", "expired": True,
-                        "embedding": None})
+            put_all(x, {"content": None, "context": None, "content_cjk": None, "name": "(expired)",
+                        "expired": True, "embedding": None})
 
 
 def maintenance_applied(g: Graph, rows: list[dict[str, Any]]) -> None:

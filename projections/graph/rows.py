@@ -36,6 +36,7 @@ from domain.events import (
     UserErased,
 )
 from domain.model import command_key, derived_id, episode_key, message_id, normalized, session_key
+from domain.retrieval.turn_context import turn_contexts
 from domain.state import slot_key
 from domain.stored import StoredEvent
 from projections.graph import cypher
@@ -269,6 +270,8 @@ def text_props(text: str, user_id: str) -> dict[str, Any]:
 def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
     """Each message of an episode as a node of its own: searchable turn by turn."""
     vectors = [e.vector() for e in event.embeddings] or [None] * len(event.messages)
+    contexts = turn_contexts([message_text(m) for m in event.messages],
+                             [m.timestamp or event.occurred_at for m in event.messages])
     return [
         {
             "message_id": message_id(event.user_id, event.episode_id, i),
@@ -279,6 +282,7 @@ def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
                 "position": i, "role": message.role, "content": message_text(message),
                 "name": message.content[:_CAPTION],
                 "embedding_model": event.embeddings[i].model if event.embeddings else None,
+                "context": contexts[i],
                 **text_props(message_text(message), event.user_id),
             },
         }

@@ -30,6 +30,18 @@ def _fulltext(name: str, label: str, properties: str, analyzer: str) -> str:
             f"OPTIONS {{indexConfig: {{`fulltext.analyzer`: '{analyzer}'}}}}")
 
 
+_FULLTEXT = {
+    # English (stemming) for most text; CJK bigrams for text with Chinese, Japanese or Korean in it.
+    # A turn is found by its words and by those of the turns around it (`context`).
+    MEMORY_FULLTEXT: ("Memory", ["content", "user_key"], "english"),
+    MEMORY_FULLTEXT_CJK: ("Memory", ["content_cjk", "user_key_cjk"], "cjk"),
+    MESSAGE_FULLTEXT: ("Message", ["content", "context", "user_key"], "english"),
+    MESSAGE_FULLTEXT_CJK: ("Message", ["content_cjk", "user_key_cjk"], "cjk"),
+    ENTITY_FULLTEXT: ("Entity", ["name", "user_key"], "standard-no-stop-words"),
+    SUMMARY_FULLTEXT: ("Summary", ["content", "user_key"], "english"),
+}
+_FULLTEXT_PROPERTIES = {name: properties for name, (_, properties, _) in _FULLTEXT.items()}
+
 _STATEMENTS = [
     "CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.user_id IS UNIQUE",
     "CREATE CONSTRAINT memory_id IF NOT EXISTS FOR (m:Memory) REQUIRE m.memory_id IS UNIQUE",
@@ -60,13 +72,8 @@ _STATEMENTS = [
     "CREATE CONSTRAINT maintenance_run IF NOT EXISTS FOR (r:MaintenanceRun) REQUIRE r.run_id IS UNIQUE",
     "CREATE CONSTRAINT lease_name IF NOT EXISTS FOR (l:Lease) REQUIRE l.name IS UNIQUE",
     "CREATE INDEX todo_remind_at IF NOT EXISTS FOR (m:Todo) ON (m.remind_at)",
-    # English (stemming) for most text; CJK bigrams for text with Chinese, Japanese or Korean in it.
-    _fulltext(MEMORY_FULLTEXT, "Memory", "n.content, n.user_key", "english"),
-    _fulltext(MEMORY_FULLTEXT_CJK, "Memory", "n.content_cjk, n.user_key_cjk", "cjk"),
-    _fulltext(MESSAGE_FULLTEXT, "Message", "n.content, n.user_key", "english"),
-    _fulltext(MESSAGE_FULLTEXT_CJK, "Message", "n.content_cjk, n.user_key_cjk", "cjk"),
-    _fulltext(ENTITY_FULLTEXT, "Entity", "n.name, n.user_key", "standard-no-stop-words"),
-    _fulltext(SUMMARY_FULLTEXT, "Summary", "n.content, n.user_key", "english"),
+    *(_fulltext(name, label, ", ".join(f"n.{p}" for p in properties), analyzer)
+      for name, (label, properties, analyzer) in _FULLTEXT.items()),
 ]
 
 _VECTOR_LABELS = ((VECTOR_INDEX, "Memory"), (MESSAGE_VECTOR_INDEX, "Message"),
@@ -79,6 +86,14 @@ _VECTORS = [f"CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embe
 # person's nearest neighbours come out of the index directly, however small their share of it.
 _FILTERED_VECTORS = [f"CYPHER 25 CREATE VECTOR INDEX {name} IF NOT EXISTS FOR (n:{label}) ON n.embedding "
                      f"WITH [n.user_id] {_VECTOR_OPTIONS}" for name, label in _VECTOR_LABELS]
+
+
+def stale_fulltext_indexes(driver: Driver, database: str = "neo4j") -> list[str]:
+    """Lore's fulltext indexes that exist over other properties than the ones wanted now."""
+    records, _, _ = driver.execute_query("SHOW FULLTEXT INDEXES YIELD name, properties",
+                                         database_=database)
+    return [r["name"] for r in records
+            if r["name"] in _FULLTEXT_PROPERTIES and list(r["properties"]) != _FULLTEXT_PROPERTIES[r["name"]]]
 
 
 def filters_in_vector_index(driver: Driver, database: str = "neo4j") -> bool:
@@ -102,6 +117,9 @@ def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j
     statements: list[tuple[str, dict[str, int]]] = [
         (f"DROP CONSTRAINT {name} IF EXISTS", {}) for name in _RETIRED_CONSTRAINTS]
     statements += [(f"DROP INDEX {name} IF EXISTS", {}) for name in _RETIRED_INDEXES]
+    # A fulltext index over other properties than today's (the turn's context came later) is
+    # made again; Neo4j fills it from the nodes in the background, awaited below.
+    statements += [(f"DROP INDEX {name} IF EXISTS", {}) for name in stale_fulltext_indexes(driver, database)]
     statements += [(s, {}) for s in _STATEMENTS]
     if dimensions:
         if filters_in_vector_index(driver, database):
