@@ -158,6 +158,28 @@ def test_each_turn_of_a_conversation_is_found_with_its_session_and_time(client: 
     assert "graph" in neighbour["scores"]
 
 
+def test_a_short_answer_is_found_by_the_question_it_answers_and_shows_itself(client: TestClient) -> None:
+    def episode(session: str, *turns: tuple[str, str]) -> None:
+        response = client.post("/v1/users/ada/episodes", params={"wait": "true"}, json={
+            "session_id": session, "messages": [
+                {"role": role, "content": text, "timestamp": f"2026-05-0{n + 1}T10:00:00Z"}
+                for n, (role, text) in enumerate(turns)]})
+        assert response.status_code == 202, response.text
+
+    episode("house", ("assistant", "Has the plumber repaired your boiler yet?"),
+            ("user", "Yes, on Saturday, finally!"), ("assistant", "Great, warm showers again."))
+    episode("other", ("assistant", "Shall I book the table for two?"), ("user", "Yes, definitely."))
+    hits = search(client, "ada", "when was the boiler repaired?")
+    # The hit is the turn itself, not its context:
+    answer = next(h for h in hits if h["content"] == "Yes, on Saturday, finally!")
+    assert "text" in answer["scores"]  # found by the words of the turn before it
+    # A turn of another episode does not borrow this one's words.
+    assert all("text" not in h["scores"] for h in hits if h["content"] == "Yes, definitely.")
+    # "When" favours the turn that says when.
+    reply = next(i for i, h in enumerate(hits) if h["content"] == "Great, warm showers again.")
+    assert hits.index(answer) < reply
+
+
 def test_entities_named_in_a_query_bring_their_memories(client: TestClient) -> None:
     lead = remember(client, "ada", "Her team lead is Grace", entities=["Globex", "Grace"])
     remember(client, "ada", "Ada waters the plants on Sundays", entities=["plants"])
