@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationInfo, 
 from domain.extraction.candidate import Candidate
 from domain.layers.model import BasicInfo, SessionSummary
 from domain.model import MemoryKind, UtcDatetime
+from domain.vectors import ItemVector
 
 IDENTIFIER_PATTERN = r"^[A-Za-z0-9_.:@\-]+$"
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
@@ -89,6 +90,26 @@ class GiveFeedback(_Command):
     memory_id: Identifier
     verdict: Literal["helpful", "wrong"]
     note: str | None = Field(default=None, max_length=500, description="Why, in a few words.")
+
+
+MAX_VECTORS = 500
+
+
+class ReplaceEmbeddings(_Command):
+    """Vectors of another model for items of the person's, made by `lore reembed`: recorded, so
+    that a replay puts them back without the model."""
+
+    type: Literal["ReplaceEmbeddings"] = "ReplaceEmbeddings"
+    model: str = Field(min_length=1, max_length=200)
+    vectors: tuple[ItemVector, ...] = Field(min_length=1, max_length=MAX_VECTORS)
+
+    @field_validator("vectors")
+    @classmethod
+    def _one_model(cls, vectors: tuple[ItemVector, ...], info: ValidationInfo) -> tuple[ItemVector, ...]:
+        others = {v.embedding.model for v in vectors} - {info.data.get("model")}
+        if others:
+            raise ValueError(f"every vector must be of the command's model, not {', '.join(sorted(others))}")
+        return vectors
 
 
 class Message(BaseModel):
@@ -336,7 +357,7 @@ class MaintainMemory(_Command):
 Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
     | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile
-    | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory | GiveFeedback,
+    | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory | GiveFeedback | ReplaceEmbeddings,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

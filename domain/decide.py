@@ -25,6 +25,7 @@ from domain.commands import (
     RecordProfile,
     RecordSummary,
     ReopenTodo,
+    ReplaceEmbeddings,
     RestoreMemory,
 )
 from domain.entity_types import entity_types
@@ -46,6 +47,7 @@ from domain.errors import (
 from domain.events import (
     CommandRejected,
     Embedding,
+    EmbeddingsReplaced,
     EpisodeExpired,
     EpisodeRecorded,
     Event,
@@ -683,3 +685,11 @@ def _existing(state: UserState, memory_id: str) -> MemoryState:
     if memory is None:
         raise MemoryNotFound(memory_id)
     return memory
+
+
+@_decide.register
+def _(command: ReplaceEmbeddings, state: UserState, envelope: _Envelope,
+      embeddings: Sequence[Embedding]) -> list[Event]:
+    # Items gone meanwhile (erased, a turn whose words expired) take no vector: the projection
+    # matches only what is still there to be read.
+    return [EmbeddingsReplaced(**envelope(), model=command.model, vectors=command.vectors)]

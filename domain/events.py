@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-from array import array
-from collections.abc import Sequence
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,6 +10,8 @@ from domain.commands import Message, MessageRef, ProposedVerdict
 from domain.extraction.candidate import Candidate, Relation
 from domain.layers.model import BasicInfo, SessionSummary
 from domain.model import MemoryKind, UtcDatetime
+from domain.vectors import Embedding as Embedding  # re-exported: where events are, so are their vectors
+from domain.vectors import ItemVector
 
 
 class _Event(BaseModel):
@@ -26,25 +25,6 @@ class _Event(BaseModel):
     recorded_at: UtcDatetime = Field(description="When Lore decided it (transaction time).")
 
     current_version: ClassVar[int] = 1
-
-
-class Embedding(BaseModel):
-    """A vector recorded with the event, so that a replay never computes it again."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    model: str = Field(description="Which model made it; vectors of two models never mix.")
-    vector_b64: str = Field(description="Little-endian float32, base64.")
-
-    @classmethod
-    def of(cls, model: str, vector: Sequence[float]) -> Embedding:
-        packed = array("f", vector)
-        return cls(model=model, vector_b64=base64.b64encode(packed.tobytes()).decode())
-
-    def vector(self) -> list[float]:
-        packed = array("f")
-        packed.frombytes(base64.b64decode(self.vector_b64))
-        return packed.tolist()
 
 
 class MemoryRecorded(_Event):
@@ -183,6 +163,14 @@ class UserConfigured(_Event):
     extraction: bool = True
     citations: bool = True
     temporary: bool = False
+
+
+class EmbeddingsReplaced(_Event):
+    """Items of the person's got vectors of another model (`lore reembed`)."""
+
+    type: Literal["EmbeddingsReplaced"] = "EmbeddingsReplaced"
+    model: str
+    vectors: tuple[ItemVector, ...]
 
 
 class MemoryRestored(_Event):
@@ -361,6 +349,6 @@ Event = Annotated[
     | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
     | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened
     | MemoryDecayed | MemoryCompressed | EpisodeExpired | MaintenanceApplied | UserConfigured
-    | FeedbackGiven,
+    | FeedbackGiven | EmbeddingsReplaced,
     Field(discriminator="type"),
 ]

@@ -10,6 +10,7 @@ from functools import singledispatch
 from domain.commands import MessageRef
 from domain.events import (
     CommandRejected,
+    EmbeddingsReplaced,
     EpisodeExpired,
     EpisodeRecorded,
     Event,
@@ -285,6 +286,11 @@ def _(event: EpisodeExpired, state: UserState) -> None:
 @_apply.register
 def _(event: MaintenanceApplied, state: UserState) -> None:
     """The run's counts, for its report."""
+
+
+@_apply.register
+def _(event: EmbeddingsReplaced, state: UserState) -> None:
+    """Vectors are the graph's business; what a person's commands are decided on is unchanged."""
 
 
 @_apply.register

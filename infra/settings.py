@@ -276,6 +276,14 @@ class Settings(BaseSettings):
         """How many Neo4j instances hold the graph (1 without LORE_NEO4J_SHARDS)."""
         return max(1, len(self.neo4j_shards))
 
+    def one_shard(self, shard: int | None, doing: str) -> Settings:
+        """These settings on the shard a command that works on one graph was given (`doing`: what
+        it does to that graph, for the refusal); without shards, the one graph there is."""
+        if self.neo4j_shards and shard is None:
+            raise ValueError(f"LORE_NEO4J_SHARDS names {self.shard_count} Neo4j instances: say which "
+                             f"to {doing}, with --shard 0 to {self.shard_count - 1}")
+        return self.for_shard(shard or 0)
+
     def for_shard(self, shard: int) -> Settings:
         """These settings, pointed at shard `shard`'s Neo4j."""
         if not self.neo4j_shards:

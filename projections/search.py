@@ -132,6 +132,11 @@ WHERE ($valid_at IS NULL OR x.occurred_at <= $valid_at)
   AND ($known_at IS NULL OR x.recorded_at <= $known_at)
 """
 
+# A vector is compared only with vectors of the model that made it: while `lore reembed` moves a
+# store to another model, the items not moved yet are left out of the vector source (a vector
+# recorded before the model was named counts as the store's).
+_SAME_MODEL = "coalesce({n}.embedding_model, $model) = $model"
+
 _MEMORY_KIND_FILTER = "  AND ($kinds IS NULL OR m.kind IN $kinds)\nWITH m, score\n"
 
 # The window filter runs before the cut; the fields are read for the kept few only.
@@ -163,7 +168,7 @@ ORDER BY score DESC
 SUMMARY_VECTOR_EXACT = f"""
 MATCH (s:Summary {{user_id: $user_id}})
 WITH s, vector.similarity.cosine(s.embedding, $vector) AS score
-{_SUMMARY_FILTER}  AND score IS NOT NULL
+{_SUMMARY_FILTER}  AND score IS NOT NULL AND {_SAME_MODEL.format(n="s")}
 {_SUMMARY_BEST}"""
 
 SUMMARY_TEXT = f"""
@@ -179,12 +184,13 @@ MATCH (m:Memory {{user_id: $user_id}})
 WHERE $kinds IS NULL OR m.kind IN $kinds
 WITH m
 {AS_OF}
-WITH m, until, vector.similarity.cosine(m.embedding, $vector) AS score WHERE score IS NOT NULL
+WITH m, until, vector.similarity.cosine(m.embedding, $vector) AS score
+WHERE score IS NOT NULL AND {_SAME_MODEL.format(n="m")}
 {_MEMORY_BEST}""")
 
 MEMORY_VECTOR_INDEX = as_of(f"""
 CALL db.index.vector.queryNodes('{VECTOR_INDEX}', $fetch, $vector) YIELD node AS m, score
-WITH m, score WHERE m.user_id = $user_id
+WITH m, score WHERE m.user_id = $user_id AND {_SAME_MODEL.format(n="m")}
 {_MEMORY_KIND_FILTER}{AS_OF}{_MEMORY_BEST}""")
 
 # Neo4j 2026: the person's nearest neighbours come out of the index itself (filtered inside it by
@@ -193,20 +199,20 @@ MEMORY_VECTOR_FILTERED = as_of(f"""CYPHER 25
 MATCH (m:Memory)
   SEARCH m IN (VECTOR INDEX {VECTOR_INDEX} FOR $vector WHERE m.user_id = $user_id LIMIT $fetch)
   SCORE AS score
-WITH m, score WHERE true
+WITH m, score WHERE {_SAME_MODEL.format(n="m")}
 {_MEMORY_KIND_FILTER}{AS_OF}{_MEMORY_BEST}""")
 
 MESSAGE_VECTOR_EXACT = f"""
 MATCH (x:Message {{user_id: $user_id}})
 WITH x, vector.similarity.cosine(x.embedding, $vector) AS score
-{_MESSAGE_FILTER}  AND score IS NOT NULL
+{_MESSAGE_FILTER}  AND score IS NOT NULL AND {_SAME_MODEL.format(n="x")}
 {_MESSAGE_BEST}"""
 
 MESSAGE_VECTOR_INDEX = f"""
 CALL db.index.vector.queryNodes('{MESSAGE_VECTOR_INDEX}', $fetch, $vector) YIELD node AS x, score
 WITH x, score WHERE x.user_id = $user_id
 WITH x, score
-{_MESSAGE_FILTER}
+{_MESSAGE_FILTER}  AND {_SAME_MODEL.format(n="x")}
 {_MESSAGE_BEST}"""
 
 MESSAGE_VECTOR_FILTERED = f"""CYPHER 25
@@ -214,7 +220,7 @@ MATCH (x:Message)
   SEARCH x IN (VECTOR INDEX {MESSAGE_VECTOR_INDEX} FOR $vector WHERE x.user_id = $user_id LIMIT $fetch)
   SCORE AS score
 WITH x, score
-{_MESSAGE_FILTER}
+{_MESSAGE_FILTER}  AND {_SAME_MODEL.format(n="x")}
 {_MESSAGE_BEST}"""
 
 # Two steps: the pool of the person's nodes that hold a query word (id and text only), then, for
@@ -357,16 +363,17 @@ class CandidateQueries:
         return counts
 
     def vector(self, kind: ItemType, user_id: str, vector: list[float], window: Window, limit: int,
-               owned: int, total: int) -> list[Candidate]:
+               owned: int, total: int, model: str | None = None) -> list[Candidate]:
         """Exact over the person's own nodes when they are few; else the HNSW index, fetching
-        enough neighbours that the person's share of them covers `limit`, more if it did not."""
+        enough neighbours that the person's share of them covers `limit`, more if it did not.
+        `model`: the query vector's; nodes with another model's vectors are left out."""
         if kind == "memory":
             exact = pick(MEMORY_VECTOR_EXACT, window.known_at)
             index = pick(MEMORY_VECTOR_INDEX, window.known_at)
             filtered = pick(MEMORY_VECTOR_FILTERED, window.known_at)
         else:
             exact, index, filtered = MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX, MESSAGE_VECTOR_FILTERED
-        params = {"user_id": user_id, "vector": vector, "limit": limit, **window.params()}
+        params = {"user_id": user_id, "vector": vector, "limit": limit, "model": model, **window.params()}
         if owned == 0:
             return []
         if kind == "summary":

@@ -7,12 +7,14 @@ the graph through the objects made here.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from neo4j import Driver, GraphDatabase
 
+from domain.commands import Command
 from domain.extraction.policy import ExtractionPolicy
 from domain.sealing import Sealer
 from infra.embedding import Embedder, open_embedder
@@ -34,6 +36,7 @@ from projections.graph.schema import other_embedding_models
 from projections.layers import LayerQueries
 from projections.maintenance import MaintenanceQueries
 from projections.outcomes import OutcomeQueries
+from projections.reembedding import ReembedQueries
 from projections.search import CandidateQueries
 from projections.temporal import TemporalQueries
 from services.commands import CommandHandler
@@ -49,6 +52,7 @@ from services.lifecycle.reminders import ReminderRelay
 from services.lifecycle.scheduler import LifecycleScheduler
 from services.lifecycle.send import direct, through_kafka
 from services.questions import LLMQuestions, OfflineExpansion, QuestionSynthesizer
+from services.reembed import ReembedService
 from services.search import SearchService
 
 log = logging.getLogger(__name__)
@@ -184,9 +188,10 @@ def refuse_other_models(driver: Driver, model: str, database: str) -> None:
     if others:
         raise EmbedderChanged(
             f"the graph holds vectors made by {', '.join(others)}, and LORE_EMBEDDER gives {model}: "
-            "vectors of two models cannot be compared, so Lore writes none beside them. Set "
-            "LORE_EMBEDDER back to the model that made them (then `lore dlq replay --code "
-            "embedder_changed` for commands refused meanwhile), or start the new model on a new store")
+            "vectors of two models cannot be compared, so Lore writes none beside them. Move the "
+            f"store to the new model with `lore reembed --model {model}` (resumable; README, "
+            "Embedders), or set LORE_EMBEDDER back to the model that made them (then `lore dlq "
+            "replay --code embedder_changed` for commands refused meanwhile)")
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:
@@ -244,18 +249,29 @@ def lifecycle_scheduler(lore: Lore) -> LifecycleScheduler:
                               settings.reminder_poll_s)
 
 
-def maintenance_service(lore: Lore) -> MaintenanceService:
-    """Maintenance that sends its commands the way this deployment writes: to this process's
-    handler (embedded), or onto lore.commands for the workers (Kafka)."""
+def command_sender(lore: Lore) -> Callable[[Sequence[Command]], None]:
+    """Sends commands the way this deployment writes, and returns once they took effect: to this
+    process's handler (embedded), or onto lore.commands for the workers (Kafka)."""
     settings = lore.settings
     if settings.uses_kafka_log:
         assert settings.kafka_bootstrap is not None
         if lore._commands_publisher is None:
             lore._commands_publisher = KafkaPublisher(settings.kafka_access, settings.commands_topic)
         publisher = lore._commands_publisher
-        send = through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes, sealer=lore.sealer)
-    else:
-        send = direct(lore.commands)
+        return through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes, sealer=lore.sealer)
+    return direct(lore.commands)
+
+
+def reembed_service(lore: Lore, embedder: Embedder) -> ReembedService:
+    """Moves the store's vectors to `embedder`'s model (services/reembed.py)."""
+    return ReembedService(ReembedQueries(lore.driver, lore.settings.neo4j_database), embedder,
+                          command_sender(lore))
+
+
+def maintenance_service(lore: Lore) -> MaintenanceService:
+    """Maintenance that sends its commands the way this deployment writes (command_sender)."""
+    settings = lore.settings
+    send = command_sender(lore)
     llm = open_llm(settings) if settings.compressor in ("auto", "llm") else None
     if settings.compressor == "llm" and llm is None:
         raise ValueError("LORE_COMPRESSOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")

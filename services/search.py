@@ -110,7 +110,7 @@ class SearchService:
                 if vectors and owned[kind]:
                     jobs[(f"vector{suffix}", kind)] = self._pool.submit(
                         timed("vector", self.queries.vector), kind, user_id, vectors[n], window, depth,
-                        owned[kind], counts.total(kind))
+                        owned[kind], counts.total(kind), embedder.model if embedder else None)
         lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
         named = named_job.result() if named_job else []
         if "graph" in sources:

@@ -25,7 +25,8 @@ from domain.sealing import Sealer, UnreadableEntry, is_sealed, owner
 
 CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
                       "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile",
-                      "CompleteTodo", "ReopenTodo", "ConfigureUser", "MaintainMemory", "GiveFeedback"]
+                      "CompleteTodo", "ReopenTodo", "ConfigureUser", "MaintainMemory", "GiveFeedback",
+                      "ReplaceEmbeddings"]
 
 
 class CommandMessage(BaseModel):

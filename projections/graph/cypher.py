@@ -311,6 +311,25 @@ CALL (ep) {
 }
 """
 
+# New vectors (`lore reembed`) for what is still there to read: an expired turn keeps none.
+EMBEDDINGS_REPLACED = """
+UNWIND $rows AS r
+UNWIND r.vectors AS v
+CALL (r, v) {
+  MATCH (n:Memory {memory_id: v.id}) WHERE v.item = 'memory' AND n.user_id = r.user_id
+  RETURN n
+  UNION
+  MATCH (n:Message {message_id: v.id}) WHERE v.item = 'message' AND n.user_id = r.user_id
+  RETURN n
+  UNION
+  MATCH (n:Summary {summary_id: v.id}) WHERE v.item = 'summary' AND n.user_id = r.user_id
+  RETURN n
+}
+WITH n, r, v WHERE n.content IS NOT NULL
+CALL db.create.setNodeVectorProperty(n, 'embedding', v.vector)
+SET n.embedding_model = r.model
+"""
+
 # A run's report, counted up from each person's part of it.
 MAINTENANCE_APPLIED = """
 UNWIND $rows AS r

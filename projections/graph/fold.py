@@ -457,6 +457,18 @@ def memory_restored(g: Graph, rows: list[dict[str, Any]]) -> None:
         status_label(m)
 
 
+_VECTOR_ITEMS = {"memory": "Memory", "message": "Message", "summary": "Summary"}
+
+
+def embeddings_replaced(g: Graph, rows: list[dict[str, Any]]) -> None:
+    """cypher.EMBEDDINGS_REPLACED"""
+    for r in rows:
+        for v in r["vectors"]:
+            n = g.get_of(_VECTOR_ITEMS[v["item"]], v["id"], r["user_id"])
+            if n is not None and n.props.get("content") is not None:
+                put_all(n, {"embedding": Vector(v["vector"]), "embedding_model": r["model"]})
+
+
 def memory_decayed(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.MEMORY_DECAYED"""
     for m, r in _memories(g, rows):
@@ -589,6 +601,7 @@ FOLDS: dict[str, Fold] = {
     cypher.EPISODE_EXPIRED: episode_expired,
     cypher.MAINTENANCE_APPLIED: maintenance_applied,
     cypher.USER_CONFIGURED: user_configured,
+    cypher.EMBEDDINGS_REPLACED: embeddings_replaced,
     cypher.USER_ERASED: user_erased,
     cypher.APPLIED_COMMANDS: applied,
 }

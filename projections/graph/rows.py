@@ -10,6 +10,7 @@ from typing import Any
 from domain.commands import MessageRef, message_text
 from domain.events import (
     CommandRejected,
+    EmbeddingsReplaced,
     EpisodeExpired,
     EpisodeRecorded,
     Event,
@@ -256,6 +257,12 @@ def user_configured(event: UserConfigured, position: int) -> dict[str, Any]:
             "extraction": event.extraction, "citations": event.citations, "temporary": event.temporary}
 
 
+def embeddings_replaced(event: EmbeddingsReplaced, position: int) -> dict[str, Any]:
+    return {**_base(event), "model": event.model,
+            "vectors": [{"item": v.item, "id": v.item_id, "vector": v.embedding.vector()}
+                        for v in event.vectors]}
+
+
 def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id}
 
@@ -399,6 +406,7 @@ WRITERS: dict[type, tuple[Any, str]] = {
     EpisodeExpired: (episode_expired, cypher.EPISODE_EXPIRED),
     MaintenanceApplied: (maintenance_applied, cypher.MAINTENANCE_APPLIED),
     UserConfigured: (user_configured, cypher.USER_CONFIGURED),
+    EmbeddingsReplaced: (embeddings_replaced, cypher.EMBEDDINGS_REPLACED),
     UserErased: (user_erased, cypher.USER_ERASED),
 }
 

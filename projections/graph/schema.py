@@ -152,6 +152,12 @@ def other_embedding_models(driver: Driver, model: str, database: str = "neo4j") 
     return sorted(found)
 
 
+def drop_vector_indexes(driver: Driver, database: str = "neo4j") -> None:
+    """Drop the vector indexes (to make them again for vectors of another size)."""
+    for name, _ in _VECTOR_LABELS:
+        driver.execute_query(f"DROP INDEX {name} IF EXISTS", database_=database)
+
+
 def vector_dimensions(driver: Driver, database: str = "neo4j") -> int | None:
     """The dimension the memories' vector index was made with (None: there is none)."""
     records, _, _ = driver.execute_query(

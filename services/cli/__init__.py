@@ -19,6 +19,7 @@ from services.cli.maintain import maintain
 from services.cli.mcp import mcp
 from services.cli.migrate import migrate_log
 from services.cli.rebuild import catch_up, compact, fingerprint, rebuild
+from services.cli.reembed import reembed
 from services.cli.serve import serve
 
 app = typer.Typer(
@@ -43,6 +44,7 @@ app.command()(extract)
 app.command()(reextract)
 app.command()(export)
 app.command()(maintain)
+app.command()(reembed)
 app.command()(mcp)
 
 

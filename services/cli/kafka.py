@@ -42,13 +42,8 @@ def worker(
     Start several to share the partitions; each first brings the graph up to the end of the
     event log for the partitions it is given. Invalid commands go to lore.commands.dlq."""
     settings = _kafka_settings()
-    if settings.neo4j_shards and shard is None:
-        console.print(f"[red]error:[/red] LORE_NEO4J_SHARDS names {settings.shard_count} Neo4j instances: "
-                      "say which this worker applies to, with --shard 0 to "
-                      f"{settings.shard_count - 1}")
-        raise typer.Exit(2)
     try:
-        shard_settings = settings if shard is None else settings.for_shard(shard)
+        shard_settings = settings.one_shard(shard, "apply commands to")
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")
         raise typer.Exit(2) from error

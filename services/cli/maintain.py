@@ -37,11 +37,8 @@ def maintain(
     try:
         if user is not None and shard is None:
             settings = person_settings(settings, user)
-        elif settings.neo4j_shards and shard is None:
-            raise ValueError(f"LORE_NEO4J_SHARDS names {settings.shard_count} Neo4j instances: run "
-                             f"maintenance on each, with --shard 0 to {settings.shard_count - 1}")
         else:
-            settings = settings.for_shard(shard or 0)
+            settings = settings.one_shard(shard, "maintain (run it on each)")
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")
         raise typer.Exit(2) from error

@@ -22,12 +22,8 @@ SHARD = typer.Option(None, "--shard", min=0, help="With LORE_NEO4J_SHARDS: the s
 def _open(shard: int | None) -> tuple[Lore, list[int] | None]:
     """Lore wired to one Neo4j, and the partitions of the log that graph follows (None: all)."""
     settings = Settings(embedder="none")
-    if settings.neo4j_shards and shard is None:
-        console.print(f"[red]error:[/red] LORE_NEO4J_SHARDS names {settings.shard_count} Neo4j instances: "
-                      f"say which, with --shard 0 to {settings.shard_count - 1}")
-        raise typer.Exit(2)
     try:
-        lore = bootstrap(settings.for_shard(shard or 0))
+        lore = bootstrap(settings.one_shard(shard, "work on"))
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")
         raise typer.Exit(2) from error
