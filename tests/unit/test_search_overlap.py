@@ -31,7 +31,7 @@ class Queries:
         return [Candidate("memory", "tea", 2.0), Candidate("memory", "kettle", 1.0)]
 
     def vector(self, kind: str, user_id: str, vector: list[float], window: Window, limit: int,
-               owned: int, total: int) -> list[Candidate]:
+               owned: int, total: int, model: str | None = None) -> list[Candidate]:
         self.asked.append("vector")
         return [Candidate("memory", "tea", 0.9), Candidate("memory", "cup", 0.8)]
 
