@@ -7,8 +7,8 @@ million memories: p50/p95/p99 of POST /search over HTTP, end to end, and through
 The store holds a few people of each size (--sizes) and people of 1,000 memories besides, up to
 --total. Memories are natural sentences: the turns of the LoCoMo conversations (people telling
 each other about their lives), and the questions are LoCoMo's questions. It is built by
-projecting MemoryRecorded events straight into Neo4j (the rebuild path). Vectors are the local
-model's (all-MiniLM-L6-v2 int8): computing a million takes about 1.6 hours on 2 cores, so the
+projecting MemoryRecorded events straight into Neo4j (the rebuild path). Vectors are the
+embedder's (--embedder): computing a million takes hours on 2 cores, so the
 --distinct sentences are embedded and each memory takes one of them with a little noise, so that
 no two vectors coincide (which would flatter the HNSW graph). Queries are embedded by the server,
 as a client's would be.
@@ -50,7 +50,7 @@ from bench.retrieval import data_folder
 from domain.events import Embedding, MemoryRecorded
 from domain.model import MemoryKind, derived_id
 from domain.stored import StoredEvent
-from infra.embedding.local import LocalMiniLM
+from infra.embedding.port import Embedder, embed_queries, open_embedder
 from infra.local.process import free_port
 from infra.settings import Settings
 from projections.graph import ensure_schema
@@ -95,7 +95,7 @@ def people(sizes: list[int], total: int) -> list[Person]:
 
 
 def memories(owners: list[Person], pool: list[str], vectors: np.ndarray,
-             seed: int) -> Iterator[MemoryRecorded]:
+             seed: int, model: str) -> Iterator[MemoryRecorded]:
     rng = np.random.default_rng(seed)
     for person in owners:
         user, count = person.user_id, person.memories
@@ -109,11 +109,11 @@ def memories(owners: list[Person], pool: list[str], vectors: np.ndarray,
                 event_id=derived_id("event", user, command, "1"), user_id=user, command_id=command,
                 occurred_at=at, recorded_at=at, memory_id=derived_id("memory", user, command),
                 kind=MemoryKind.FACT, content=pool[pick], valid_from=at, importance=0.5,
-                embedding=Embedding.of(LocalMiniLM.model, vector.tolist()),
+                embedding=Embedding.of(model, vector.tolist()),
             )
 
 
-def load(settings: Settings, owners: list[Person], pool: list[str], model: LocalMiniLM) -> None:
+def load(settings: Settings, owners: list[Person], pool: list[str], model: Embedder) -> None:
     console.log(f"embedding {len(pool):,} distinct sentences")
     vectors = np.array(model.embed(pool), dtype=np.float32)
     lore = bootstrap(settings, embedder=model)
@@ -123,7 +123,7 @@ def load(settings: Settings, owners: list[Person], pool: list[str], model: Local
                   console=console) as progress:
         task = progress.add_task("load", total=sum(p.memories for p in owners))
         stored = (StoredEvent(0, position, event)
-                  for position, event in enumerate(memories(owners, pool, vectors, seed=2)))
+                  for position, event in enumerate(memories(owners, pool, vectors, 2, model.model)))
         for batch in chunks(stored, 5000):
             lore.projector.apply(batch)
             progress.advance(task, len(batch))
@@ -187,7 +187,8 @@ def concurrently(url: str, asks: list[tuple[str, str]], clients: int, size: int 
 def serve(settings: Settings) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "LORE_NEO4J_URI": settings.neo4j_uri, "LORE_HOME": str(settings.home),
-           "LORE_EVENT_LOG": "sqlite", "LORE_RATE_LIMIT": "1000000/second"}
+           "LORE_EVENT_LOG": "sqlite", "LORE_RATE_LIMIT": "1000000/second",
+           "LORE_EMBEDDER": settings.embedder}
     env.pop("LORE_KAFKA_BOOTSTRAP", None)
     server = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -208,24 +209,25 @@ def graph_alone(queries: CandidateQueries, user: str, query: str, window: Window
     return queries.graph("memory", user, queries.named_entities(user, query), [], window, 30)
 
 
-def sources_alone(queries: CandidateQueries, model: LocalMiniLM, asked: list[str],
+def sources_alone(queries: CandidateQueries, model: Embedder, asked: list[str],
                   by_size: dict[int, list[str]]) -> list[tuple[str, list[float]]]:
     """Each candidate query by itself, as the search service runs it (30 candidates a source), one
     client."""
     window = Window(valid_at=datetime.now(UTC), known_at=None)
-    vectors = model.embed(asked)
+    vectors = embed_queries(model, asked)
     out = []
     for size, who in by_size.items():
         counts = {u: queries.counts(u) for u in set(who)}
         asks = list(zip(who, asked, vectors, strict=True))
         out.append((f"vector alone, {size:,} memories", timed([partial(
-            queries.vector, "memory", u, v, window, 30, counts[u].memory, counts[u].all_memory)
+            queries.vector, "memory", u, v, window, 30, counts[u].memory, counts[u].all_memory, model.model)
             for u, _, v in asks])))
         out.append((f"BM25 alone, {size:,} memories", timed([
             partial(queries.text, "memory", u, q, window, 30) for u, q, _ in asks])))
         out.append((f"graph alone, {size:,} memories", timed([
             partial(graph_alone, queries, u, q, window) for u, q, _ in asks])))
-    out.append(("query embedding (local model)", timed([partial(model.embed, [q]) for q in asked])))
+    out.append((f"query embedding ({model.model})",
+                timed([partial(embed_queries, model, [q]) for q in asked])))
     return out
 
 
@@ -246,14 +248,18 @@ def main() -> None:
                         "about 5,000 of six words or more; fewer are taken when asked)")
     parser.add_argument("--queries", type=int, default=400, help="searches per size and number of clients")
     parser.add_argument("--skip-load", action="store_true", help="reuse the graph already there")
+    parser.add_argument("--embedder", default=None, help="the embedder of the store and the server "
+                        "(default: LORE_EMBEDDER, else Lore's default)")
     parser.add_argument("--load-only", action="store_true",
                         help="build the store and stop (then measure with --skip-load, on a quiet machine)")
     args = parser.parse_args()
     # One home for every run, so that --skip-load serves the graph with the event log it follows.
     home = Path(tempfile.gettempdir()) / "lore-bench-latency"
     home.mkdir(exist_ok=True)
-    settings = Settings(home=home, kafka_bootstrap=None)
-    model = LocalMiniLM()
+    chosen = {"embedder": args.embedder} if args.embedder else {}
+    settings = Settings(home=home, kafka_bootstrap=None, **chosen)
+    model = open_embedder(settings)
+    assert model is not None, "the latency benchmark needs an embedder"
     conversations = locomo()
     owners = people(args.sizes, args.total)
     if not args.skip_load:

@@ -149,7 +149,7 @@ class Settings(BaseSettings):
     kafka_heap: str = Field(default="512m", description="Max heap of the local Kafka.")
 
     embedder: Literal["local", "e5-small-v2", "bge-small-en-v1.5", "openai", "none"] = Field(
-        default="local",
+        default="e5-small-v2",
         description="local = all-MiniLM-L6-v2 int8 ONNX, offline; e5-small-v2 and bge-small-en-v1.5 = "
         "int8 ONNX models from LangChain4j's jars on Maven Central, fetched once into LORE_JAR_CACHE; "
         "openai = an OpenAI-compatible endpoint (LORE_EMBEDDING_BASE_URL, LORE_EMBEDDING_MODEL); "

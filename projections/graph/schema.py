@@ -72,6 +72,11 @@ _STATEMENTS = [
     "CREATE CONSTRAINT maintenance_run IF NOT EXISTS FOR (r:MaintenanceRun) REQUIRE r.run_id IS UNIQUE",
     "CREATE CONSTRAINT lease_name IF NOT EXISTS FOR (l:Lease) REQUIRE l.name IS UNIQUE",
     "CREATE INDEX todo_remind_at IF NOT EXISTS FOR (m:Todo) ON (m.remind_at)",
+    # Which model made a node's vector: asked at every start (another model's vectors refused)
+    # and by `lore reembed`, as index seeks rather than scans.
+    "CREATE INDEX memory_embedding_model IF NOT EXISTS FOR (m:Memory) ON (m.embedding_model)",
+    "CREATE INDEX message_embedding_model IF NOT EXISTS FOR (x:Message) ON (x.embedding_model)",
+    "CREATE INDEX summary_embedding_model IF NOT EXISTS FOR (s:Summary) ON (s.embedding_model)",
     *(_fulltext(name, label, ", ".join(f"n.{p}" for p in properties), analyzer)
       for name, (label, properties, analyzer) in _FULLTEXT.items()),
 ]
@@ -141,13 +146,15 @@ def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j
 
 
 def other_embedding_models(driver: Driver, model: str, database: str = "neo4j") -> list[str]:
-    """Models other than `model` whose vectors the graph holds (one node of each label is enough
-    to know: a scan, made once per process when its schema is made)."""
+    """Models other than `model` whose vectors the graph holds, as far as one node of each on
+    either side of `model` in the embedding_model index tells (two seeks per label, made once per
+    process when its schema is made: no scan, whatever the store's size)."""
     found: set[str] = set()
     for label in ("Memory", "Message", "Summary"):
         records, _, _ = driver.execute_query(
-            f"MATCH (n:{label}) WHERE n.embedding_model <> $model RETURN DISTINCT n.embedding_model AS m "
-            "LIMIT 5", model=model, database_=database)
+            f"CALL () {{ MATCH (n:{label}) WHERE n.embedding_model < $model RETURN n.embedding_model AS m "
+            f"LIMIT 1 UNION MATCH (n:{label}) WHERE n.embedding_model > $model RETURN n.embedding_model AS m "
+            "LIMIT 1 } RETURN m", model=model, database_=database)
         found.update(r["m"] for r in records)
     return sorted(found)
 
