@@ -37,6 +37,7 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
+from bench import fusion
 from domain.retrieval.turn_context import turn_contexts
 from infra.embedding.port import Embedder, embed_queries, open_embedder
 from infra.settings import Settings
@@ -215,9 +216,18 @@ def run_locomo(lore: Lore, client: TestClient, baselines: list[Embedder], conver
             for metric, value in scores(ranker(user, qa["question"]), evidence).items():
                 totals[(name, category)][metric] += value
                 totals[(name, "overall")][metric] += value
+    print_tables(rankers, totals, counts, len(data))
+    numbered = {f"locomo-{conv['sample_id']}": n for n, conv in enumerate(data)}
+    asked = fusion.gather(lore, [(numbered[user], user, qa["question"], {e.strip() for e in qa["evidence"]})
+                                 for user, qa in questions], dia, console)
+    fusion.report(lore, asked, console)
+
+
+def print_tables(rankers: dict[str, Ranker], totals: dict[tuple[str, str], dict[str, float]],
+                 counts: dict[str, int], conversations: int) -> None:
     for metric in ("any@5", "any@10", "all@10", "ndcg@10"):
         table = Table(title=f"LoCoMo evidence retrieval, {metric} ({counts['overall']:,} questions, "
-                            f"{len(data)} conversations)")
+                            f"{conversations} conversations)")
         table.add_column("ranker")
         groups = ["overall", *CATEGORIES.values()]
         for group in groups:

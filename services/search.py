@@ -27,6 +27,9 @@ SOURCE_WEIGHTS = {"vector": 1.0, "text": 1.0, "graph": 0.7}
 REWORDING_WEIGHT = 0.7
 # A "when" question favours hits that carry a time; a span the question names, hits in it. Soft:
 # measured on LoCoMo, 1.2 to 2 gave the same (+2.5 points on temporal questions, bench/README).
+# How many candidates each source gives the fusion (at least): LoCoMo's evidence was in the fused
+# top 10 more often with 50 than with 30, and no more with 100 (bench/README, "Fusion").
+DEPTH = 50
 WHEN_BOOST = 1.5
 SPAN_BOOST = 1.5
 
@@ -70,6 +73,8 @@ class SearchService:
         # A search asks up to ~8 things at once (counts, entities, embedding, text and vector per
         # kind of item); more threads than that would only queue in Neo4j.
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="search")
+        # Each source's list is cut at `depth` before the fusion (bench/README, "Fusion").
+        self.depth = DEPTH
 
     def search(self, user_id: str, query: str, window: Window, limit: int = 10,
                sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
@@ -84,9 +89,7 @@ class SearchService:
         each rewording a configured rewriter gives (as sources `vector~1`, `text~1`, ...); the
         graph last, as it looks around their best hits."""
         started = time.perf_counter()
-        # Each source's list is cut at `depth` before the fusion: LoCoMo's evidence was in the
-        # fused top 10 more often with 50 than with 30 (+0.7 points), no more with 100.
-        depth = max(limit * 5, 50)
+        depth = max(limit * 5, self.depth)
         counts_job = self._pool.submit(self.queries.counts, user_id)
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
