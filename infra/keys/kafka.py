@@ -55,13 +55,14 @@ class KafkaKeyStore:
         self._lock = self._table.lock
 
     def _take(self, key: bytes, value: bytes | None) -> None:
-        user, _, key_id = key.partition(_SEPARATOR)
-        mine = self._keys.setdefault(user.decode(), {})
+        raw_user, _, raw_id = key.partition(_SEPARATOR)
+        user, key_id = raw_user.decode(), bytes.fromhex(raw_id.decode())
+        mine = self._keys.setdefault(user, {})
         if value is None:
-            mine.pop(bytes.fromhex(key_id.decode()), None)
+            mine.pop(key_id, None)
         else:
-            mine[bytes.fromhex(key_id.decode())] = value
-            self._gone.discard((user.decode(), bytes.fromhex(key_id.decode())))
+            mine[key_id] = value
+            self._gone.discard((user, key_id))
 
     def _read_to_end(self) -> None:
         self._table.read_to_end()
