@@ -32,7 +32,7 @@ from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
 from projections.graph.projector import EmbedderChanged
-from projections.graph.schema import other_embedding_models
+from projections.graph.schema import holds_vectors_of, other_embedding_models
 from projections.layers import LayerQueries
 from projections.maintenance import MaintenanceQueries
 from projections.outcomes import OutcomeQueries
@@ -183,9 +183,16 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
 
 
 def refuse_other_models(driver: Driver, model: str, database: str) -> None:
-    """Raise EmbedderChanged when the graph holds vectors another model made."""
+    """Raise EmbedderChanged when the graph holds vectors another model made and none of this
+    one's. A store part way through `lore reembed` holds both: a process on either model may
+    write there (searches compare vectors of one model only), so that workers restarted during
+    the move, on the old model or the new, keep applying its commands."""
     others = other_embedding_models(driver, model, database)
-    if others:
+    if others and holds_vectors_of(driver, model, database):
+        log.warning("the graph still holds vectors of %s beside %s's: `lore reembed --model` moves "
+                    "the rest (searches meanwhile compare vectors of %s only)",
+                    ", ".join(others), model, model)
+    elif others:
         raise EmbedderChanged(
             f"the graph holds vectors made by {', '.join(others)}, and LORE_EMBEDDER gives {model}: "
             "vectors of two models cannot be compared, so Lore writes none beside them. Move the "

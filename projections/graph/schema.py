@@ -145,6 +145,16 @@ def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j
     driver.execute_query("CALL db.awaitIndexes(300)", database_=database)
 
 
+def holds_vectors_of(driver: Driver, model: str, database: str = "neo4j") -> bool:
+    """Whether any memory, turn or summary has a vector of `model` (index seeks)."""
+    records, _, _ = driver.execute_query(
+        "CALL () { MATCH (n:Memory) WHERE n.embedding_model = $model RETURN 1 AS found LIMIT 1 "
+        "UNION MATCH (n:Message) WHERE n.embedding_model = $model RETURN 1 AS found LIMIT 1 "
+        "UNION MATCH (n:Summary) WHERE n.embedding_model = $model RETURN 1 AS found LIMIT 1 } "
+        "RETURN found LIMIT 1", model=model, database_=database)
+    return bool(records)
+
+
 def other_embedding_models(driver: Driver, model: str, database: str = "neo4j") -> list[str]:
     """Models other than `model` whose vectors the graph holds, as far as one node of each on
     either side of `model` in the embedding_model index tells (two seeks per label, made once per

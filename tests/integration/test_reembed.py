@@ -142,6 +142,14 @@ def test_a_stopped_run_goes_on_where_it_was_and_search_never_mixes_models(
                 model=model)
             assert moved == {r["id"] for r in stored}
 
+        # A process started on either model meanwhile (a worker restarted) still applies commands.
+        for name in ("local", "e5-small-v2"):
+            either = bootstrap(settings.model_copy(update={"embedder": name}))
+            try:
+                either.commands.ensure_schema()
+            finally:
+                either.close()
+
         report = whole.run()
         assert report.vectors == 5 and models_in(neo4j) == {E5: 7}
     finally:
