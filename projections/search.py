@@ -134,8 +134,8 @@ WHERE ($valid_at IS NULL OR x.occurred_at <= $valid_at)
 
 # A vector is compared only with vectors of the model that made it: while `lore reembed` moves a
 # store to another model, the items not moved yet are left out of the vector source (a vector
-# recorded before the model was named counts as the store's).
-_SAME_MODEL = "coalesce({n}.embedding_model, $model) = $model"
+# recorded before the model was named counts as the store's; no model named: any vector).
+_SAME_MODEL = "($model IS NULL OR coalesce({n}.embedding_model, $model) = $model)"
 
 _MEMORY_KIND_FILTER = "  AND ($kinds IS NULL OR m.kind IN $kinds)\nWITH m, score\n"
 
