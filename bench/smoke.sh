@@ -15,6 +15,8 @@ trap '.venv/bin/lore infra wipe --yes >/dev/null' EXIT
 LORE_KAFKA_BOOTSTRAP=127.0.0.1:$LORE_LOCAL_KAFKA_PORT .venv/bin/python -m bench.ingest --commands 3000 --users 50 \
     --paced 300 --rate 200 --embed-commands 100
 .venv/bin/python -m bench.retrieval --conversations 1 --fc-sizes 6k --baselines local
+.venv/bin/python -m bench.turn_windows --conversations 1
+.venv/bin/python -m bench.embedders --turns 64 --queries 5 --models local,e5-small-v2
 .venv/bin/python -m bench.extraction --sessions 10
 .venv/bin/python -m bench.layers --conversations 1 --questions 50
 .venv/bin/python -m bench.latency --sizes 100,1000 --total 3000 --clients 1,4 --distinct 500 --queries 40
