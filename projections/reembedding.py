@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from neo4j import Driver
-
 from projections.graph.schema import drop_vector_indexes, ensure_schema, vector_dimensions
 from projections.reads import GraphQueries
 
@@ -38,9 +36,6 @@ class Pending:
 
 
 class ReembedQueries(GraphQueries):
-    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
-        super().__init__(driver, database)
-
     def remaining(self, model: str, user_id: str | None = None) -> int:
         return int(self._run(_PENDING + "RETURN count(*) AS n", model=model, user_id=user_id)[0]["n"])
 

@@ -13,20 +13,19 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, Protocol, cast
 
-from domain.commands import Command, ReplaceEmbeddings
+from domain.commands import ReplaceEmbeddings
 from domain.vectors import Embedding, ItemVector
 from infra.embedding.port import Embedder
 from projections.reembedding import Pending
+from services.lifecycle.maintenance import Send
 
 # A command's vectors as JSON stay well inside one Kafka message (1 MB by default).
 COMMAND_BYTES = 250_000
-
-Send = Callable[[Sequence[Command]], None]
 
 
 class ReembedReads(Protocol):

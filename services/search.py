@@ -25,11 +25,12 @@ RRF_K = 10
 SOURCE_WEIGHTS = {"vector": 1.0, "text": 1.0, "graph": 0.7}
 # A rewording is a guess at what was meant: its lists count, less than the query as asked.
 REWORDING_WEIGHT = 0.7
+# How many candidates each source gives the fusion (at least): LoCoMo's evidence was in the fused
+# top 10 more often with 50 than with 30 (+0.4 points for +4.5 ms p95); 100 added 0.6 more for
+# 11 ms more at p95 (bench/README, "Fusion").
+DEPTH = 50
 # A "when" question favours hits that carry a time; a span the question names, hits in it. Soft:
 # measured on LoCoMo, 1.2 to 2 gave the same (+2.5 points on temporal questions, bench/README).
-# How many candidates each source gives the fusion (at least): LoCoMo's evidence was in the fused
-# top 10 more often with 50 than with 30, and no more with 100 (bench/README, "Fusion").
-DEPTH = 50
 WHEN_BOOST = 1.5
 SPAN_BOOST = 1.5
 
