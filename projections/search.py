@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from neo4j import Driver
 
-from projections.bm25 import STOP_WORDS, rescore
+from projections.bm25 import FUNCTION_WORDS, STOP_WORDS, rescore
 from projections.graph.schema import (
     ENTITY_FULLTEXT,
     MEMORY_FULLTEXT,
@@ -74,14 +74,17 @@ class Candidate:
 
 
 def query_words(text: str, budget: int = MAX_QUERY_CLAUSES) -> list[str]:
-    """The distinct words a search looks for, lower-cased, without stop words or Lucene's operators.
+    """The distinct words a search looks for, lower-cased, without stop words, function words
+    (unless it holds nothing else) or Lucene's operators.
 
     A long text (a pasted page as a message) is cut to its most telling words, so that the
     query stays within Lucene's clause limit: words said more often first, then longer ones
     (a long word is a rare word), kept in the order they were said. A word in Chinese, Japanese
     or Korean is searched by its bigrams, a clause each, and cut to `MAX_CJK_WORD` characters."""
-    counts = Counter(w.lower() for w in _WORD.findall(text)
-                     if (w.upper() not in _OPERATORS or w.islower()) and w.lower() not in STOP_WORDS)
+    spoken = [w.lower() for w in _WORD.findall(text)
+              if (w.upper() not in _OPERATORS or w.islower()) and w.lower() not in STOP_WORDS]
+    # Function words are looked for only when the query holds nothing else (see bm25.py).
+    counts = Counter(w for w in spoken if w not in FUNCTION_WORDS) or Counter(spoken)
     words = [w[:MAX_CJK_WORD] if has_cjk(w) else w for w in counts]
     clauses = {w: max(len(w) - 1, 1) if has_cjk(w) else 1 for w in words}
     if sum(clauses.values()) > budget:

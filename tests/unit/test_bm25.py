@@ -4,10 +4,38 @@ rest of the index holds."""
 from __future__ import annotations
 
 from projections.bm25 import rescore, terms
+from projections.search import query_words
 
 
-def test_words_are_lowered_without_stop_words_and_with_plurals_folded() -> None:
+def test_words_are_lowered_without_stop_words_and_stemmed_as_lucenes_english_analyzer_does() -> None:
     assert terms("The Cats AND the dog's bowls, class") == ["cat", "dog", "bowl", "class"]
+    # Lucene found "adopted" for "adoption" (both index as "adopt"): the rescoring must score it too
+    assert terms("adoption") == terms("adopted") == terms("adopting") == ["adopt"]
+    assert terms("hiking trails") == terms("hike trail")
+
+
+def test_function_words_are_left_out_unless_asked_for() -> None:
+    assert terms("What did she plant in her garden?") == ["plant", "garden"]
+    assert terms("What did she plant?", function_words=True) == ["what", "did", "she", "plant"]
+
+
+def test_a_turn_sharing_only_the_questions_function_words_scores_nothing() -> None:
+    documents = ["What did you do about it, then?", "Ada planted tomatoes in her garden",
+                 "The weather was fine"]
+    scores = rescore("What did Ada do about her garden?", documents, total_documents=3)
+    assert scores[0] == 0.0 and scores[2] == 0.0
+    assert scores[1] > 0
+
+
+def test_a_query_of_function_words_alone_is_still_weighed_by_them() -> None:
+    scores = rescore("what about you?", ["what about you, then?", "green tea"], total_documents=2)
+    assert scores[0] > 0 and scores[1] == 0.0
+
+
+def test_the_words_a_search_looks_for_leave_function_words_out_unless_there_is_nothing_else() -> None:
+    assert query_words("When did Ada adopt her cat?") == ["ada", "adopt", "cat"]
+    assert query_words("What did she do?") == ["what", "did", "she", "do"]
+    assert query_words("Don't you know?") == ["know"]
 
 
 def test_a_word_every_document_holds_weighs_less_than_a_rare_one() -> None:
