@@ -9,11 +9,13 @@ or fall back to reading all of them, so that a search as of any time finds what 
 that time holds.
 - text: Lucene BM25 in the fulltext indexes; the person's `user_key` is part of the query, so
   the index itself returns only their nodes. User text is reduced to escaped words.
-- graph: memories about the entities a query names, and the neighbourhood of the best hits
-  (memories about the same entities; the turns next to a message).
+- graph: memories about the entities a query names, and memories about the same entities as
+  the best hits.
 
 Memories, conversation turns (Message nodes) and session summaries are searched side by side; a
-person has few summaries, so theirs are scanned exactly, and the graph source leaves them out.
+person has few summaries, so theirs are scanned exactly. The graph source leaves summaries and
+turns out: the turns around a turn are already read with it by the text source (its `context`),
+and adding them again as a third list pushed better hits out of the top 10 (bench/README).
 """
 
 from __future__ import annotations
@@ -273,15 +275,6 @@ WHERE node.user_id = $user_id
 RETURN node.entity_id AS id, score
 """
 
-# The turns next to the best message hits: an answer often follows the question that names it.
-MESSAGE_GRAPH = f"""
-MATCH (hit:Message) WHERE hit.message_id IN $seeds
-MATCH (hit)-[:NEXT]-(x:Message)
-WITH x, count(*) AS score
-{_MESSAGE_FILTER}
-WITH x, toFloat(score) AS score
-{_MESSAGE_BEST}"""
-
 VECTORS = """
 UNWIND $memories AS id
 MATCH (m:Memory {memory_id: id})
@@ -473,14 +466,8 @@ class CandidateQueries:
 
     def graph(self, kind: ItemType, user_id: str, named: list[dict[str, Any]], seeds: list[str],
               window: Window, limit: int) -> list[Candidate]:
-        """Memories about the `named` entities and the seeds' entities; turns next to seed turns."""
-        if kind == "summary":
-            return []
-        if kind == "message":
-            if not seeds:
-                return []
-            return self._run(kind, MESSAGE_GRAPH, seeds=seeds, limit=limit, **window.params())
-        if not named and not seeds:
+        """Memories about the `named` entities and the seeds' entities (turns and summaries: none)."""
+        if kind != "memory" or (not named and not seeds):
             return []
         return self._run(kind, pick(MEMORY_GRAPH, window.known_at), user_id=user_id, named=named,
                          seeds=seeds, limit=limit, **window.params())

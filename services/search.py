@@ -21,7 +21,8 @@ from services.telemetry import SEARCH_SECONDS, step, timed
 
 RRF_K = 10
 # How much a rank in each source counts. BM25 and the vector index find different things and
-# both matter; the graph only adds what lies next to the others' hits, so it counts for less.
+# both matter; the graph only adds memories about what the query and the others' hits are about,
+# so it counts for less.
 SOURCE_WEIGHTS = {"vector": 1.0, "text": 1.0, "graph": 0.7}
 # A rewording is a guess at what was meant: its lists count, less than the query as asked.
 REWORDING_WEIGHT = 0.7
@@ -119,7 +120,7 @@ class SearchService:
         named = named_job.result() if named_job else []
         if "graph" in sources:
             for kind in types:
-                if owned[kind] and kind != "summary":
+                if owned[kind] and kind == "memory":
                     lists[("graph", kind)] = timed("graph", self.queries.graph)(
                         kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
         with step("fuse"):
