@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -49,11 +50,15 @@ hasn't hadn't won't wouldn't can't couldn't shouldn't mustn't
 FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
 K1, B = 1.2, 0.75
 _PORTER = snowballstemmer.stemmer("porter")  # the stemmer of Lucene's English analyzer
+# A snowball stemmer keeps the word it works on in itself: two threads at once garble each other's
+# stems (or raise), and a search's sources run on several threads.
+_STEMMING = threading.Lock()
 
 
 @lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
-    return str(_PORTER.stemWord(word))
+    with _STEMMING:
+        return str(_PORTER.stemWord(word))
 
 
 def terms(text: str, function_words: bool = False) -> list[str]:

@@ -13,6 +13,7 @@ number or a name that differs keeps two memories apart.
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,11 +37,16 @@ _STOP = frozenset(re.findall(r"\w+", """
 
 
 _STEMMER = snowballstemmer.stemmer("english")
+# A snowball stemmer keeps the word it works on in itself: one caller at a time, or two threads
+# garble each other's stems (or raise).
+_STEMMING = threading.Lock()
 
 
 def content_words(text: str) -> frozenset[str]:
     """The words that carry detail, stemmed ("lives" and "live" are one word; "5" and "10" two)."""
-    return frozenset(_STEMMER.stemWords([w for w in _WORD.findall(text.casefold()) if w not in _STOP]))
+    words = [w for w in _WORD.findall(text.casefold()) if w not in _STOP]
+    with _STEMMING:
+        return frozenset(_STEMMER.stemWords(words))
 
 
 @dataclass(frozen=True)

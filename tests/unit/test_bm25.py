@@ -3,7 +3,13 @@ rest of the index holds."""
 
 from __future__ import annotations
 
-from projections.bm25 import rescore, terms
+import random
+import sys
+import threading
+
+import snowballstemmer
+
+from projections.bm25 import FUNCTION_WORDS, _stem, rescore, terms
 from projections.search import query_words
 
 
@@ -50,3 +56,33 @@ def test_a_word_every_document_holds_weighs_less_than_a_rare_one() -> None:
 def test_documents_without_any_query_word_score_zero() -> None:
     assert rescore("tea", ["coffee please", "green tea"], 2) == [0.0, rescore("tea", ["green tea"], 2)[0]]
     assert rescore("the of", ["anything"], 1) == [0.0]
+
+
+def test_stems_stay_right_when_searches_run_on_several_threads_at_once() -> None:
+    # A snowball stemmer holds its word in itself; unguarded, threads garble each other's stems.
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        words = [f"{a}{b}{c}{ending}" for a in "bcdfgklmnprst" for b in "aeiou" for c in "dlmnrst"
+                 for ending in ("ations", "ing", "ness", "edly", "ful")]
+        words = [w for w in words if w not in FUNCTION_WORDS]
+        expected = {w: snowballstemmer.stemmer("porter").stemWord(w) for w in words}
+        _stem.cache_clear()
+        wrong: list[str] = []
+
+        def stem_all(seed: int) -> None:
+            mine = words[:]
+            random.Random(seed).shuffle(mine)
+            try:
+                wrong.extend(w for w in mine if terms(w) != [expected[w]])
+            except Exception as error:  # noqa: BLE001 - a garbled stemmer raises IndexError
+                wrong.append(repr(error))
+
+        threads = [threading.Thread(target=stem_all, args=(seed,)) for seed in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert wrong == []
