@@ -3,14 +3,11 @@ rest of the index holds."""
 
 from __future__ import annotations
 
-import random
-import sys
-import threading
-
 import snowballstemmer
 
 from projections.bm25 import FUNCTION_WORDS, _stem, rescore, terms
 from projections.search import query_words
+from tests.support.threads import misread_under_threads
 
 
 def test_words_are_lowered_without_stop_words_and_stemmed_as_lucenes_english_analyzer_does() -> None:
@@ -60,29 +57,8 @@ def test_documents_without_any_query_word_score_zero() -> None:
 
 def test_stems_stay_right_when_searches_run_on_several_threads_at_once() -> None:
     # A snowball stemmer holds its word in itself; unguarded, threads garble each other's stems.
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        words = [f"{a}{b}{c}{ending}" for a in "bcdfgklmnprst" for b in "aeiou" for c in "dlmnrst"
-                 for ending in ("ations", "ing", "ness", "edly", "ful")]
-        words = [w for w in words if w not in FUNCTION_WORDS]
-        expected = {w: snowballstemmer.stemmer("porter").stemWord(w) for w in words}
-        _stem.cache_clear()
-        wrong: list[str] = []
-
-        def stem_all(seed: int) -> None:
-            mine = words[:]
-            random.Random(seed).shuffle(mine)
-            try:
-                wrong.extend(w for w in mine if terms(w) != [expected[w]])
-            except Exception as error:  # noqa: BLE001 - a garbled stemmer raises IndexError
-                wrong.append(repr(error))
-
-        threads = [threading.Thread(target=stem_all, args=(seed,)) for seed in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(switch)
-    assert wrong == []
+    words = [f"{a}{b}{c}{ending}" for a in "bcdfgklmnprst" for b in "aeiou" for c in "dlmnrst"
+             for ending in ("ations", "ing", "ness", "edly", "ful")]
+    expected = {w: [snowballstemmer.stemmer("porter").stemWord(w)] for w in words if w not in FUNCTION_WORDS}
+    _stem.cache_clear()
+    assert misread_under_threads(expected, terms) == []

@@ -413,33 +413,9 @@ def test_a_taxonomy_names_each_category_once() -> None:
 
 def test_content_words_stay_right_when_extractions_run_on_several_threads_at_once() -> None:
     # A snowball stemmer holds its word in itself; unguarded, threads garble each other's stems.
-    import random
-    import sys
-    import threading
-
     from domain.extraction.consolidate import content_words
+    from tests.support.threads import misread_under_threads
 
     texts = [f"{a}{b}{c}ations {a}{b}{c}ingly {a}{b}{c}ness" for a in "bcdfgklmnprst" for b in "aeiou"
              for c in "dlmnrst"]
-    expected = {t: content_words(t) for t in texts}
-    wrong: list[str] = []
-
-    def read_all(seed: int) -> None:
-        mine = texts[:]
-        random.Random(seed).shuffle(mine)
-        try:
-            wrong.extend(t for t in mine if content_words(t) != expected[t])
-        except Exception as error:  # noqa: BLE001 - a garbled stemmer raises IndexError
-            wrong.append(repr(error))
-
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=read_all, args=(seed,)) for seed in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(switch)
-    assert wrong == []
+    assert misread_under_threads({t: content_words(t) for t in texts}, content_words) == []
