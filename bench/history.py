@@ -16,7 +16,7 @@ from domain.commands import (
     RecordMemory,
     RestoreMemory,
 )
-from domain.decide import memory_id_for
+from domain.memories.deciders import memory_id_for
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 SLOTS = {

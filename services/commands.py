@@ -16,18 +16,8 @@ from typing import Literal
 
 from cachetools import LRUCache
 
-from domain.commands import (
-    Command,
-    EraseUser,
-    MaintainMemory,
-    RecordEpisode,
-    RecordExtraction,
-    RecordMemory,
-    RecordSummary,
-    merged_sentences,
-    message_text,
-)
-from domain.decide import DEFAULT_POLICY, decide, rejected
+from domain.commands import Command, EraseUser
+from domain.decide import DEFAULT_POLICY, decide, rejected, texts_to_embed
 from domain.errors import DomainError
 from domain.events import CommandRejected, Embedding, Event
 from domain.extraction.policy import ExtractionPolicy
@@ -237,23 +227,11 @@ class CommandHandler:
         return {u: states.get(u) or UserState(u) for u in user_ids}
 
     def _embed(self, commands: Sequence[Command]) -> dict[CommandRef, tuple[Embedding, ...]]:
-        """The vectors each command records: a memory's content, or each message of an episode.
-        One call to the model for the whole batch."""
+        """The vectors each command records (domain.decide.texts_to_embed says which texts, in the
+        order its decider takes them). One call to the model for the whole batch."""
         if self.embedder is None:
             return {}
-        texts: dict[CommandRef, list[str]] = {}
-        for command in commands:
-            if isinstance(command, RecordMemory):
-                texts[_ref(command)] = [command.content]
-            elif isinstance(command, RecordEpisode):
-                texts[_ref(command)] = [message_text(m) for m in command.messages]
-            elif isinstance(command, RecordExtraction) and command.candidates:
-                # And a merge's sentence that a model proposed: the memory says it, if it is taken.
-                texts[_ref(command)] = [c.content for c in command.candidates] + merged_sentences(command)
-            elif isinstance(command, RecordSummary) and command.summary is not None:
-                texts[_ref(command)] = [command.summary.text()]
-            elif isinstance(command, MaintainMemory) and command.compress:
-                texts[_ref(command)] = [text for group in command.compress for text in group.contents]
+        texts = {_ref(c): found for c in commands if (found := texts_to_embed(c))}
         flat = [text for group in texts.values() for text in group]
         if not flat:
             return {}

@@ -40,7 +40,7 @@ SPAN_BOOST = 1.5
 class Ranking:
     """How fused hits are reordered: final = rrf × recency × use × importance × trust, each damped.
     Trust is the memory's confidence: lowered when a model was unsure, and halved each time a
-    person says a cited memory was wrong (domain/feedback.py)."""
+    person says a cited memory was wrong (domain/confidence.py)."""
 
     recency_weight: float = 0.1       # share of the score that fades with age
     recency_per_day: float = 0.01     # exp(-0.01 · days)

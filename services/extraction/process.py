@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from domain.commands import Message, RecordExtraction, Similar
-from domain.decide import extraction_command_id
 from domain.extraction.candidate import Candidate
+from domain.extraction.deciders import extraction_command_id
 from domain.extraction.policy import ExtractionPolicy
 from infra.embedding import Embedder
 from projections.extraction import DueExtraction, MemoryShown

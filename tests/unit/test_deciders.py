@@ -252,3 +252,18 @@ def test_with_extraction_off_a_conversation_is_kept_and_nothing_is_due() -> None
     events = talk(person)
     assert any(isinstance(e, EpisodeRecorded) for e in events)
     assert not any(isinstance(e, ExtractionDue) for e in events)
+
+
+def test_every_command_has_exactly_one_named_decider() -> None:
+    from typing import get_args
+
+    from domain.commands import Command
+    from domain.decide import DECIDERS, EMBEDDED_TEXTS
+
+    (union, *_) = get_args(Command)
+    commands = set(get_args(union))
+    assert set(DECIDERS) == commands
+    assert len(set(DECIDERS.values())) == len(DECIDERS), "one decider per command"
+    # A traceback names the decider: no handler called `_`.
+    assert all(d.__name__.startswith(("decide_", "_erase")) for d in DECIDERS.values())
+    assert set(EMBEDDED_TEXTS) <= commands

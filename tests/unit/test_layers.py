@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from domain.commands import EndSession, Message, RecordMemory, RecordProfile, RecordSummary
-from domain.decide import decide, summary_id_for
+from domain.conversations.deciders import summary_id_for
+from domain.decide import decide
 from domain.errors import ProfileVersionConflict, SummaryNotDue
 from domain.events import ProfileDue, SummaryDue
 from domain.layers.model import BasicInfo, SessionSummary

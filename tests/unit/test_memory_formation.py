@@ -16,7 +16,7 @@ from domain.commands import (
     RecordMemory,
     Similar,
 )
-from domain.decide import decide, extraction_command_id
+from domain.decide import decide
 from domain.errors import EpisodeNotFound, SessionNotFound
 from domain.events import (
     ExtractionDue,
@@ -29,6 +29,7 @@ from domain.events import (
     SummaryDue,
 )
 from domain.extraction.candidate import Candidate
+from domain.extraction.deciders import extraction_command_id
 from domain.extraction.policy import ExtractionPolicy
 from domain.extraction.taxonomy import Category, Taxonomy
 from domain.model import MemoryKind, MemoryStatus

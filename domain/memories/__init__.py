@@ -1,0 +1,1 @@
+"""A person's memories one by one: recording, restating, forgetting and restoring, to-dos, verdicts."""

@@ -1,0 +1,183 @@
+"""Deciders of the commands on single memories: (command, state, envelope, vectors) -> events."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from domain.commands import CompleteTodo, ForgetMemory, GiveFeedback, RecordMemory, ReopenTodo, RestoreMemory
+from domain.confidence import confidence_after, restated
+from domain.entity_types import entity_types
+from domain.envelope import Envelope
+from domain.errors import (
+    InvalidValidityWindow,
+    MemoryAlreadyForgotten,
+    MemoryNotForgotten,
+    MemoryNotFound,
+    NotATodo,
+    TodoAlreadyCompleted,
+    TodoNotCompleted,
+)
+from domain.events import (
+    Embedding,
+    Event,
+    FeedbackGiven,
+    MemoryForgotten,
+    MemoryRecorded,
+    MemoryReinforced,
+    MemoryRestored,
+    MemorySuperseded,
+    TodoCompleted,
+    TodoReopened,
+)
+from domain.model import MemoryKind, derived_id, normalized
+from domain.state import MemoryState, UserState, slot_key
+
+REMIND_BEFORE = timedelta(hours=1)
+
+
+def memory_id_for(user_id: str, command_id: str) -> str:
+    """The id of the memory that a RecordMemory command creates."""
+    return derived_id("memory", user_id, command_id)
+
+
+def remind_before(due_at: datetime | None) -> datetime | None:
+    """When a to-do is reminded of, unless said: an hour before it is due."""
+    return due_at - REMIND_BEFORE if due_at is not None else None
+
+
+def memory_texts(command: RecordMemory) -> list[str]:
+    """What a RecordMemory embeds: its content (the vector `decide_record_memory` records)."""
+    return [command.content]
+
+
+def decide_record_memory(command: RecordMemory, state: UserState, envelope: Envelope,
+                         embeddings: Sequence[Embedding]) -> list[Event]:
+    valid_from = command.valid_from or command.occurred_at
+    if command.valid_until is not None and command.valid_until < valid_from:
+        raise InvalidValidityWindow(valid_from, command.valid_until)
+    # Derived from the user and the command, so ids never collide across people.
+    memory_id = memory_id_for(command.user_id, command.command_id)
+    slot = slot_key(command.attribute)
+    if slot is None:
+        same = _same_statement(state, command, valid_from)
+        if same is not None:
+            return [_reinforce(same, command, envelope)]
+        return [_recorded(command, envelope, memory_id, valid_from, command.valid_until, embeddings)]
+
+    timeline = state.timeline(slot)
+    at = bisect_right([m.valid_from for m in timeline], valid_from)
+    before = timeline[at - 1] if at > 0 else None
+    after = timeline[at] if at < len(timeline) else None
+    value_key = normalized(command.value or command.content)
+    if before is not None and not before.forgotten and before.value_key == value_key \
+            and before.holds_at(valid_from):
+        return [_reinforce(before, command, envelope)]
+
+    valid_until = command.valid_until
+    if after is not None and (valid_until is None or valid_until > after.valid_from):
+        valid_until = after.valid_from
+    events: list[Event] = [_recorded(command, envelope, memory_id, valid_from, valid_until, embeddings)]
+    if before is not None and (before.valid_until is None or before.valid_until > valid_from):
+        events.append(MemorySuperseded(**envelope(), memory_id=before.memory_id,
+                                       by_memory_id=memory_id, valid_until=valid_from))
+    if after is not None:
+        # A late arrival: it slots in before the value that came after it in the person's life.
+        events.append(MemorySuperseded(**envelope(), memory_id=memory_id,
+                                       by_memory_id=after.memory_id, valid_until=after.valid_from))
+    return events
+
+
+def _same_statement(state: UserState, command: RecordMemory, valid_from: datetime) -> MemoryState | None:
+    """The memory that `command` says again, if any: the latest one with the same kind and words
+    that the new statement does not contradict in time."""
+    for memory_id in reversed(state.by_content.get((command.kind, normalized(command.content)), [])):
+        memory = state.memories[memory_id]
+        if not memory.forgotten and restates(memory, command.kind, valid_from):
+            return memory
+    return None
+
+
+def restates(memory: MemoryState, kind: MemoryKind, valid_from: datetime) -> bool:
+    """Whether the same words, true from `valid_from`, are the memory said again.
+
+    An event happens at a time and recurs: a migraine in January and one in June are two
+    events, the same one told twice on its day is one. A preference, fact or lesson holds over
+    time: said again while it still holds (or of an earlier time) it is the same memory; said
+    again after its window closed, it holds anew and is another memory."""
+    if kind is MemoryKind.EVENT:
+        return memory.valid_from.date() == valid_from.date()
+    return memory.valid_until is None or valid_from < memory.valid_until
+
+
+def _reinforce(memory: MemoryState, command: RecordMemory, envelope: Envelope) -> MemoryReinforced:
+    return MemoryReinforced(**envelope(), memory_id=memory.memory_id,
+                            confidence=restated(memory.confidence, command.confidence), source=command.source)
+
+
+def _recorded(command: RecordMemory, envelope: Envelope, memory_id: str, valid_from: datetime,
+              valid_until: datetime | None, embeddings: Sequence[Embedding]) -> MemoryRecorded:
+    return MemoryRecorded(
+        **envelope(), memory_id=memory_id, kind=command.kind, content=command.content,
+        attribute=command.attribute, value=command.value, valid_from=valid_from,
+        valid_until=valid_until, importance=command.importance, confidence=command.confidence,
+        source=command.source, entities=command.entities, episode_id=command.episode_id,
+        embedding=embeddings[0] if embeddings else None, due_at=command.due_at,
+        remind_at=command.remind_at or remind_before(command.due_at),
+        entity_types=entity_types(command.entities, command.content),
+    )
+
+
+def decide_forget_memory(command: ForgetMemory, state: UserState, envelope: Envelope,
+                         embeddings: Sequence[Embedding]) -> list[Event]:
+    memory = existing(state, command.memory_id)
+    if memory.forgotten:
+        raise MemoryAlreadyForgotten(command.memory_id)
+    return [MemoryForgotten(**envelope(), memory_id=command.memory_id, reason=command.reason)]
+
+
+def decide_restore_memory(command: RestoreMemory, state: UserState, envelope: Envelope,
+                          embeddings: Sequence[Embedding]) -> list[Event]:
+    memory = existing(state, command.memory_id)
+    if not memory.forgotten and memory.compressed_into is None:
+        raise MemoryNotForgotten(command.memory_id)
+    return [MemoryRestored(**envelope(), memory_id=command.memory_id)]
+
+
+def decide_complete_todo(command: CompleteTodo, state: UserState, envelope: Envelope,
+                         embeddings: Sequence[Embedding]) -> list[Event]:
+    todo = _todo(state, command.memory_id)
+    if todo.completed:
+        raise TodoAlreadyCompleted(command.memory_id)
+    return [TodoCompleted(**envelope(), memory_id=command.memory_id,
+                          completed_at=command.completed_at or command.occurred_at)]
+
+
+def decide_reopen_todo(command: ReopenTodo, state: UserState, envelope: Envelope,
+                       embeddings: Sequence[Embedding]) -> list[Event]:
+    if not _todo(state, command.memory_id).completed:
+        raise TodoNotCompleted(command.memory_id)
+    return [TodoReopened(**envelope(), memory_id=command.memory_id)]
+
+
+def decide_give_feedback(command: GiveFeedback, state: UserState, envelope: Envelope,
+                         embeddings: Sequence[Embedding]) -> list[Event]:
+    memory = existing(state, command.memory_id)
+    return [FeedbackGiven(**envelope(), memory_id=command.memory_id, verdict=command.verdict,
+                          note=command.note, confidence=confidence_after(memory.confidence, command.verdict))]
+
+
+def existing(state: UserState, memory_id: str) -> MemoryState:
+    """The person's memory of that id; refused when there is none."""
+    memory = state.memories.get(memory_id)
+    if memory is None:
+        raise MemoryNotFound(memory_id)
+    return memory
+
+
+def _todo(state: UserState, memory_id: str) -> MemoryState:
+    memory = existing(state, memory_id)
+    if memory.kind is not MemoryKind.TODO:
+        raise NotATodo(memory_id, memory.kind.value)
+    return memory
