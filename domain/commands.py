@@ -92,6 +92,28 @@ class GiveFeedback(_Command):
     note: str | None = Field(default=None, max_length=500, description="Why, in a few words.")
 
 
+class UseCount(BaseModel):
+    """How often one memory was used in a batch of use."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory_id: Identifier
+    count: int = Field(default=1, ge=1, le=1_000_000)
+
+
+MAX_USES = 10_000
+
+
+class RecordUse(_Command):
+    """What callers received of the person's memories since the last batch: the memories a search
+    answer listed (`found`) and those a context block cited (`cited`). Lore's API sends it, batched;
+    maintenance keeps what is used, and the rerank favours, a little, what is cited."""
+
+    type: Literal["RecordUse"] = "RecordUse"
+    found: tuple[UseCount, ...] = Field(default=(), max_length=MAX_USES)
+    cited: tuple[UseCount, ...] = Field(default=(), max_length=MAX_USES)
+
+
 MAX_VECTORS = 500
 
 
@@ -357,7 +379,8 @@ class MaintainMemory(_Command):
 Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
     | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile
-    | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory | GiveFeedback | ReplaceEmbeddings,
+    | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory | GiveFeedback | ReplaceEmbeddings
+    | RecordUse,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

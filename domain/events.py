@@ -6,7 +6,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domain.commands import Message, MessageRef, ProposedVerdict
+from domain.commands import Message, MessageRef, ProposedVerdict, UseCount
 from domain.extraction.candidate import Candidate, Relation
 from domain.layers.model import BasicInfo, SessionSummary
 from domain.model import MemoryKind, UtcDatetime
@@ -199,6 +199,15 @@ class FeedbackGiven(_Event):
     confidence: float = Field(description="The memory's confidence after the verdict.")
 
 
+class MemoriesUsed(_Event):
+    """Memories a caller received: listed in search answers (`found`), cited in context blocks
+    (`cited`), counted since the batch before; `occurred_at` is the latest use."""
+
+    type: Literal["MemoriesUsed"] = "MemoriesUsed"
+    found: tuple[UseCount, ...] = ()
+    cited: tuple[UseCount, ...] = ()
+
+
 class MemoryMerged(_Event):
     """`memory_id` now holds what `merged_from` said (recorded just before, with every detail of
     them); the originals are kept, with status merged."""
@@ -349,6 +358,6 @@ Event = Annotated[
     | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
     | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened
     | MemoryDecayed | MemoryCompressed | EpisodeExpired | MaintenanceApplied | UserConfigured
-    | FeedbackGiven | EmbeddingsReplaced,
+    | FeedbackGiven | EmbeddingsReplaced | MemoriesUsed,
     Field(discriminator="type"),
 ]

@@ -18,6 +18,7 @@ from domain.events import (
     FeedbackGiven,
     MaintenanceApplied,
     MemoriesExtracted,
+    MemoriesUsed,
     MemoryCompressed,
     MemoryDecayed,
     MemoryForgotten,
@@ -286,6 +287,11 @@ def _(event: EpisodeExpired, state: UserState) -> None:
 @_apply.register
 def _(event: MaintenanceApplied, state: UserState) -> None:
     """The run's counts, for its report."""
+
+
+@_apply.register
+def _(event: MemoriesUsed, state: UserState) -> None:
+    """Use is the graph's business (maintenance and the rerank read it); no decision depends on it."""
 
 
 @_apply.register

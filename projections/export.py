@@ -21,7 +21,8 @@ RETURN m.memory_id AS key, m {.memory_id, .kind, .category, .content, .attribute
        .valid_from, .valid_until, .stated_valid_until, .recorded_at, .importance, .confidence, .source,
        .decided_by, .asserted, .due_at, .remind_at, .completed_at, .superseded_by, .merged_into,
        .merged_from, .messages,
-       .forgotten_at, .restored_at, .forgotten_reason, .access_count,
+       .forgotten_at, .restored_at, .forgotten_reason, .access_count, .cited_count,
+       .last_used_at, .last_cited_at,
        entities: [(m)-[:ABOUT]->(e:Entity) | e.name]} AS item
 """
 

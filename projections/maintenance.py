@@ -32,7 +32,8 @@ MATCH (u:User {user_id: uid})
 CALL (uid) {
   OPTIONAL MATCH (m:Memory {user_id: uid}) WHERE m.status = 'active'
   RETURN collect(m {.memory_id, .kind, .content, .importance, .confidence, .access_count, .slot, .value,
-                    occurred_at: m.occurred_at.epochMillis, last_accessed_at: m.last_accessed_at.epochMillis,
+                    occurred_at: m.occurred_at.epochMillis, last_used_at: m.last_used_at.epochMillis,
+                    demoted_for: m.decayed_for.epochMillis,
                     valid_from: m.valid_from.epochMillis, valid_until: m.valid_until.epochMillis,
                     completed: m.completed_at IS NOT NULL}) AS memories
 }
@@ -78,7 +79,8 @@ def _use(row: dict[str, Any]) -> MemoryUse:
         confidence=row["confidence"] if row["confidence"] is not None else 1.0,
         recorded_at=_native(row["occurred_at"]) or datetime.fromtimestamp(0, tz=UTC),
         access_count=row["access_count"] or 0,
-        last_accessed_at=_native(row["last_accessed_at"]), slot=row["slot"], value=row["value"],
+        last_used_at=_native(row["last_used_at"]), demoted_for=_native(row["demoted_for"]),
+        slot=row["slot"], value=row["value"],
         valid_from=_native(row["valid_from"]), valid_until=_native(row["valid_until"]),
         completed=row["completed"])
 

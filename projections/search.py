@@ -114,8 +114,8 @@ def _scoped(key_field: str, user_id: str, terms: str) -> str:
 # than the rest of a search together (see _native).
 _MEMORY_FIELDS = """
 m {.memory_id, .kind, .content, .attribute, .value, .status, .superseded_by, .importance, .confidence,
-   .source, .access_count, .messages, valid_from: toString(m.valid_from),
-   recorded_at: toString(m.recorded_at), last_accessed_at: toString(m.last_accessed_at),
+   .source, .access_count, .cited_count, .messages, valid_from: toString(m.valid_from),
+   recorded_at: toString(m.recorded_at), last_cited_at: toString(m.last_cited_at),
    valid_until: toString(until),
    episode_id: [(m)-[:EXTRACTED_FROM]->(ep) | ep.episode_id][0]} AS fields
 """
@@ -128,7 +128,7 @@ _SUMMARY_FIELDS = """
 s {.summary_id, .session_id, .content, .summary, .topics, .unresolved, .summarizer,
    occurred_at: toString(s.said_until), recorded_at: toString(s.summarized_at)} AS fields
 """
-_INSTANTS = frozenset({"valid_from", "recorded_at", "last_accessed_at", "valid_until", "occurred_at"})
+_INSTANTS = frozenset({"valid_from", "recorded_at", "last_cited_at", "valid_until", "occurred_at"})
 _FRACTION = re.compile(r"(\.\d{6})\d+")
 
 # Messages are moments: one is visible when it had happened by $valid_at and Lore had it by $known_at.

@@ -22,9 +22,9 @@ def _fields(valid_until: str) -> str:
     return (
         "m {.memory_id, .user_id, .kind, .category, .content, .attribute, .value, .status, .valid_from, "
         ".recorded_at, .retired_at, .superseded_by, .importance, .confidence, .source, "
-        ".access_count, .decided_by, .asserted, .due_at, .remind_at, .completed_at, .merged_into, "
+        ".access_count, .cited_count, .last_used_at, .last_cited_at, "
+        ".decided_by, .asserted, .due_at, .remind_at, .completed_at, .merged_into, "
         ".merged_from, .compressed_into, .helpful_count, .wrong_count, .last_feedback, .last_feedback_at, "
-        "last_cited_at: m.last_accessed_at, "
         "episode_id: head([(m)-[:EXTRACTED_FROM]->(ep:Episode) | ep.episode_id]), "
         f"valid_until: {valid_until}}}"
     )

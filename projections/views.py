@@ -24,7 +24,9 @@ class MemoryView(BaseModel):
     importance: float
     confidence: float
     source: str | None = None
-    access_count: int = 0
+    access_count: int = Field(default=0, description="Times used: listed in a search answer, cited in a "
+                              "context block, or said to be helpful.")
+    cited_count: int = Field(default=0, description="Times cited in a context block or said to be helpful.")
     decided_by: str | None = Field(default=None,
                                    description="What decided it: an extractor, or null (sent as is).")
     asserted: bool | None = Field(default=None,
@@ -37,8 +39,10 @@ class MemoryView(BaseModel):
     merged_from: list[str] | None = None
     compressed_into: str | None = None
     episode_id: str | None = Field(default=None, description="The conversation it was taken from.")
-    last_cited_at: datetime | None = Field(default=None, description="When a search or a context "
-                                           "block last returned it.")
+    last_used_at: datetime | None = Field(default=None, description="When a caller last received it "
+                                          "(a search answer, a context block, a helpful verdict).")
+    last_cited_at: datetime | None = Field(default=None, description="When a context block last cited "
+                                           "it (or it was said to be helpful).")
     helpful_count: int | None = Field(default=None, description="Times it was said to be helpful.")
     wrong_count: int | None = Field(default=None, description="Times it was said to be wrong.")
     last_feedback: str | None = Field(default=None, description="The latest verdict: helpful or wrong.")

@@ -20,13 +20,11 @@ from domain.sealing import Sealer
 from infra.embedding import Embedder, open_embedder
 from infra.embedding.cached import CachedEmbedder
 from infra.eventlog import EventLog, open_event_log
-from infra.kafka_publish import KafkaPublisher
 from infra.keys import KeyStore, open_key_store
 from infra.llm import open_llm
 from infra.rewriting import open_rewriter
 from infra.settings import Settings
 from infra.tokens import token_counter
-from projections.access import AccessRecorder
 from projections.export import ExportQueries
 from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
@@ -50,10 +48,11 @@ from services.lifecycle.compress import LLMCompressor
 from services.lifecycle.maintenance import MaintenanceService
 from services.lifecycle.reminders import ReminderRelay
 from services.lifecycle.scheduler import LifecycleScheduler
-from services.lifecycle.send import direct, through_kafka
+from services.outbox import CommandOutbox
 from services.questions import LLMQuestions, OfflineExpansion, QuestionSynthesizer
 from services.reembed import ReembedService
 from services.search import SearchService
+from services.usage import UseRecorder
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +66,8 @@ class Lore:
     projector: GraphProjector
     commands: CommandHandler
     search: SearchService
-    access: AccessRecorder
+    outbox: CommandOutbox
+    use: UseRecorder
     queries: TemporalQueries
     outcomes: OutcomeQueries
     extractions: ExtractionQueries
@@ -78,19 +78,13 @@ class Lore:
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
     keys: KeyStore | None = None  # people's keys; None when encryption is off
-    # The producer maintenance runs publish their commands with (Kafka mode), made on first use
-    # and shared by every run of this process.
-    _commands_publisher: KafkaPublisher | None = field(default=None, init=False)
     _closed: bool = field(default=False, init=False)
-    _sealer: Sealer | None = field(default=None, init=False)
 
     @property
     def sealer(self) -> Sealer | None:
         """Seals what this process publishes to lore.commands and the dead-letter topic with the
         person's key; None when encryption is off."""
-        if self._sealer is None and self.keys is not None:
-            self._sealer = Sealer(self.keys)
-        return self._sealer
+        return self.outbox.sealer
 
     def start_extraction(self, kafka_worker: bool = False) -> None:
         """Answer extractions due and write the summaries and profiles due, in the background. A
@@ -111,14 +105,13 @@ class Lore:
                 self.extraction.stop()
             if self.layers is not None:
                 self.layers.stop()
-            self.access.close()
+            self.use.close()
             self.search.close()
             self.projector.close()
             self.event_log.close()
             if self.keys is not None:
                 self.keys.close()
-            if self._commands_publisher is not None:
-                self._commands_publisher.close()
+            self.outbox.close()
             self.driver.close()
 
 
@@ -162,7 +155,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
                              ensure_schema=schema, max_entry_bytes=settings.max_entry_bytes,
                              cached_people=settings.state_cache_people, policy=policy)
     search = SearchService(CandidateQueries(driver, database), embedder, rewriter=open_rewriter(settings))
-    access = AccessRecorder(driver, database)
+    outcomes = OutcomeQueries(driver, database)
+    outbox = CommandOutbox(settings, handler, outcomes, Sealer(keys) if keys is not None else None)
     extractions = ExtractionQueries(driver, database)
     extractor = open_extractor(settings)
     # A model that extracts also judges consolidation; the rules judge what the rules extract.
@@ -177,8 +171,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     queries = TemporalQueries(driver, database)
     context = ContextBuilder(queries, layer_queries, search, token_counter(), settings.context_always,
                              open_questions(settings))
-    return Lore(settings, driver, event_log, embedder, projector, handler, search, access, queries,
-                OutcomeQueries(driver, database), extractions, layer_queries, context,
+    return Lore(settings, driver, event_log, embedder, projector, handler, search, outbox,
+                UseRecorder(outbox.send), queries, outcomes, extractions, layer_queries, context,
                 ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys)
 
 
@@ -259,14 +253,7 @@ def lifecycle_scheduler(lore: Lore) -> LifecycleScheduler:
 def command_sender(lore: Lore) -> Callable[[Sequence[Command]], None]:
     """Sends commands the way this deployment writes, and returns once they took effect: to this
     process's handler (embedded), or onto lore.commands for the workers (Kafka)."""
-    settings = lore.settings
-    if settings.uses_kafka_log:
-        assert settings.kafka_bootstrap is not None
-        if lore._commands_publisher is None:
-            lore._commands_publisher = KafkaPublisher(settings.kafka_access, settings.commands_topic)
-        publisher = lore._commands_publisher
-        return through_kafka(publisher.publish, publisher.flush, lore.outcomes.outcomes, sealer=lore.sealer)
-    return direct(lore.commands)
+    return lore.outbox.send_and_wait
 
 
 def reembed_service(lore: Lore, embedder: Embedder) -> ReembedService:

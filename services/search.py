@@ -40,11 +40,18 @@ SPAN_BOOST = 1.5
 class Ranking:
     """How fused hits are reordered: final = rrf × recency × use × importance × trust, each damped.
     Trust is the memory's confidence: lowered when a model was unsure, and halved each time a
-    person says a cited memory was wrong (domain/confidence.py)."""
+    person says a cited memory was wrong (domain/confidence.py).
+
+    Use is what context blocks cited and people found helpful, never what a search listed (a search
+    that lifted what searches find would feed on itself): bounded at `access_weight`, it grows with
+    the citations (1 - exp(-n / use_saturation)) and fades with the days since the last one
+    (exp(-days / use_fading_days)), so a memory cited once long ago weighs as one never cited."""
 
     recency_weight: float = 0.1       # share of the score that fades with age
     recency_per_day: float = 0.01     # exp(-0.01 · days)
-    access_weight: float = 0.1        # (1 + 0.1 · ln(1 + accesses))
+    access_weight: float = 0.1        # the most that use lifts a score (+10 %)
+    use_saturation: float = 3.0       # citations: 1 → 28 % of the lift, 3 → 63 %, 10 → 96 %
+    use_fading_days: float = 30.0
     importance_weight: float = 0.5    # (1 - w/2 + w · importance)
     confidence_weight: float = 0.5    # (1 - w + w · confidence): a sure memory loses nothing
 
@@ -150,11 +157,12 @@ class SearchService:
                   if h.type == "memory" and isinstance(h.fields.get("valid_from"), datetime)]
         at = min([window.valid_at or self.clock(), *([max(starts)] if starts else [])])
         r = self.ranking
+        now = self.clock()
         for hit in hits:
             since = hit.fields.get("valid_from") if hit.type == "memory" else None
             days = max((at - since).total_seconds() / 86400, 0.0) if isinstance(since, datetime) else 0.0
             recency = 1 - r.recency_weight + r.recency_weight * math.exp(-r.recency_per_day * days)
-            use = 1 + r.access_weight * math.log1p(hit.fields.get("access_count") or 0)
+            use = 1 + r.access_weight * _cited(hit.fields, now, r)
             importance = hit.fields.get("importance")
             weight = 1.0 if importance is None else (
                 1 - r.importance_weight / 2 + r.importance_weight * importance)
@@ -162,6 +170,16 @@ class SearchService:
             trust = 1.0 if confidence is None else 1 - r.confidence_weight + r.confidence_weight * confidence
             hit.score = hit.scores["rrf"] * recency * use * weight * trust * _timely(hit, focus)
         return sorted(hits, key=lambda h: (-h.score, h.id))
+
+
+def _cited(fields: dict[str, Any], now: datetime, r: Ranking) -> float:
+    """How much use lifts a hit, from 0 (never cited, or long ago) towards 1."""
+    cited = fields.get("cited_count") or 0
+    last = fields.get("last_cited_at")
+    if not cited or not isinstance(last, datetime):
+        return 0.0
+    days = max((now - last).total_seconds() / 86400, 0.0)
+    return (1 - math.exp(-cited / r.use_saturation)) * math.exp(-days / r.use_fading_days)
 
 
 def _timely(hit: Hit, focus: TimeFocus) -> float:

@@ -47,17 +47,18 @@ class MemoryUse:
     importance: float
     confidence: float
     recorded_at: datetime           # when it was said (its first recording)
-    access_count: int = 0
-    last_accessed_at: datetime | None = None
+    access_count: int = 0           # times used: found by a search, cited in a context, helpful
+    last_used_at: datetime | None = None
     slot: str | None = None
     value: str | None = None
     valid_from: datetime | None = None
     valid_until: datetime | None = None
     completed: bool = False
+    demoted_for: datetime | None = None  # the last use a demotion was decided on
 
     @property
     def last_used(self) -> datetime:
-        return max(self.recorded_at, self.last_accessed_at or self.recorded_at)
+        return max(self.recorded_at, self.last_used_at or self.recorded_at)
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,29 @@ def relevance(use: MemoryUse, as_of: datetime, rules: MaintenanceRules = RULES) 
     return math.exp(-rules.decay_per_day * days) * (1 + math.log1p(use.access_count)) * use.importance
 
 
-def untouchable(use: MemoryUse, pinned: Collection[MemoryKind], rules: MaintenanceRules = RULES) -> bool:
-    """Core memories, kinds the person pinned, and open to-dos (they are reminders) never fade."""
+def in_force(use: MemoryUse, as_of: datetime) -> bool:
+    """A slot's value whose window has not closed by `as_of`: what is true of the person now (their
+    home city, their employer) is not a memory that fades for being rarely asked about."""
+    return use.slot is not None and (use.valid_until is None or use.valid_until > as_of)
+
+
+def untouchable(use: MemoryUse, pinned: Collection[MemoryKind], as_of: datetime,
+                rules: MaintenanceRules = RULES) -> bool:
+    """Never decayed, demoted, compressed or forgotten: core memories, kinds the person pinned, open
+    to-dos (they are reminders) and slot values in force."""
     return (use.importance >= rules.core or use.kind in pinned
-            or (use.kind is MemoryKind.TODO and not use.completed))
+            or (use.kind is MemoryKind.TODO and not use.completed) or in_force(use, as_of))
+
+
+def in_use(use: MemoryUse, as_of: datetime, rules: MaintenanceRules = RULES) -> bool:
+    """Said or used (found, cited, helpful) within `rules.unused`: it is not judged at all yet."""
+    return as_of - use.last_used <= rules.unused
+
+
+def demoted_already(use: MemoryUse) -> bool:
+    """Demoted for the same evidence before: no use since the last demotion. Demotion happens once per
+    fading, not again each night on the same facts (which would compound into forgetting)."""
+    return use.demoted_for is not None and use.demoted_for >= use.last_used
 
 
 def compressible(use: MemoryUse, as_of: datetime, rules: MaintenanceRules = RULES) -> bool:
@@ -123,18 +143,22 @@ def compressible(use: MemoryUse, as_of: datetime, rules: MaintenanceRules = RULE
 
 def plan(uses: Sequence[MemoryUse], as_of: datetime, pinned: Collection[MemoryKind] = (),
          rules: MaintenanceRules = RULES) -> Plan:
-    """What a run at `as_of` does to these memories (the person's active ones)."""
+    """What a run at `as_of` does to these memories (the person's active ones).
+
+    Untouchable memories and those in use are left as they are. Of the rest, what has faded below
+    `forget_below` is forgotten, what is below `demote_below` loses a share of its importance once for
+    the same evidence, and the old, little-used ones of a kind are compressed together."""
     result = Plan(evaluated=len(uses))
     kept: list[MemoryUse] = []
     for use in sorted(uses, key=lambda u: (u.recorded_at, u.memory_id)):
-        if untouchable(use, pinned, rules):
+        if untouchable(use, pinned, as_of, rules) or in_use(use, as_of, rules):
             continue
         score = relevance(use, as_of, rules)
         if score < rules.forget_below:
             result.forget.append(Decay(use.memory_id, round(score, 6), use.access_count, use.last_used,
                                        use.importance))
             continue
-        if score < rules.demote_below:
+        if score < rules.demote_below and not demoted_already(use):
             lowered = round(use.importance * rules.demotion, 6)
             result.demote.append(Decay(use.memory_id, round(score, 6), use.access_count, use.last_used,
                                        lowered))

@@ -6,7 +6,16 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from domain.commands import CompleteTodo, ForgetMemory, GiveFeedback, RecordMemory, ReopenTodo, RestoreMemory
+from domain.commands import (
+    CompleteTodo,
+    ForgetMemory,
+    GiveFeedback,
+    RecordMemory,
+    RecordUse,
+    ReopenTodo,
+    RestoreMemory,
+    UseCount,
+)
 from domain.confidence import confidence_after, restated
 from domain.entity_types import entity_types
 from domain.envelope import Envelope
@@ -23,6 +32,7 @@ from domain.events import (
     Embedding,
     Event,
     FeedbackGiven,
+    MemoriesUsed,
     MemoryForgotten,
     MemoryRecorded,
     MemoryReinforced,
@@ -166,6 +176,24 @@ def decide_give_feedback(command: GiveFeedback, state: UserState, envelope: Enve
     memory = existing(state, command.memory_id)
     return [FeedbackGiven(**envelope(), memory_id=command.memory_id, verdict=command.verdict,
                           note=command.note, confidence=confidence_after(memory.confidence, command.verdict))]
+
+
+def decide_record_use(command: RecordUse, state: UserState, envelope: Envelope,
+                      embeddings: Sequence[Embedding]) -> list[Event]:
+    """The uses of memories the person still has; a memory erased or purged meanwhile is passed over
+    (use is a statistic: nothing to refuse)."""
+    found, cited = _known(state, command.found), _known(state, command.cited)
+    if not found and not cited:
+        return []
+    return [MemoriesUsed(**envelope(), found=found, cited=cited)]
+
+
+def _known(state: UserState, uses: tuple[UseCount, ...]) -> tuple[UseCount, ...]:
+    counts: dict[str, int] = {}
+    for use in uses:
+        if use.memory_id in state.memories:
+            counts[use.memory_id] = counts.get(use.memory_id, 0) + use.count
+    return tuple(UseCount(memory_id=m, count=n) for m, n in sorted(counts.items()))
 
 
 def existing(state: UserState, memory_id: str) -> MemoryState:

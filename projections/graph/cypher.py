@@ -228,9 +228,17 @@ MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
 SET m.completed_at = datetime(r.completed_at)
 """
 
+# A verdict of "helpful" is use too: the memory was cited, and the person says it served them.
 FEEDBACK_GIVEN = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
+WITH m, r, datetime(r.used_at) AS at, r.verdict = 'helpful' AS used
+SET m.access_count = coalesce(m.access_count, 0) + CASE WHEN used THEN 1 ELSE 0 END,
+    m.cited_count = coalesce(m.cited_count, 0) + CASE WHEN used THEN 1 ELSE 0 END,
+    m.last_used_at = CASE WHEN used AND (m.last_used_at IS NULL OR m.last_used_at < at) THEN at
+                          ELSE m.last_used_at END,
+    m.last_cited_at = CASE WHEN used AND (m.last_cited_at IS NULL OR m.last_cited_at < at) THEN at
+                           ELSE m.last_cited_at END
 SET m.confidence = r.confidence,
     m.helpful_count = coalesce(m.helpful_count, 0) + CASE r.verdict WHEN 'helpful' THEN 1 ELSE 0 END,
     m.wrong_count = coalesce(m.wrong_count, 0) + CASE r.verdict WHEN 'wrong' THEN 1 ELSE 0 END,
@@ -274,11 +282,27 @@ REMOVE m:Active:Superseded:Forgotten:Merged:Compressed
 SET m:$(toUpper(left(m.status, 1)) + substring(m.status, 1))
 """
 
+# `decayed_for`: the last use the demotion was decided on, so that a memory is demoted once for
+# the same evidence, not again each night (domain/lifecycle/maintenance.py).
 MEMORY_DECAYED = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
 SET m.importance = r.importance, m.relevance = r.relevance, m.decayed_at = datetime(r.recorded_at),
-    m.decayed_run = r.run_id
+    m.decayed_run = r.run_id, m.decayed_for = datetime(r.last_used_at)
+"""
+
+# What callers received: each use counts (`access_count`), a citation also as such, and the latest
+# use dates them. Maintenance keeps what is used; the rerank favours, boundedly, what is cited.
+MEMORIES_USED = """
+UNWIND $rows AS r
+UNWIND r.uses AS u
+MATCH (m:Memory {memory_id: u.memory_id, user_id: r.user_id})
+WITH m, u, datetime(r.used_at) AS at
+SET m.access_count = coalesce(m.access_count, 0) + u.count,
+    m.cited_count = coalesce(m.cited_count, 0) + u.cited,
+    m.last_used_at = CASE WHEN m.last_used_at IS NULL OR m.last_used_at < at THEN at ELSE m.last_used_at END,
+    m.last_cited_at = CASE WHEN u.cited > 0 AND (m.last_cited_at IS NULL OR m.last_cited_at < at) THEN at
+                           ELSE m.last_cited_at END
 """
 
 # Like a merge: the originals are kept, with status compressed, linked from what holds them now.

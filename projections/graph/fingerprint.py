@@ -59,10 +59,6 @@ TRANSACTION_TIMES = frozenset({"recorded_at", "superseded_at", "retired_at", "fo
                                "decayed_at", "compressed_at", "expired_at", "finished_at", "configured_at",
                                "expires_at", "last_feedback_at"})
 
-# Usage statistics of search: not events (a read decides nothing), so a replay starts them afresh.
-_USAGE = frozenset({"access_count", "last_accessed_at"})
-
-
 def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo4j",
                 ignore: frozenset[str] = frozenset()) -> str:
     """Hex sha256 over the sorted digests of every node and relationship.
@@ -72,7 +68,7 @@ def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo
     digests: list[bytes] = []
     with driver.session(database=database) as session:
         for record in session.run(_NODES, user_id=user_id):
-            props = {k: v for k, v in record["props"].items() if k not in ignore | _USAGE}
+            props = {k: v for k, v in record["props"].items() if k not in ignore}
             digests.append(_digest({"labels": sorted(record["labels"]), "props": props}))
         for record in session.run(_RELATIONSHIPS, user_id=user_id, id_keys=_ID_KEYS):
             props = {k: v for k, v in record["props"].items() if k not in ignore}

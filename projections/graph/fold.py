@@ -416,10 +416,27 @@ def todo_completed(g: Graph, rows: list[dict[str, Any]]) -> None:
         put(m, "completed_at", dt(r["completed_at"]))
 
 
+def _later_of(current: Datetime | None, at: Datetime | None) -> Datetime | None:
+    """CASE WHEN current IS NULL OR current < at THEN at ELSE current END."""
+    return at if current is None or later(current, at) else current
+
+
+def _used(m: Node, at: Datetime | None, count: int, cited: int) -> None:
+    p = m.props
+    p["access_count"] = p.get("access_count", 0) + count
+    p["cited_count"] = p.get("cited_count", 0) + cited
+    if count > 0:
+        put(m, "last_used_at", _later_of(p.get("last_used_at"), at))
+    if cited > 0:
+        put(m, "last_cited_at", _later_of(p.get("last_cited_at"), at))
+
+
 def feedback_given(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.FEEDBACK_GIVEN"""
     for m, r in _memories(g, rows):
         p = m.props
+        used = r["verdict"] == "helpful"
+        _used(m, dt(r["used_at"]), int(used), int(used))
         put(m, "confidence", r["confidence"])
         p["helpful_count"] = p.get("helpful_count", 0) + (1 if r["verdict"] == "helpful" else 0)
         p["wrong_count"] = p.get("wrong_count", 0) + (1 if r["verdict"] == "wrong" else 0)
@@ -473,7 +490,17 @@ def memory_decayed(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.MEMORY_DECAYED"""
     for m, r in _memories(g, rows):
         put_all(m, {"importance": r["importance"], "relevance": r["relevance"],
-                    "decayed_at": dt(r["recorded_at"]), "decayed_run": r["run_id"]})
+                    "decayed_at": dt(r["recorded_at"]), "decayed_run": r["run_id"],
+                    "decayed_for": dt(r["last_used_at"])})
+
+
+def memories_used(g: Graph, rows: list[dict[str, Any]]) -> None:
+    """cypher.MEMORIES_USED"""
+    for r in rows:
+        for u in r["uses"]:
+            m = g.get_of("Memory", u["memory_id"], r["user_id"])
+            if m is not None:
+                _used(m, dt(r["used_at"]), u["count"], u["cited"])
 
 
 def memory_compressed(g: Graph, rows: list[dict[str, Any]]) -> None:
@@ -597,6 +624,7 @@ FOLDS: dict[str, Fold] = {
     cypher.MEMORY_FORGOTTEN: memory_forgotten,
     cypher.MEMORY_RESTORED: memory_restored,
     cypher.MEMORY_DECAYED: memory_decayed,
+    cypher.MEMORIES_USED: memories_used,
     cypher.MEMORY_COMPRESSED: memory_compressed,
     cypher.EPISODE_EXPIRED: episode_expired,
     cypher.MAINTENANCE_APPLIED: maintenance_applied,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
-from projections.graph.fingerprint import _ID_KEYS, _USAGE, _digest
+from projections.graph.fingerprint import _ID_KEYS, _digest
 from projections.graph.fold import Graph, Node
 
 _LEFT_OUT = ("Checkpoint", "Lease")
@@ -23,7 +23,7 @@ def fold_fingerprint(graph: Graph, ignore: frozenset[str] = frozenset()) -> str:
     for node in graph.nodes.values():
         if any(label in node.labels for label in _LEFT_OUT):
             continue
-        props = {k: v for k, v in node.props.items() if k not in ignore | _USAGE}
+        props = {k: v for k, v in node.props.items() if k not in ignore}
         digests.append(_digest({"labels": sorted(node.labels), "props": props}))
     for (type_, start, end, _), props in graph.rels.items():
         kept = {k: v for k, v in props.items() if k not in ignore}

@@ -18,6 +18,7 @@ from domain.events import (
     FeedbackGiven,
     MaintenanceApplied,
     MemoriesExtracted,
+    MemoriesUsed,
     MemoryCompressed,
     MemoryDecayed,
     MemoryForgotten,
@@ -79,6 +80,7 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
             "confidence": event.confidence,
             "source": event.source,
             "access_count": 0,
+            "cited_count": 0,
             "log_position": position,
             "embedding_model": event.embedding.model if event.embedding else None,
             "decided_by": event.decided_by,
@@ -232,7 +234,17 @@ def memory_forgotten(event: MemoryForgotten, position: int) -> dict[str, Any]:
 
 def memory_decayed(event: MemoryDecayed, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id, "importance": event.importance,
-            "relevance": event.relevance, "run_id": event.run_id}
+            "relevance": event.relevance, "run_id": event.run_id, "last_used_at": iso(event.last_used_at)}
+
+
+def memories_used(event: MemoriesUsed, position: int) -> dict[str, Any]:
+    cited = {u.memory_id: u.count for u in event.cited}
+    counts = dict(cited)
+    for use in event.found:
+        counts[use.memory_id] = counts.get(use.memory_id, 0) + use.count
+    return {**_base(event), "used_at": iso(event.occurred_at),
+            "uses": [{"memory_id": m, "count": n, "cited": cited.get(m, 0)}
+                     for m, n in sorted(counts.items())]}
 
 
 def memory_compressed(event: MemoryCompressed, position: int) -> dict[str, Any]:
@@ -370,7 +382,7 @@ def todo_completed(event: TodoCompleted, position: int) -> dict[str, Any]:
 
 def feedback_given(event: FeedbackGiven, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id, "verdict": event.verdict, "note": event.note,
-            "confidence": event.confidence}
+            "confidence": event.confidence, "used_at": iso(event.occurred_at)}
 
 
 def todo_reopened(event: TodoReopened, position: int) -> dict[str, Any]:
@@ -402,6 +414,7 @@ WRITERS: dict[type, tuple[Any, str]] = {
     MemoryForgotten: (memory_forgotten, cypher.MEMORY_FORGOTTEN),
     MemoryRestored: (memory_restored, cypher.MEMORY_RESTORED),
     MemoryDecayed: (memory_decayed, cypher.MEMORY_DECAYED),
+    MemoriesUsed: (memories_used, cypher.MEMORIES_USED),
     MemoryCompressed: (memory_compressed, cypher.MEMORY_COMPRESSED),
     EpisodeExpired: (episode_expired, cypher.EPISODE_EXPIRED),
     MaintenanceApplied: (maintenance_applied, cypher.MAINTENANCE_APPLIED),

@@ -15,6 +15,7 @@ from domain.events import (
     Event,
     ExtractionDue,
     MemoriesExtracted,
+    MemoriesUsed,
     MemoryCompressed,
     MemoryMerged,
     MemoryRecorded,
@@ -39,6 +40,8 @@ def _touches(event: Event) -> list[str]:
         return [event.memory_id, *event.merged_from]
     if isinstance(event, MemoryCompressed):
         return [event.memory_id, *event.compressed_from]
+    if isinstance(event, MemoriesUsed):
+        return sorted({u.memory_id for u in (*event.found, *event.cited)})
     if isinstance(event, EpisodeExpired):
         return [f"episode:{event.user_id}:{event.episode_id}"]
     if isinstance(event, UserConfigured):

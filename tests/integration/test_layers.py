@@ -19,7 +19,6 @@ from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
 from tests.integration.test_memory_formation import (
-    USAGE,
     end,
     kafka_mode,
     rebuild_with_the_model_gone,
@@ -262,9 +261,9 @@ def test_a_models_summaries_and_profile_are_replayed_without_it(
             assert {"key": "profession", "value": "nurse"} in written["basic_info"]
             assert {"key": "home_city", "value": "Berlin"} in written["basic_info"]
         asked = len(stub.requests)
-        live = fingerprint(neo4j, ignore=USAGE)
+        live = fingerprint(neo4j)
     rebuild_with_the_model_gone(settings)
-    assert fingerprint(neo4j, ignore=USAGE) == live
+    assert fingerprint(neo4j) == live
     assert asked >= 3  # two summaries and at least one profile were asked of the model
 
 

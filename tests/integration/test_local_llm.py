@@ -20,7 +20,6 @@ from services.bootstrap import bootstrap
 from tests.integration.test_memory_formation import (
     BERLIN,
     LISBON,
-    USAGE,
     end,
     rebuild_with_the_model_gone,
     talk,
@@ -64,7 +63,7 @@ def test_a_real_model_extracts_a_move_an_editor_and_a_reminder_and_a_rebuild_nee
         assert [(m["kind"], m["value"]) for m in editors] == [("preference", "Neovim")]
         todos = client.get("/v1/users/ada/memories", params={"kind": "todo"}).json()["items"]
         assert any("passport" in t["content"] and (t["due_at"] or "").startswith("2026-03-20") for t in todos)
-    live = fingerprint(neo4j, ignore=USAGE)
+    live = fingerprint(neo4j)
 
     rebuild_with_the_model_gone(settings)
-    assert fingerprint(neo4j, ignore=USAGE) == live
+    assert fingerprint(neo4j) == live

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
 
-from domain.commands import Command, RecordEpisode, RecordMemory
+from domain.commands import Command, RecordEpisode, RecordMemory, RecordUse, UseCount
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
@@ -76,10 +76,11 @@ def craft(client: TestClient, neo4j: Driver) -> dict[str, str]:
         body = {"content": f"Ada's {name}", "kind": kind, "importance": importance,
                 "occurred_at": said.isoformat()}
         ids[name] = applied(client.post("/v1/users/ada/memories", params={"wait": "true"}, json=body))
-        if searches:  # usage statistics are what searches leave behind, not events
-            neo4j.execute_query("MATCH (m:Memory {memory_id: $id}) SET m.access_count = $n, "
-                                "m.last_accessed_at = datetime($at)", id=ids[name], n=searches,
-                                at=(AS_OF - timedelta(days=found_days or 0)).isoformat())
+        if searches:  # use is recorded as events, as the API records what searches return
+            found = AS_OF - timedelta(days=found_days or 0)
+            client.app.state.lore.outbox.send_and_wait([RecordUse(
+                command_id=f"use-{name}", user_id="ada", occurred_at=found,
+                found=(UseCount(memory_id=ids[name], count=searches),))])
     # Someone else's memories are not Ada's business, and they are kept (not old enough to fade).
     applied(client.post("/v1/users/bob/memories", params={"wait": "true"}, json={
         "content": "Bob's fact", "occurred_at": AS_OF.isoformat()}))
@@ -187,3 +188,38 @@ def test_conversations_lose_their_words_when_they_expire_and_what_was_taken_from
         assert kept.status_code == 202, kept.text
         bad = client.put("/v1/users/ada/settings", json={"episode_retention_days": -1})
         assert bad.status_code == 422 and "episode_retention_days" in bad.text
+
+
+def test_nightly_runs_keep_the_city_in_force_and_the_preference_in_use_while_a_remark_fades(
+        neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> None:
+    """Runs every 15 days for 150 days while an assistant keeps asking for context: the home city
+    (a slot value in force, importance 0.7: demoted night after night and forgotten by day 90 when
+    slots were not spared) and the preference every context block cites stay; a remark nobody used
+    again fades (demoted once near day 60, forgotten by day 150)."""
+    settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", event_log="sqlite",
+                        extractor="off", layers="off")
+    start = datetime.now(UTC).replace(microsecond=0)
+    with TestClient(create_app(lambda: bootstrap(settings))) as client:
+        def remember(content: str, **fields: Any) -> str:
+            return applied(client.post("/v1/users/ada/memories", params={"wait": "true"},
+                                       json={"content": content, "occurred_at": start.isoformat(), **fields}))
+
+        city = remember("Ada lives in Lyon", kind="fact", attribute="home_city", value="Lyon", importance=0.7)
+        answers = remember("Ada likes answers with a worked example", kind="preference", importance=0.5)
+        remark = remember("The hallway lamp was repaired", kind="fact", importance=0.5)
+        lore = client.app.state.lore
+        demoted = []
+        for step in range(1, 11):
+            for message in ("Can you help me plan my week?", "What should I cook tonight?"):
+                block = client.post("/v1/users/ada/context", json={"message": message}).json()
+                assert answers in block["cited"]["memories"] and remark not in block["cited"]["memories"]
+            lore.use.flush()
+            report = client.post("/v1/maintenance/runs",
+                                 json={"as_of": (start + timedelta(days=15 * step)).isoformat()})
+            assert report.status_code == 200, report.text
+            demoted.append(report.json()["demoted"])
+        final = {m: client.get(f"/v1/users/ada/memories/{m}").json() for m in (city, answers, remark)}
+    assert final[city]["status"] == "active" and final[city]["importance"] == 0.7
+    assert final[answers]["status"] == "active" and final[answers]["cited_count"] == 20
+    assert final[remark]["status"] == "forgotten"
+    assert sum(demoted) == 1  # the remark, once: demotion does not compound night after night

@@ -42,7 +42,6 @@ from tests.support.kafka_flow import (
 )
 from tests.support.servers import ServerEndpoints
 
-USAGE = frozenset({"access_count", "last_accessed_at"})
 BERLIN_DAY = "2026-01-10T10:00:00Z"
 LISBON_DAY = "2026-03-15T10:00:00Z"  # a Sunday: "next Friday" is the 20th
 
@@ -232,10 +231,10 @@ def test_a_models_extraction_is_replayed_without_the_model(neo4j: Driver, server
             assert 'lore_extraction_tokens_total{type="completion"} 40.0' in scraped
         asked = len(stub.requests)
         assert asked == 2 and "Remind me to renew my passport" in stub.asked[1]
-        live = fingerprint(neo4j, ignore=USAGE)
+        live = fingerprint(neo4j)
 
     rebuild_with_the_model_gone(settings)
-    assert fingerprint(neo4j, ignore=USAGE) == live
+    assert fingerprint(neo4j) == live
 
 
 def test_a_model_judges_what_the_rules_cannot_and_its_verdict_is_replayed_without_it(
@@ -266,14 +265,14 @@ def test_a_model_judges_what_the_rules_cannot_and_its_verdict_is_replayed_withou
             assert [(m["content"], m["decided_by"]) for m in items] == [
                 ("Likes green tea, without sugar", "stand-in:consolidate-memories/1")]
         assert len(stub.requests) == 3  # two extractions, one consolidation: the first had nothing close
-        live = fingerprint(neo4j, ignore=USAGE)
+        live = fingerprint(neo4j)
     records, _, _ = neo4j.execute_query(
         "MATCH (m:Memory {user_id: 'ada', status: 'active'})-[:MERGED_FROM]->(o:Memory) "
         "RETURN o.content AS merged, o.status AS status")
     assert [(r["merged"], r["status"]) for r in records] == [("Likes green tea", "merged")]
 
     rebuild_with_the_model_gone(settings)
-    assert fingerprint(neo4j, ignore=USAGE) == live
+    assert fingerprint(neo4j) == live
 
 
 def test_a_deployments_own_categories_are_kept_listed_and_replayed(
@@ -298,9 +297,9 @@ def test_a_deployments_own_categories_are_kept_listed_and_replayed(
             soma = client.get("/v1/users/ada/memories", params={"category": "SOMA"}).json()["items"]
             assert [(m["content"], m["kind"], m["importance"]) for m in soma] == [
                 ("Sleeps badly after late runs", "fact", 1.0)]
-        live = fingerprint(neo4j, ignore=USAGE)
+        live = fingerprint(neo4j)
     rebuild_with_the_model_gone(settings)
-    assert fingerprint(neo4j, ignore=USAGE) == live
+    assert fingerprint(neo4j) == live
 
 
 def rebuild_with_the_model_gone(settings: Settings) -> None:

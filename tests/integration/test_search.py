@@ -230,15 +230,32 @@ def test_search_answers_when_the_rewriter_fails(servers: ServerEndpoints, neo4j:
     assert hits[0]["id"] == pens and not any("~" in key for key in hits[0]["scores"])
 
 
-def test_searching_counts_accesses_after_answering(client: TestClient) -> None:
+def test_searching_and_context_record_use_as_events_and_only_citations_lift_the_ranking(
+        client: TestClient) -> None:
     memory = remember(client, "ada", "Ada collects vintage fountain pens")
     for _ in range(3):
         search(client, "ada", "fountain pens")
-    # Written in the background (one transaction a second for every search in it), never twice.
+    # Sent in the background (one RecordUse per person a second for every search in it), never twice.
+    lore = client.app.state.lore
     wait_until(lambda: client.get(f"/v1/users/ada/memories/{memory}").json()["access_count"] >= 3,
-               "three accesses recorded")
-    client.app.state.lore.access.flush()  # whatever the thread still holds
-    assert client.get(f"/v1/users/ada/memories/{memory}").json()["access_count"] == 3
+               "three uses recorded")
+    lore.use.flush()  # whatever the thread still holds
+    found = client.get(f"/v1/users/ada/memories/{memory}").json()
+    assert (found["access_count"], found["cited_count"], found["last_cited_at"]) == (3, 0, None)
+    assert found["last_used_at"] is not None
+    # A search answer is not a citation: searching again leaves the ranking as it was.
+    before = search(client, "ada", "fountain pens")[0]["score"]
+    lore.use.flush()
+    wait_until(lambda: client.get(f"/v1/users/ada/memories/{memory}").json()["access_count"] >= 4,
+               "the fourth use recorded")
+    assert search(client, "ada", "fountain pens")[0]["score"] == before
+    body = client.post("/v1/users/ada/context", json={"message": "what do I collect?"}).json()
+    assert memory in body["cited"]["memories"]
+    lore.use.flush()
+    wait_until(lambda: client.get(f"/v1/users/ada/memories/{memory}").json()["cited_count"] >= 1,
+               "the citation recorded")
+    after = search(client, "ada", "fountain pens")[0]["score"]
+    assert before < after <= before * 1.1  # cited: lifted, by at most the bounded use weight
 
 
 def test_the_context_block_puts_preferences_first_within_the_budget(client: TestClient) -> None:

@@ -12,8 +12,8 @@ def test_closing_lore_stops_every_pool_and_thread_it_started(tmp_path: Path) -> 
     # No server is reached: Neo4j is contacted on first use only, the log is a local file.
     lore = bootstrap(Settings(home=tmp_path, embedder="none", neo4j_uri="bolt://127.0.0.1:1"))
     pools = [lore.search._pool, lore.projector._writers]
-    assert lore.access._thread.is_alive()
+    assert lore.use._thread.is_alive()
     lore.close()
     assert all(pool._shutdown for pool in pools)
-    assert not lore.access._thread.is_alive()
+    assert not lore.use._thread.is_alive()
     lore.close()  # twice is harmless

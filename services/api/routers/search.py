@@ -74,7 +74,7 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
         questions_ms = round((time.perf_counter() - asked) * 1000, 2)
     hits = lore.search.search(user_id, body.query, window, body.limit, types=types,
                               mmr_lambda=body.mmr_lambda, also=tuple(questions))
-    lore.access.note([h.id for h in hits if h.type == "memory"], now)
+    lore.use.found(user_id, (h.id for h in hits if h.type == "memory"), now)
     return SearchResponse(query=body.query, hits=[public(h) for h in hits],
                           took_ms=round((time.perf_counter() - started) * 1000, 2), questions=questions,
                           questions_ms=questions_ms)
@@ -114,8 +114,10 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
         return ContextResponse(text="", tokens=0, tokenizer="cl100k_base", sections=[],
                                cited=Citations(memories=[], summaries=[], messages=[], profile_version=None),
                                questions=[], timings_ms={}, memories=[], note=paused)
+    now = datetime.now(UTC)
     block = lore.context.build(user_id, body.message, [m.content for m in body.recent_messages],
-                               body.token_budget, datetime.now(UTC), body.format, body.synthesize_questions)
+                               body.token_budget, now, body.format, body.synthesize_questions)
+    lore.use.cited(user_id, block.cited("memory"), now)
     sections = [ContextSection(name=s.name, title=s.title,  # type: ignore[arg-type]
                                items=[ContextItem(type=i.type, id=i.id, text=i.text) for i in s.items])
                 for s in block.sections]
