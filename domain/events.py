@@ -296,14 +296,15 @@ class CommandRejected(_Event):
 
 
 class SummaryDue(_Event):
-    """A session is to be summarized (it ended, or was extracted on request); one summary per
-    session, which a later SummaryDue of the same session replaces."""
+    """A session is to be summarized (it ended, or was extracted on request, or what the person
+    forgot or restored changed what it may say: `revised`); one summary per session, which a later
+    SummaryDue of the same session replaces. A revised one is withheld until it is written anew."""
 
     type: Literal["SummaryDue"] = "SummaryDue"
     summary_id: str
     due_id: str
     session_id: str
-    trigger: Literal["session_end", "asked"]
+    trigger: Literal["session_end", "asked", "revised"]
 
 
 class SessionSummarized(_Event):
@@ -333,6 +334,8 @@ class ProfileDue(_Event):
 
     type: Literal["ProfileDue"] = "ProfileDue"
     reason: str
+    withhold: bool = Field(default=False, description="The current version may say what the person "
+                           "forgot: it is not shown until the next is written.")
 
 
 class ProfileRevised(_Event):

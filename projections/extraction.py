@@ -28,7 +28,8 @@ LIMIT $limit
 _MESSAGES = """
 UNWIND $ids AS id
 OPTIONAL MATCH (x:Message {message_id: id, user_id: $user_id})
-RETURN id, x.role AS role, x.content AS content, toString(x.occurred_at) AS occurred_at
+RETURN id, x.role AS role, CASE WHEN x.hidden_by IS NULL THEN x.content END AS content,
+       toString(x.occurred_at) AS occurred_at
 """
 
 # Neo4j's cosine similarity is (1 + cos) / 2; the policy speaks of the cosine itself.
@@ -131,7 +132,9 @@ class ExtractionQueries(GraphQueries):
                                    limit=limit, waiting=list(waiting), later=list(later))]
 
     def messages(self, user_id: str, refs: Sequence[MessageRef]) -> list[Message | None]:
-        """The messages, in the order asked; None where one is not in the graph (erased, or not yet)."""
+        """The messages, in the order asked; None where one is not in the graph (erased, or not yet),
+        or its words are not to be read again (expired, or hidden: the person forgot what was taken
+        from it, which extraction must not learn anew)."""
         ids = [message_id(user_id, ref.episode_id, ref.position) for ref in refs]
         found = {r["id"]: r for r in self._run(_MESSAGES, ids=ids, user_id=user_id)}
         return [Message(role=found[i]["role"], content=found[i]["content"],

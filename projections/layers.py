@@ -30,8 +30,11 @@ ORDER BY s.due_since, s.log_position
 LIMIT $limit
 """
 
+# What a summary may say: the session's turns, but those whose words expired or that the person hid
+# by forgetting what was taken from them.
 _SESSION_MESSAGES = """
 MATCH (ep:Episode {user_id: $user_id, session_id: $session_id})-[:HAS_MESSAGE]->(x:Message)
+WHERE x.content IS NOT NULL AND x.hidden_by IS NULL
 RETURN ep.episode_id AS episode_id, x.position AS position, x.role AS role, x.content AS content,
        toString(x.occurred_at) AS occurred_at
 ORDER BY ep.occurred_at, ep.episode_id, x.position
@@ -79,9 +82,12 @@ RETURN s {.summary_id, .session_id, .summary, .topics, .user_intent, .emotional_
        toString(s.summarized_at) AS summarized_at, toString(s.said_until) AS said_until
 """
 
+# The current version is withheld while a new one is due because the person forgot something it
+# may say; a version asked for by number is shown.
 _PROFILE = """
 MATCH (p:Profile {user_id: $user_id})
 WHERE ($version IS NULL OR p.version = $version)
+  AND ($version IS NOT NULL OR NOT EXISTS { MATCH (:User {user_id: $user_id, profile_withheld: true}) })
 WITH p ORDER BY p.version DESC LIMIT $limit
 RETURN p {.version, .narrative, .basic_keys, .basic_values, .writer, .reason, .summaries, .failure} AS p,
        toString(p.revised_at) AS revised_at

@@ -131,10 +131,11 @@ s {.summary_id, .session_id, .content, .summary, .topics, .unresolved, .summariz
 _INSTANTS = frozenset({"valid_from", "recorded_at", "last_cited_at", "valid_until", "occurred_at"})
 _FRACTION = re.compile(r"(\.\d{6})\d+")
 
-# Messages are moments: one is visible when it had happened by $valid_at and Lore had it by $known_at.
+# Messages are moments: one is visible when it had happened by $valid_at and Lore had it by $known_at,
+# unless the person forgot what was taken from it (then it is hidden, at any time asked).
 _MESSAGE_FILTER = """
 WHERE ($valid_at IS NULL OR x.occurred_at <= $valid_at)
-  AND ($known_at IS NULL OR x.recorded_at <= $known_at)
+  AND ($known_at IS NULL OR x.recorded_at <= $known_at) AND x.hidden_by IS NULL
 """
 
 # A vector is compared only with vectors of the model that made it: while `lore reembed` moves a

@@ -83,6 +83,33 @@ ORDER BY m.valid_from DESC, m.memory_id
 SKIP $skip LIMIT $limit
 """)
 
+# Memories by their status as Lore held them at $known_at (null: now), whatever it was: the forgotten
+# ones included when asked for ("what did I have Lore forget", "what was forgotten in April").
+_BY_STATUS = f"""
+MATCH (m:Memory {{user_id: $user_id}})
+WHERE ($kind IS NULL OR m.kind = $kind)
+  AND ($category IS NULL OR m.category = $category)
+  AND ($slot IS NULL OR m.slot = $slot)
+  AND ($known_at IS NULL OR m.recorded_at <= $known_at)
+  AND ($valid_at IS NULL OR (m.valid_from <= $valid_at
+                             AND (m.valid_until IS NULL OR $valid_at < m.valid_until)))
+WITH m, CASE
+  WHEN $known_at IS NULL THEN m.status
+  WHEN any(i IN range(0, size(coalesce(m.forgotten_at, [])) - 1)
+           WHERE m.forgotten_at[i] <= $known_at
+             AND (i >= size(coalesce(m.restored_at, [])) OR m.restored_at[i] > $known_at)) THEN 'forgotten'
+  WHEN m.merged_at <= $known_at THEN 'merged'
+  WHEN m.compressed_at <= $known_at THEN 'compressed'
+  WHEN EXISTS {{ MATCH (:Memory)-[s:SUPERSEDES]->(m)
+                WHERE s.at <= $known_at AND (s.replaced_at IS NULL OR s.replaced_at > $known_at) }}
+    THEN 'superseded'
+  ELSE 'active' END AS then
+WHERE then = $status
+RETURN {_fields('m.valid_until')} AS memory, then
+ORDER BY m.valid_from DESC, m.memory_id
+SKIP $skip LIMIT $limit
+"""
+
 _ONE = f"""
 MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_id}})
 RETURN {_fields('m.valid_until')} AS memory
@@ -137,7 +164,14 @@ class TemporalQueries:
                  known_at: datetime | None = None, kind: str | None = None,
                  attribute: str | None = None, status: str | None = None, category: str | None = None,
                  skip: int = 0, limit: int = 100) -> list[MemoryView]:
-        """Memories true at `valid_at` (None: at any time) as known at `known_at` (None: now)."""
+        """Memories true at `valid_at` (None: at any time) as known at `known_at` (None: now); with
+        a `status`, those that had it then (forgotten ones too)."""
+        if status is not None:
+            records, _, _ = self.driver.execute_query(
+                _BY_STATUS, user_id=user_id, valid_at=valid_at, known_at=known_at, kind=kind,
+                slot=slot_key(attribute), status=status, category=category, skip=skip, limit=limit,
+                database_=self.database)
+            return [MemoryView.model_validate({**_native(r["memory"]), "status": r["then"]}) for r in records]
         return _views(self.driver, pick(_AS_OF, known_at), self.database, user_id=user_id, valid_at=valid_at,
                       known_at=known_at, kind=kind, slot=slot_key(attribute), status=status,
                       category=category,
@@ -158,7 +192,8 @@ class TemporalQueries:
             "OPTIONAL MATCH (ep)-[:HAS_MESSAGE]->(x:Message) "
             "WITH ep, x ORDER BY x.position "
             "RETURN ep {.episode_id, .session_id, .occurred_at, .expired_at} AS episode, "
-            "collect(x {.position, .role, .content}) AS messages",
+            "collect(x {.position, .role, content: CASE WHEN x.hidden_by IS NULL THEN x.content END, "
+            "hidden: x.hidden_by IS NOT NULL}) AS messages",
             user_id=user_id, episode_id=episode_id, database_=self.database, routing_=RoutingControl.READ)
         if not records:
             return None

@@ -104,9 +104,11 @@ def extraction_due(envelope: Envelope, command: Stamped, session_id: str,
 
 
 def summary_due(envelope: Envelope, command: Stamped, session_id: str,
-                trigger: Literal["session_end", "asked"]) -> SummaryDue:
+                trigger: Literal["session_end", "asked", "revised"]) -> SummaryDue:
+    # One command revises several sessions' summaries: the session names each request then.
+    parts = (session_id,) if trigger == "revised" else ()
     return SummaryDue(**envelope(), summary_id=summary_id_for(command.user_id, session_id),
-                      due_id=derived_id("summary-due", command.user_id, command.command_id),
+                      due_id=derived_id("summary-due", command.user_id, command.command_id, *parts),
                       session_id=session_id, trigger=trigger)
 
 

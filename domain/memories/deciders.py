@@ -17,8 +17,9 @@ from domain.commands import (
     UseCount,
 )
 from domain.confidence import confidence_after, restated
+from domain.conversations.deciders import summary_due, summary_id_for
 from domain.entity_types import entity_types
-from domain.envelope import Envelope
+from domain.envelope import Envelope, Stamped
 from domain.errors import (
     InvalidValidityWindow,
     MemoryAlreadyForgotten,
@@ -38,6 +39,7 @@ from domain.events import (
     MemoryReinforced,
     MemoryRestored,
     MemorySuperseded,
+    ProfileDue,
     TodoCompleted,
     TodoReopened,
 )
@@ -141,10 +143,15 @@ def _recorded(command: RecordMemory, envelope: Envelope, memory_id: str, valid_f
 
 def decide_forget_memory(command: ForgetMemory, state: UserState, envelope: Envelope,
                          embeddings: Sequence[Embedding]) -> list[Event]:
+    """The person forgets a memory: it is hidden, and so are the turns its words came from (the
+    projection does both); the summaries of those sessions and the profile are written anew without
+    them, the profile withheld until then."""
     memory = existing(state, command.memory_id)
     if memory.forgotten:
         raise MemoryAlreadyForgotten(command.memory_id)
-    return [MemoryForgotten(**envelope(), memory_id=command.memory_id, reason=command.reason)]
+    forgotten = MemoryForgotten(**envelope(), memory_id=command.memory_id, reason=command.reason)
+    return [forgotten, *revisions(state, [command.memory_id], command, envelope, "a memory was forgotten",
+                                  withhold=True)]
 
 
 def decide_restore_memory(command: RestoreMemory, state: UserState, envelope: Envelope,
@@ -152,7 +159,39 @@ def decide_restore_memory(command: RestoreMemory, state: UserState, envelope: En
     memory = existing(state, command.memory_id)
     if not memory.forgotten and memory.compressed_into is None:
         raise MemoryNotForgotten(command.memory_id)
-    return [MemoryRestored(**envelope(), memory_id=command.memory_id)]
+    restored: list[Event] = [MemoryRestored(**envelope(), memory_id=command.memory_id)]
+    if memory.forgotten:
+        restored += revisions(state, [command.memory_id], command, envelope, "a memory was restored")
+    return restored
+
+
+def word_family(state: UserState, memory_ids: Sequence[str]) -> set[str]:
+    """The memories that hold the same words: these, and those merged or compressed into them."""
+    family = set(memory_ids)
+    while True:
+        more = {m.memory_id for m in state.memories.values()
+                if (m.merged_into in family or m.compressed_into in family) and m.memory_id not in family}
+        if not more:
+            return family
+        family |= more
+
+
+def source_sessions(state: UserState, memory_ids: Sequence[str]) -> list[str]:
+    """The sessions whose turns the words of these memories came from."""
+    said = {episode for m in word_family(state, memory_ids) for episode, _ in state.memories[m].messages}
+    return sorted({state.episodes[e][0] for e in said if e in state.episodes})
+
+
+def revisions(state: UserState, memory_ids: Sequence[str], command: Stamped, envelope: Envelope, why: str,
+              withhold: bool = False) -> list[Event]:
+    """What the person's forgetting or restoring makes due again: the summary of each session the
+    words came from (one that has a summary), and the profile's next version."""
+    events: list[Event] = [summary_due(envelope, command, session, "revised")
+                           for session in source_sessions(state, memory_ids)
+                           if summary_id_for(command.user_id, session) in state.summaries]
+    if state.profile.version:
+        events.append(ProfileDue(**envelope(), reason=why, withhold=withhold))
+    return events
 
 
 def decide_complete_todo(command: CompleteTodo, state: UserState, envelope: Envelope,

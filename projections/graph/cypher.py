@@ -163,6 +163,8 @@ MERGE (x:Extraction {extraction_id: r.extraction_id})
 SET x += r.props, x.done_at = datetime(r.recorded_at)
 """
 
+# A summary revised because the person forgot (or restored) something it may say is withheld — its
+# words and vector leave — until it is written anew.
 SUMMARY_DUE = """
 UNWIND $rows AS r
 MERGE (s:Summary {summary_id: r.summary_id})
@@ -170,6 +172,11 @@ SET s += r.props, s.due_since = datetime(r.recorded_at)
 WITH s, r
 OPTIONAL MATCH (session:Session {key: r.session})
 CALL (session, s) { WITH session, s WHERE session IS NOT NULL MERGE (session)-[:SUMMARY]->(s) }
+WITH s, r WHERE r.props.trigger = 'revised'
+SET s.summary = null, s.topics = null, s.user_intent = null, s.emotional_tone = null, s.key_facts = null,
+    s.unresolved = null, s.content = null, s.content_cjk = null, s.user_key_cjk = null,
+    s.embedding_model = null, s.name = 'summary (being revised)'
+REMOVE s.embedding
 """
 
 # A summary's first answer counts towards the next profile version (domain/state.py); a skipped
@@ -203,7 +210,8 @@ PROFILE_DUE = """
 UNWIND $rows AS r
 MATCH (u:User {user_id: r.user_id})
 SET u.profile_due = true, u.profile_due_reason = r.reason, u.profile_due_since = datetime(r.recorded_at),
-    u.profile_partition = r.props.partition
+    u.profile_partition = r.props.partition,
+    u.profile_withheld = CASE WHEN r.withhold THEN true ELSE u.profile_withheld END
 """
 
 PROFILE_REVISED = """
@@ -212,7 +220,8 @@ MATCH (u:User {user_id: r.user_id})
 MERGE (p:Profile {key: r.key})
 SET p += r.props, p.revised_at = datetime(r.recorded_at)
 SET u.profile_version = r.version, u.profile_due = false, u.profile_due_reason = null,
-    u.profile_due_since = null, u.profile_revised_at = datetime(r.recorded_at), u.profile_summaries_since = 0
+    u.profile_due_since = null, u.profile_revised_at = datetime(r.recorded_at), u.profile_summaries_since = 0,
+    u.profile_withheld = null
 MERGE (u)-[:HAS_PROFILE]->(p)
 WITH p, r
 CALL (p, r) {
@@ -255,6 +264,10 @@ SET m.completed_at = null, m.reopened_at = datetime(r.recorded_at)
 # What Lore believed over time: each forgetting and each restoring is kept (`forgotten_at[i]`
 # pairs with `restored_at[i]`), so that "as known in April" sees a memory forgotten in March and
 # restored in May as forgotten. `retired_at` is the forgetting in force now, if any.
+#
+# When the person forgets (not a maintenance run: `run_id` null), the turns its words came from are
+# hidden too — its own, and those of the memories merged or compressed into it — listed by what hides
+# them (`hidden_by`), so that restoring brings back what this forgetting hid and nothing else.
 MEMORY_FORGOTTEN = """
 UNWIND $rows AS r
 MATCH (m:Memory {memory_id: r.memory_id, user_id: r.user_id})
@@ -263,6 +276,12 @@ SET m.status = 'forgotten', m.retired_at = datetime(r.recorded_at), m.forgotten_
     m.forgotten_run = r.run_id, m.relevance = coalesce(r.relevance, m.relevance)
 REMOVE m:Active:Superseded:Forgotten:Merged:Compressed
 SET m:$(toUpper(left(m.status, 1)) + substring(m.status, 1))
+WITH m, r WHERE r.run_id IS NULL
+CALL (m) {
+  MATCH (m)-[:MERGED_FROM|COMPRESSED_FROM*0..]->(:Memory)-[:FROM_MESSAGE]->(x:Message)
+  WITH DISTINCT x, m WHERE NOT m.memory_id IN coalesce(x.hidden_by, [])
+  SET x.hidden_by = coalesce(x.hidden_by, []) + m.memory_id
+}
 """
 
 # A restored memory comes back from a forgetting, or else from a compression (it is active again;
@@ -280,6 +299,13 @@ SET m.status = CASE WHEN m.merged_into IS NOT NULL THEN 'merged'
     m.restored_at = coalesce(m.restored_at, []) + datetime(r.recorded_at)
 REMOVE m:Active:Superseded:Forgotten:Merged:Compressed
 SET m:$(toUpper(left(m.status, 1)) + substring(m.status, 1))
+WITH m
+CALL (m) {
+  MATCH (m)-[:MERGED_FROM|COMPRESSED_FROM*0..]->(:Memory)-[:FROM_MESSAGE]->(x:Message)
+  WITH DISTINCT x, m WHERE m.memory_id IN coalesce(x.hidden_by, [])
+  WITH x, [i IN x.hidden_by WHERE i <> m.memory_id] AS left
+  SET x.hidden_by = CASE WHEN size(left) = 0 THEN null ELSE left END
+}
 """
 
 # `decayed_for`: the last use the demotion was decided on, so that a memory is demoted once for

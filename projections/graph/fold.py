@@ -346,9 +346,19 @@ def memories_extracted(g: Graph, rows: list[dict[str, Any]]) -> None:
         put(x, "done_at", dt(r["recorded_at"]))
 
 
+_WITHHELD_SUMMARY = ("summary", "topics", "user_intent", "emotional_tone", "key_facts", "unresolved",
+                     "content", "content_cjk", "user_key_cjk", "embedding_model", "embedding")
+
+
 def summary_due(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.SUMMARY_DUE"""
     _due(g, rows, "Summary", "summary_id", "SUMMARY")
+    for r in rows:
+        if r["props"].get("trigger") == "revised":
+            s = g.get("Summary", r["summary_id"])
+            assert s is not None
+            put_all(s, dict.fromkeys(_WITHHELD_SUMMARY))
+            put(s, "name", "summary (being revised)")
 
 
 def session_summarized(g: Graph, rows: list[dict[str, Any]]) -> None:
@@ -383,6 +393,8 @@ def profile_due(g: Graph, rows: list[dict[str, Any]]) -> None:
             put_all(u, {"profile_due": True, "profile_due_reason": r["reason"],
                         "profile_due_since": dt(r["recorded_at"]),
                         "profile_partition": r["props"].get("partition")})
+            if r["withhold"]:
+                put(u, "profile_withheld", True)
 
 
 def profile_revised(g: Graph, rows: list[dict[str, Any]]) -> None:
@@ -396,7 +408,7 @@ def profile_revised(g: Graph, rows: list[dict[str, Any]]) -> None:
         put(p, "revised_at", dt(r["recorded_at"]))
         put_all(u, {"profile_version": r["version"], "profile_due": False, "profile_due_reason": None,
                     "profile_due_since": None, "profile_revised_at": dt(r["recorded_at"]),
-                    "profile_summaries_since": 0})
+                    "profile_summaries_since": 0, "profile_withheld": None})
         g.relate("HAS_PROFILE", ("User", r["user_id"]), ("Profile", r["key"]))
         if r["previous"] is not None and g.get("Profile", r["previous"]) is not None:
             g.relate("REVISES", ("Profile", r["key"]), ("Profile", r["previous"]))
@@ -450,6 +462,20 @@ def todo_reopened(g: Graph, rows: list[dict[str, Any]]) -> None:
         put_all(m, {"completed_at": None, "reopened_at": dt(r["recorded_at"])})
 
 
+def source_turns(g: Graph, memory: Node) -> list[Node]:
+    """(m)-[:MERGED_FROM|COMPRESSED_FROM*0..]->(:Memory)-[:FROM_MESSAGE]->(x:Message), each x once."""
+    seen, todo, turns = set(), [_key("Memory", memory)], {}
+    while todo:
+        at = todo.pop()
+        if at in seen:
+            continue
+        seen.add(at)
+        todo += [rel[2] for kind in ("MERGED_FROM", "COMPRESSED_FROM") for rel in g.outgoing(kind, at)]
+        for rel in g.outgoing("FROM_MESSAGE", at):
+            turns[rel[2]] = g.nodes[rel[2]]
+    return list(turns.values())
+
+
 def memory_forgotten(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.MEMORY_FORGOTTEN"""
     for m, r in _memories(g, rows):
@@ -458,6 +484,11 @@ def memory_forgotten(g: Graph, rows: list[dict[str, Any]]) -> None:
                     "forgotten_at": [*m.props.get("forgotten_at", []), at], "forgotten_run": r["run_id"],
                     "relevance": r["relevance"] if r["relevance"] is not None else m.props.get("relevance")})
         status_label(m)
+        if r["run_id"] is None:
+            for x in source_turns(g, m):
+                hidden = x.props.get("hidden_by", [])
+                if m.props["memory_id"] not in hidden:
+                    x.props["hidden_by"] = [*hidden, m.props["memory_id"]]
 
 
 def memory_restored(g: Graph, rows: list[dict[str, Any]]) -> None:
@@ -472,6 +503,10 @@ def memory_restored(g: Graph, rows: list[dict[str, Any]]) -> None:
         put_all(m, {"status": status, "retired_at": None, "forgotten_reason": None, "forgotten_run": None,
                     "restored_at": [*p.get("restored_at", []), dt(r["recorded_at"])]})
         status_label(m)
+        for x in source_turns(g, m):
+            hidden = x.props.get("hidden_by", [])
+            if p["memory_id"] in hidden:
+                put(x, "hidden_by", [i for i in hidden if i != p["memory_id"]] or None)
 
 
 _VECTOR_ITEMS = {"memory": "Memory", "message": "Message", "summary": "Summary"}

@@ -356,7 +356,7 @@ def session_summarized(event: SessionSummarized, position: int) -> dict[str, Any
 
 
 def profile_due(event: ProfileDue, position: int) -> dict[str, Any]:
-    return {**_base(event), "reason": event.reason, "props": {}}
+    return {**_base(event), "reason": event.reason, "withhold": event.withhold, "props": {}}
 
 
 def profile_key(user_id: str, version: int) -> str:

@@ -153,8 +153,9 @@ def person_page(request: Request, principal: PagePrincipal, lore: PageLoreDep, u
     known_at = moment if lens == "knew" else None
     memories = _listing(lore, person, q, kind, moment, now, show, known_at)
     slots = {m.memory_id: m for m in lore.queries.memories(person, limit=1000) if m.attribute}
-    slots.update({m.memory_id: m for m in lore.queries.memories(person, status="forgotten", limit=1000)
-                  if m.attribute})
+    if show == "all":  # forgotten values are drawn (hollow, restorable) only when asked for
+        slots.update({m.memory_id: m for m in lore.queries.memories(person, status="forgotten", limit=1000)
+                      if m.attribute})
     known_then = None
     if known_at is not None:
         known_then = {m.memory_id for m in lore.queries.memories(person, valid_at=known_at, known_at=known_at,

@@ -303,3 +303,34 @@ def test_the_offline_profile_keeps_the_gist_of_each_latest_session_oldest_first(
         in narrative
     )
     assert "Left open: Still need a dentist." in narrative
+
+
+def test_forgetting_what_a_session_said_revises_its_summary_and_withholds_the_profile() -> None:
+    from domain.commands import ForgetMemory, RecordExtraction, RestoreMemory
+    from domain.events import ProfileDue, SummaryDue
+    from domain.extraction.candidate import Candidate
+    from domain.extraction.deciders import extraction_command_id
+
+    person = Person()
+    s1 = person.summarize(person.session("s1"))
+    from domain.commands import RecordEpisode
+
+    person.do(RecordEpisode, session_id="s2", episode_id="e-s2",  # a session going on: no summary yet
+              messages=[{"role": "user", "content": "b"}])
+    person.do(RecordProfile, version=1, narrative="Lives somewhere.", writer="profile/1", changes=10)
+    window = [{"episode_id": "e-s1", "position": 0}, {"episode_id": "e-s2", "position": 0}]
+    made = person.do(RecordExtraction, command_id=extraction_command_id("x1"), extraction_id="x1",
+                     session_id="s1", window=window, extractor="rules/2",
+                     candidates=[Candidate(content=f"Said {n}", kind="fact", valid_from=NOW, positions=(n,),
+                                           confidence=0.9, extractor="rules/2") for n in (0, 1)])
+    first, other = [e.memory_id for e in made if type(e).__name__ == "MemoryRecorded"]
+    forgot = person.do(ForgetMemory, memory_id=first)
+    revised = [e for e in forgot if isinstance(e, SummaryDue)]
+    assert [(e.session_id, e.trigger) for e in revised] == [("s1", "revised")]
+    assert [e.withhold for e in forgot if isinstance(e, ProfileDue)] == [True]
+    assert s1 and person.state.summaries[revised[0].summary_id].status == "due"
+    # Restoring revises them again, the profile shown as it is meanwhile; s2 has no summary to revise.
+    back = person.do(RestoreMemory, memory_id=first)
+    assert [e.session_id for e in back if isinstance(e, SummaryDue)] == ["s1"]
+    assert [e.withhold for e in back if isinstance(e, ProfileDue)] == [False]
+    assert not [e for e in person.do(ForgetMemory, memory_id=other) if isinstance(e, SummaryDue)]

@@ -64,8 +64,9 @@ def list_memories(
     valid_at: Annotated[datetime | None, Query(
         description="True at this time. Default: now, unless `status` is given (then: any time).")] = None,
     known_at: Annotated[datetime | None, Query(
-        description="As Lore knew it at this time (default: now); "
-                    "forgotten ones reappear as they were.")] = None,
+        description="As Lore knew it at this time (default: now); forgotten ones reappear as they were. "
+                    "With `status`, the memories that had that status then (`status=forgotten&known_at=…`: "
+                    "what was forgotten by that time).")] = None,
     offset: Offset = 0,
     limit: Limit = 100,
 ) -> MemoryPage:

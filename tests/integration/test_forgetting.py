@@ -1,0 +1,109 @@
+"""Forgetting reaches every copy a caller can see, and restoring brings it all back: the memory, the
+turn its words came from (search, context, the page), the session's summary and the profile, each
+written anew as events; a rebuild gives the same graph."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from neo4j import Driver
+
+from infra.settings import Settings
+from projections.graph.fingerprint import fingerprint
+from services.api import create_app
+from services.bootstrap import bootstrap
+from tests.support.kafka_flow import wait_until
+from tests.support.rebuild import rebuilt_fingerprint
+from tests.support.servers import ServerEndpoints
+
+DAY = "2026-03-02T09:00:00Z"
+CHAT = [("user", "Morning! I moved to Lisbon last month."), ("assistant", "Thank you for telling me."),
+        ("user", "I love hiking in the Alps on weekends."), ("assistant", "Sounds wonderful."),
+        ("user", "And my favourite colour is green."), ("assistant", "Lovely.")]
+WORD = "lisbon"
+
+
+@pytest.fixture()
+def settings(servers: ServerEndpoints, tmp_path: Path) -> Settings:
+    return Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", extraction_poll_s=0.1)
+
+
+@pytest.fixture()
+def client(neo4j: Driver, settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(lambda: bootstrap(settings))) as test_client:
+        yield test_client
+
+
+def says(value: Any) -> bool:
+    return WORD in str(value).lower()
+
+
+def seen(client: TestClient, memory_id: str) -> dict[str, bool]:
+    """Where a caller can meet the memory or its words: search hits, the context block, summaries, the
+    profile, the page (its list, and its search, whose box shows the query itself: the card is looked for)."""
+    hits = client.post("/v1/users/ada/search", json={"query": "moved Lisbon", "types": ["memory", "message"]})
+    block = client.post("/v1/users/ada/context", json={"message": "Which city did I move to? Lisbon?"})
+    summaries = client.get("/v1/users/ada/summaries").json()
+    profile = client.get("/v1/users/ada/profile").json()
+    page = client.get("/ui/users/ada")
+    found = client.get("/ui/users/ada", params={"q": "Lisbon"})
+    return {"search": says([h["content"] for h in hits.json()["hits"]]),
+            "context": says(block.json()["text"]), "summaries": says(summaries),
+            "profile": says(profile.get("narrative")),
+            "page": says(page.text) or f"memory-{memory_id}" in found.text}
+
+
+def summary_settled(neo4j: Driver) -> bool:
+    """The session's summary is written (not due: a revised one is withheld while it is)."""
+    records, _, _ = neo4j.execute_query("MATCH (s:Summary {user_id: 'ada'}) RETURN s.status AS status")
+    return bool(records) and all(r["status"] != "due" for r in records)
+
+
+def test_forgetting_hides_the_memory_and_its_words_everywhere_and_restoring_brings_them_back(
+        client: TestClient, settings: Settings, neo4j: Driver) -> None:
+    messages = [{"role": role, "content": text, "timestamp": DAY} for role, text in CHAT]
+    recorded = client.post("/v1/users/ada/episodes", params={"wait": "true"},
+                           json={"session_id": "s1", "episode_id": "e1", "messages": messages})
+    assert recorded.status_code == 202, recorded.text
+    assert client.post("/v1/users/ada/sessions/s1/end", params={"wait": "true"}).status_code == 202
+    wait_until(lambda: client.get("/v1/users/ada/profile").json()["version"] >= 1, "the first profile")
+    wait_until(lambda: summary_settled(neo4j) and client.get("/v1/users/ada/summaries").json()["summaries"],
+               "the session's summary")
+    (moved,) = [m for m in client.get("/v1/users/ada/memories").json()["items"] if says(m["content"])]
+    before = seen(client, moved['memory_id'])
+    assert all(before.values()), before
+    version = client.get("/v1/users/ada/profile").json()["version"]
+
+    forgot = client.delete(f"/v1/users/ada/memories/{moved['memory_id']}", params={"wait": "true"})
+    assert forgot.status_code == 202 and forgot.json()["status"] == "applied", forgot.text
+    wait_until(lambda: client.get("/v1/users/ada/profile").json()["version"] > version, "a new profile")
+    wait_until(lambda: summary_settled(neo4j), "the summary written anew")
+    assert seen(client, moved['memory_id']) == dict.fromkeys(before, False)
+    episode = client.get("/ui/users/ada/episodes/e1").text
+    assert "(hidden: you forgot" in episode and "hiking in the Alps" in episode  # only its own turn
+    # The other memories of the conversation are untouched; the forgotten one is listed as such.
+    active = client.get("/v1/users/ada/memories").json()["items"]
+    assert active and not any(says(m["content"]) for m in active)
+    listed = client.get("/v1/users/ada/memories", params={"status": "forgotten"}).json()["items"]
+    assert [m["memory_id"] for m in listed] == [moved["memory_id"]]
+    then = client.get("/v1/users/ada/memories",
+                      params={"status": "forgotten", "known_at": moved["recorded_at"]}).json()["items"]
+    assert then == []  # as Lore knew it when it was said, it was not forgotten
+
+    version = client.get("/v1/users/ada/profile").json()["version"]
+    restored = client.post(f"/v1/users/ada/memories/{moved['memory_id']}/restore", params={"wait": "true"})
+    assert restored.status_code == 202, restored.text
+    wait_until(lambda: client.get("/v1/users/ada/profile").json()["version"] > version, "a new profile")
+    wait_until(lambda: summary_settled(neo4j) and seen(client, moved['memory_id'])["summaries"],
+               "the summary with it again")
+    after = seen(client, moved['memory_id'])
+    assert all(after.values()), after
+    assert "(hidden: you forgot" not in client.get("/ui/users/ada/episodes/e1").text
+
+    client.app.state.lore.use.flush()
+    live = fingerprint(neo4j)
+    assert rebuilt_fingerprint(settings, neo4j) == live
