@@ -4,6 +4,9 @@ A stored event is never reinterpreted silently: an event whose shape changes get
 higher `schema_version` and an upcaster here that lifts old payloads to the new shape.
 Crypto-shredding: `seal_entry` and `open_entry` are what the logs store and read; a person's
 entries are sealed with a key of theirs (domain/sealing.py), and open to nothing once it is destroyed.
+Inside, the words of each item a purge can shred (domain/shredding.py) are sealed again with the
+item's key: a token under `$sealed` in the event, with the paths it fills; once an item is purged,
+its paths keep the placeholders written in their place.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pydantic import TypeAdapter
 
 from domain.events import Event
 from domain.sealing import Sealer, is_sealed, stays_clear
+from domain.shredding import Path, sealed_parts
 
 _adapter: TypeAdapter[Event] = TypeAdapter(Event)
 
@@ -45,11 +49,50 @@ def encode_entry(events: Sequence[Event]) -> bytes:
 
 
 def seal_entry(user_id: str, events: Sequence[Event], entry: bytes, sealer: Sealer | None) -> bytes:
-    """The entry as the log keeps it: sealed with the person's key (with a sealer), except an
-    erasure, which holds nothing personal and must stay readable once the key is gone."""
+    """The entry as the log keeps it: sealed with the person's key (with a sealer), the words of each
+    item inside sealed again with the item's; an erasure, which holds nothing personal and must stay
+    readable once the key is gone, stays clear."""
     if sealer is None or stays_clear(events):
         return entry
+    if any(sealed_parts(event) for event in events):
+        entry = b"[" + b",".join(_with_parts(event, sealer) for event in events) + b"]"
     return sealer.seal(user_id, entry)
+
+
+_MISSING = object()
+
+
+def _get(payload: Any, path: Path) -> Any:
+    for step in path:
+        try:
+            payload = payload[step]
+        except (KeyError, IndexError, TypeError):
+            return _MISSING
+    return payload
+
+
+def _put(payload: Any, path: Path, value: Any) -> None:
+    for step in path[:-1]:
+        payload = payload[step]
+    payload[path[-1]] = value
+
+
+def _with_parts(event: Event, sealer: Sealer) -> bytes:
+    parts = sealed_parts(event)
+    if not parts:
+        return encode(event)
+    payload = event.model_dump(mode="json", exclude_none=True)
+    tokens = []
+    for part in parts:
+        values = [_get(payload, path) for path in part.paths]
+        if all(v is _MISSING for v in values):
+            continue
+        plain = json.dumps([None if v is _MISSING else v for v in values], ensure_ascii=False).encode()
+        tokens.append({**sealer.seal_part(event.user_id, part.items, plain), "p": list(part.paths)})
+        for path, placeholder in zip(part.paths, part.placeholders, strict=True):
+            _put(payload, path, placeholder)
+    payload["$sealed"] = tokens
+    return json.dumps(payload, ensure_ascii=False).encode()
 
 
 def open_entry(raw: bytes, sealer: Sealer | None) -> list[Event]:
@@ -61,7 +104,21 @@ def open_entry(raw: bytes, sealer: Sealer | None) -> list[Event]:
         if plain is None:
             return []
         raw = plain
+        if b'"$sealed"' in raw:
+            payloads = json.loads(raw)
+            return [decode_payload(_opened(p, sealer)) for p in payloads]
     return decode_entry(raw)
+
+
+def _opened(payload: dict[str, Any], sealer: Sealer) -> dict[str, Any]:
+    """The payload with the words of its items put back where their keys still open them."""
+    for token in payload.pop("$sealed", ()):
+        plain = sealer.open_part(payload["user_id"], token)
+        if plain is None:
+            continue  # purged: the placeholders stay
+        for path, value in zip(token["p"], json.loads(plain), strict=True):
+            _put(payload, tuple(path), value)
+    return payload
 
 
 def decode_entry(raw: bytes | str) -> list[Event]:

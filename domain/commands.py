@@ -128,7 +128,9 @@ class ReplaceEmbeddings(_Command):
     @field_validator("vectors")
     @classmethod
     def _one_model(cls, vectors: tuple[ItemVector, ...], info: ValidationInfo) -> tuple[ItemVector, ...]:
-        others = {v.embedding.model for v in vectors} - {info.data.get("model")}
+        if any(v.embedding is None for v in vectors):
+            raise ValueError("every vector must have its embedding")
+        others = {v.embedding.model for v in vectors if v.embedding is not None} - {info.data.get("model")}
         if others:
             raise ValueError(f"every vector must be of the command's model, not {', '.join(sorted(others))}")
         return vectors
@@ -167,6 +169,14 @@ class ForgetMemory(_Command):
     type: Literal["ForgetMemory"] = "ForgetMemory"
     memory_id: Identifier
     reason: str | None = Field(default=None, max_length=500)
+
+
+class PurgeMemory(_Command):
+    """Delete a memory for good: it, the memories merged or compressed with it, and the words of
+    the turns they came from become unreadable in the log and leave the graph."""
+
+    type: Literal["PurgeMemory"] = "PurgeMemory"
+    memory_id: Identifier
 
 
 class RestoreMemory(_Command):
@@ -380,7 +390,7 @@ Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
     | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile
     | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory | GiveFeedback | ReplaceEmbeddings
-    | RecordUse,
+    | RecordUse | PurgeMemory,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

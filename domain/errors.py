@@ -98,3 +98,14 @@ class TodoNotCompleted(DomainError):
 
     def __init__(self, memory_id: str) -> None:
         super().__init__(f"to-do {memory_id!r} is not done: there is nothing to reopen")
+
+
+class PurgeUnavailable(DomainError):
+    """A purge needs the log's words sealed (LORE_ENCRYPTION on): only then can one memory's words be
+    made unreadable in an append-only log."""
+
+    code = "purge_unavailable"
+
+    def __init__(self) -> None:
+        super().__init__("a purge needs encryption (LORE_ENCRYPTION=on): without it the log keeps the words "
+                         "in the clear and cannot unsay them; forget the memory instead, or erase the person")

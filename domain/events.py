@@ -86,7 +86,7 @@ class EpisodeRecorded(_Event):
     episode_id: str
     session_id: str
     messages: tuple[Message, ...]
-    embeddings: tuple[Embedding, ...] = ()
+    embeddings: tuple[Embedding | None, ...] = Field(default=(), description="None: purged (its words too).")
     expires_at: UtcDatetime | None = Field(default=None, description="When its words leave the graph "
                                            "(None: kept).")
 
@@ -171,6 +171,17 @@ class EmbeddingsReplaced(_Event):
     type: Literal["EmbeddingsReplaced"] = "EmbeddingsReplaced"
     model: str
     vectors: tuple[ItemVector, ...]
+
+
+class MemoryPurged(_Event):
+    """Memories deleted for good at the person's request, and the turns their words came from: the
+    keys of their words were destroyed before this was logged, so the log reads them no more."""
+
+    type: Literal["MemoryPurged"] = "MemoryPurged"
+    memory_ids: tuple[str, ...] = Field(description="The memory asked for, and the memories merged or "
+                                        "compressed with it (they hold the same words).")
+    messages: tuple[MessageRef, ...] = Field(default=(), description="The turns their words came from.")
+    summaries: tuple[str, ...] = Field(default=(), description="The summaries of those turns' sessions.")
 
 
 class MemoryRestored(_Event):
@@ -361,6 +372,6 @@ Event = Annotated[
     | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
     | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened
     | MemoryDecayed | MemoryCompressed | EpisodeExpired | MaintenanceApplied | UserConfigured
-    | FeedbackGiven | EmbeddingsReplaced | MemoriesUsed,
+    | FeedbackGiven | EmbeddingsReplaced | MemoriesUsed | MemoryPurged,
     Field(discriminator="type"),
 ]

@@ -12,10 +12,19 @@ log may hold both (one written before encryption, or an erasure, which is kept c
 Keys live outside the log, behind `Keyring`. Erasing a person destroys every key of theirs: their
 entries then open to nothing. A person who comes back after an erasure gets a new key (a new
 key_id); what they wrote before stays unreadable.
+
+Purging one memory shreds at a finer grain. Inside an entry, the words of each item (a memory, a
+turn, a summary, the profile: domain/shredding.py) are sealed again, with the item's key: HMAC of
+the person's current *item root* and the item's name, so that no key is stored per item. A purge
+stores the keys of the person's other items (by a lookup id from root and item, with a tag of the
+item so that a later purge finds them), then destroys the root: what the purged items sealed
+opens no more, everything else opens as before. Items sealed after it take a new root.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import struct
 from collections.abc import Collection, Sequence
@@ -58,6 +67,40 @@ class Keyring(Protocol):
 
     def prepare(self, user_ids: Collection[str]) -> None:
         """Make the keys these people have not got yet, in one write (a batch's first entries)."""
+
+    def item_root(self, user_id: str) -> PersonKey:
+        """The root the person's items are sealed under now, made on first use."""
+
+    def find_item_key(self, user_id: str, key_id: bytes) -> bytes | None:
+        """A root's secret, or an item key a purge kept, by its id; None once destroyed."""
+
+    def shred_items(self, user_id: str, root_id: bytes, keep: dict[bytes, tuple[bytes, bytes]],
+                    forget: Collection[bytes]) -> None:
+        """Store the kept item keys (lookup id -> (item tag, key)), destroy every kept key whose item
+        tag is in `forget`, and destroy the root `root_id`, in that order."""
+
+
+def item_key(root: bytes, item: str) -> bytes:
+    return hmac.digest(root, b"lore-item\x00" + item.encode(), "sha256")
+
+
+def kept_key_id(root_id: bytes, item: str) -> bytes:
+    """Where a purge keeps an item's key of a destroyed root."""
+    return hashlib.sha256(root_id + b"\x00" + item.encode()).digest()[:KEY_ID_BYTES]
+
+
+def item_tag(item: str) -> bytes:
+    """Names an item among kept keys, whatever the root, so that a purge forgets all of its keys."""
+    return hashlib.sha256(b"lore-tag\x00" + item.encode()).digest()[:KEY_ID_BYTES]
+
+
+def _part_key(keys: Sequence[bytes]) -> bytes:
+    """One item's key, or for words of several items one that needs them all."""
+    return keys[0] if len(keys) == 1 else hashlib.sha256(b"".join(keys)).digest()
+
+
+def _part_data(user_id: str, items: Sequence[str]) -> bytes:
+    return "\x00".join([user_id, *items]).encode()
 
 
 class UnreadableEntry(ValueError):
@@ -128,6 +171,40 @@ class Sealer:
             return cipher.decrypt(nonce, sealed, header)
         except InvalidTag as error:
             raise UnreadableEntry(f"a sealed entry of {user_id!r} fails its authentication") from error
+
+    def seal_part(self, user_id: str, items: Sequence[str], plain: bytes) -> dict[str, object]:
+        """Words of `items`, sealed under their keys: a token that names the root and the items."""
+        root = self.keyring.item_root(user_id)
+        key = _part_key([item_key(root.secret, i) for i in items])
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = AESGCM(key).encrypt(nonce, plain, _part_data(user_id, items))
+        return {"r": root.key_id.hex(), "i": list(items), "c": (nonce + sealed).hex()}
+
+    def open_part(self, user_id: str, token: dict[str, object]) -> bytes | None:
+        """The words a token sealed; None when a key of one of its items is destroyed (purged)."""
+        root_id = bytes.fromhex(str(token["r"]))
+        items = [str(i) for i in token["i"]]  # type: ignore[attr-defined]
+        root = self.keyring.find_item_key(user_id, root_id)
+        keys = []
+        for item in items:
+            key = item_key(root, item) if root is not None else self.keyring.find_item_key(
+                user_id, kept_key_id(root_id, item))
+            if key is None:
+                return None
+            keys.append(key)
+        raw = bytes.fromhex(str(token["c"]))
+        try:
+            return AESGCM(_part_key(keys)).decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:],
+                                                   _part_data(user_id, items))
+        except InvalidTag as error:
+            raise UnreadableEntry(f"sealed words of {user_id!r} fail their authentication") from error
+
+    def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
+        """Make the words of the `purged` items unreadable for good, the `live` ones staying readable."""
+        root = self.keyring.item_root(user_id)
+        keep = {kept_key_id(root.key_id, item): (item_tag(item), item_key(root.secret, item))
+                for item in set(live) - set(purged)}
+        self.keyring.shred_items(user_id, root.key_id, keep, {item_tag(item) for item in purged})
 
     def destroy(self, user_id: str) -> None:
         """Destroy every key of the person's, and the ciphers made of them here."""

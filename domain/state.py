@@ -23,6 +23,7 @@ from domain.events import (
     MemoryDecayed,
     MemoryForgotten,
     MemoryMerged,
+    MemoryPurged,
     MemoryRecorded,
     MemoryReinforced,
     MemoryRestored,
@@ -257,6 +258,17 @@ def _(event: FeedbackGiven, state: UserState) -> None:
 @_apply.register
 def _(event: MemoryForgotten, state: UserState) -> None:
     state.memories[event.memory_id].forgotten = True
+
+
+@_apply.register
+def _(event: MemoryPurged, state: UserState) -> None:
+    gone = set(event.memory_ids)
+    for memory_id in gone:
+        state.memories.pop(memory_id, None)
+    for slot, timeline in list(state.slots.items()):
+        state.slots[slot] = [entry for entry in timeline if entry[2] not in gone]
+    for key, ids in list(state.by_content.items()):
+        state.by_content[key] = [m for m in ids if m not in gone]
 
 
 @_apply.register

@@ -36,4 +36,4 @@ class ItemVector(BaseModel):
 
     item: Literal["memory", "message", "summary"]
     item_id: str = Field(min_length=1, max_length=200)
-    embedding: Embedding
+    embedding: Embedding | None = Field(description="None in a replay once the item was purged.")

@@ -130,9 +130,11 @@ class _Calls:
             "message": message, "token_budget": token_budget, "recent_messages": recent_messages})
 
     @staticmethod
-    def forget(user_id: str, memory_id: str, *, wait: bool = True) -> _Call[WriteAccepted]:
+    def forget(user_id: str, memory_id: str, *, purge: bool = False,
+               wait: bool = True) -> _Call[WriteAccepted]:
+        """Forget (restorable); `purge`: delete it for good, with the words it came from."""
         return _Call("DELETE", "/v1/users/{user_id}/memories/{memory_id}", WriteAccepted,
-                     {"user_id": user_id, "memory_id": memory_id}, {"wait": wait})
+                     {"user_id": user_id, "memory_id": memory_id}, {"wait": wait, "purge": purge or None})
 
     @staticmethod
     def restore(user_id: str, memory_id: str, *, wait: bool = True) -> _Call[WriteAccepted]:

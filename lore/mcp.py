@@ -135,10 +135,11 @@ def build_server(client: AsyncLoreClient | KeyPerClient, *, host: str = "127.0.0
         return [_brief(m) for m in (await lore().timeline(user_id, attribute)).items]
 
     @server.tool()
-    async def forget(user_id: str, memory_id: str) -> dict[str, Any]:
-        """Forget one memory (restorable by the person)."""
+    async def forget(user_id: str, memory_id: str, purge: bool = False) -> dict[str, Any]:
+        """Forget one memory (restorable by the person). `purge`: only when the person asks to delete
+        it for good — it and the words it came from become unreadable, and it cannot be restored."""
         try:
-            return (await lore().forget(user_id, memory_id)).model_dump()
+            return (await lore().forget(user_id, memory_id, purge=purge)).model_dump()
         except LoreError as error:
             return {"error": error.code or str(error.status), "detail": error.detail}
 

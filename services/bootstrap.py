@@ -143,7 +143,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
             embedder = CachedEmbedder(embedder)
     keys = open_key_store(settings)
     event_log = open_event_log(settings, keys)
-    projector = GraphProjector(driver, database, log_id=event_log.log_id)
+    projector = GraphProjector(driver, database, log_id=event_log.log_id, history=event_log.history)
 
     def schema() -> None:
         ensure_schema(driver, embedder.dimensions if embedder else None, database)

@@ -19,9 +19,10 @@ from cachetools import LRUCache
 from domain.commands import Command, EraseUser
 from domain.decide import DEFAULT_POLICY, decide, rejected, texts_to_embed
 from domain.errors import DomainError
-from domain.events import CommandRejected, Embedding, Event
+from domain.events import CommandRejected, Embedding, Event, MemoryPurged
 from domain.extraction.policy import ExtractionPolicy
 from domain.model import command_key
+from domain.shredding import items_of, purged_items
 from domain.state import UserState, evolve
 from domain.stored import Decided, StoredEvent
 from infra.embedding import Embedder
@@ -161,6 +162,7 @@ class CommandHandler:
         now = self._now()
         outcomes: list[Outcome] = []
         decided: list[Decided] = []
+        stale: set[str] = set()  # people whose state is to be read again from the graph
         for command, partition in zip(commands, partitions, strict=True):
             ref = _ref(command)
             if ref in done:
@@ -174,6 +176,15 @@ class CommandHandler:
                 entry = Decided(command.command_id, command.user_id, events, partition)
                 if len(entry.entry) > self.max_entry_bytes:
                     raise EventsTooLarge(len(entry.entry), self.max_entry_bytes)
+                purge = next((e for e in events if isinstance(e, MemoryPurged)), None)
+                if purge is not None:
+                    # What was decided before it goes to the log first (it may hold the words), then
+                    # the keys of the words are destroyed, then the purge is logged: a crash between
+                    # leaves the words unreadable and the memory there to purge again.
+                    stale |= self._write(decided, commands, outcomes)
+                    decided = []
+                    purged = purged_items(purge)
+                    self.event_log.shred(command.user_id, purged, items_of(state) - purged)
             except DomainError as error:
                 entry = Decided(command.command_id, command.user_id, [rejected(command, error, now)],
                                 partition)
@@ -190,26 +201,34 @@ class CommandHandler:
                     continue
             outcomes.append(outcome)
             decided.append(entry)
-        if decided:
-            stored = self.event_log.append(decided)
-            self.projection.apply(stored)
-            self._states.update(states)
-            self._refused_by_the_log(commands, decided, stored, outcomes)
-        else:
-            self._states.update(states)
+        stale |= self._write(decided, commands, outcomes)
+        self._states.update(states)
+        for user_id in stale:
+            self._states.pop(user_id, None)
         return outcomes
 
+    def _write(self, decided: Sequence[Decided], commands: Sequence[Command],
+               outcomes: list[Outcome]) -> set[str]:
+        """Append what was decided and project it; the people whose state is to be read again."""
+        if not decided:
+            return set()
+        stored = self.event_log.append(decided)
+        self.projection.apply(stored)
+        return self._refused_by_the_log(commands, decided, stored, outcomes)
+
     def _refused_by_the_log(self, commands: Sequence[Command], decided: Sequence[Decided],
-                            stored: Sequence[StoredEvent], outcomes: list[Outcome]) -> None:
+                            stored: Sequence[StoredEvent], outcomes: list[Outcome]) -> set[str]:
         """The SQLite log refuses a command id it holds, which the graph did not know (a graph
         behind its log): it is a duplicate, and the state it was decided on is read again from the
         graph next time."""
         logged = {(s.event.user_id, s.event.command_id) for s in stored}
         refused = {(d.user_id, d.command_id) for d in decided} - logged
+        stale = set()
         for index, command in enumerate(commands):
             if _ref(command) in refused and outcomes[index].status != "duplicate":
                 outcomes[index] = Outcome(command.command_id, "duplicate")
-                self._states.pop(command.user_id, None)
+                stale.add(command.user_id)
+        return stale
 
     def _commands_of(self, command: Command, decided: Sequence[Decided]) -> list[str]:
         """For an erasure: the person's commands so far, in the graph and earlier in this batch."""

@@ -26,7 +26,7 @@ from domain.sealing import Sealer, UnreadableEntry, is_sealed, owner
 CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
                       "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile",
                       "CompleteTodo", "ReopenTodo", "ConfigureUser", "MaintainMemory", "GiveFeedback",
-                      "ReplaceEmbeddings", "RecordUse"]
+                      "ReplaceEmbeddings", "RecordUse", "PurgeMemory"]
 
 
 class CommandMessage(BaseModel):

@@ -10,6 +10,8 @@ from domain.commands import (
     CompleteTodo,
     ForgetMemory,
     GiveFeedback,
+    MessageRef,
+    PurgeMemory,
     RecordMemory,
     RecordUse,
     ReopenTodo,
@@ -35,6 +37,7 @@ from domain.events import (
     FeedbackGiven,
     MemoriesUsed,
     MemoryForgotten,
+    MemoryPurged,
     MemoryRecorded,
     MemoryReinforced,
     MemoryRestored,
@@ -163,6 +166,34 @@ def decide_restore_memory(command: RestoreMemory, state: UserState, envelope: En
     if memory.forgotten:
         restored += revisions(state, [command.memory_id], command, envelope, "a memory was restored")
     return restored
+
+
+def decide_purge_memory(command: PurgeMemory, state: UserState, envelope: Envelope,
+                        embeddings: Sequence[Embedding]) -> list[Event]:
+    """Delete a memory for good, with every memory that holds the same words (merged or compressed
+    with it, either way) and the words of the turns they came from; the summaries of those sessions
+    and the profile are written anew without them. The handler destroys the keys of those words
+    before the purge is logged (domain/shredding.py)."""
+    existing(state, command.memory_id)
+    family = sorted(_merged_with(state, command.memory_id))
+    said = sorted({ref for m in family for ref in state.memories[m].messages})
+    sessions = source_sessions(state, family)
+    summaries = [s for s in (summary_id_for(command.user_id, x) for x in sessions) if s in state.summaries]
+    purged = MemoryPurged(**envelope(), memory_ids=tuple(family), summaries=tuple(summaries),
+                          messages=tuple(MessageRef(episode_id=e, position=p) for e, p in said))
+    return [purged, *revisions(state, family, command, envelope, "a memory was purged", withhold=True)]
+
+
+def _merged_with(state: UserState, memory_id: str) -> set[str]:
+    """The memory and those it shares words with: what it was merged or compressed into, and what was
+    merged or compressed into those, to the whole group."""
+    group = {memory_id}
+    while True:
+        into = {m.merged_into or m.compressed_into for m in (state.memories[i] for i in group)}
+        more = (word_family(state, list(group)) | {i for i in into if i and i in state.memories}) - group
+        if not more:
+            return group
+        group |= more
 
 
 def word_family(state: UserState, memory_ids: Sequence[str]) -> set[str]:

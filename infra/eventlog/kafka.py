@@ -130,6 +130,7 @@ class KafkaEventLog:
                  max_entry_bytes: int = 16 * 1024 * 1024, keys: Keyring | None = None) -> None:
         """`keys`: seal each person's entries with their key (None: entries are written plain)."""
         kafka = KafkaAccess.of(kafka)
+        self._access = kafka
         self.bootstrap = kafka.bootstrap
         self._sealing = EntrySealing(keys)
         self.topic = topic
@@ -240,6 +241,28 @@ class KafkaEventLog:
             if batch:
                 yield batch
         self._consumer.assign([])
+
+    def history(self, user_id: str, partition: int, before: int) -> list[StoredEvent]:
+        """Read with a consumer of its own: the log's own may be part way through a read()."""
+        consumer = KafkaConsumer(**self._access.kafka_python(
+            enable_auto_commit=False, group_id=None, max_partition_fetch_bytes=8 * 1024 * 1024))
+        key = user_id.encode()
+        found: list[StoredEvent] = []
+        try:
+            tp = TopicPartition(self.topic, partition)
+            consumer.assign([tp])
+            consumer.seek_to_beginning(tp)
+            while consumer.position(tp) < before:
+                for records in consumer.poll(timeout_ms=1000, max_records=10_000).values():
+                    found.extend(StoredEvent(partition, r.offset, event) for r in records
+                                 if r.offset < before and r.key == key
+                                 for event in self._sealing.events(r.value))
+        finally:
+            consumer.close()
+        return found
+
+    def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
+        self._sealing.shred(user_id, purged, live)
 
     def ping(self) -> None:
         if not self._consumer.bootstrap_connected():

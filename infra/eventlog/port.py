@@ -29,6 +29,14 @@ class EventLog(Protocol):
     def end(self) -> dict[int, int]:
         """The last position of every partition (-1 when empty)."""
 
+    def history(self, user_id: str, partition: int, before: int) -> list[StoredEvent]:
+        """The person's events in `partition` before position `before`, in order (a purge re-reads
+        them, its words now unreadable)."""
+
+    def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
+        """Destroy the keys of the person's `purged` items, keeping the `live` ones readable; refused
+        (PurgeUnavailable) when entries are written plain."""
+
     def count(self) -> int:
         """How many entries (commands) the log holds."""
 

@@ -9,9 +9,10 @@ order could leave keys destroyed with no erasure in the log to tell a replay why
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from domain import codec
+from domain.errors import PurgeUnavailable
 from domain.events import Event, UserErased
 from domain.sealing import Keyring, Sealer
 from domain.stored import Decided
@@ -32,6 +33,12 @@ class EntrySealing:
     def events(self, raw: bytes) -> list[Event]:
         """The events of stored bytes: none when their person's key is destroyed."""
         return codec.open_entry(raw, self.sealer)
+
+    def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
+        """Make the words of the person's `purged` items unreadable for good (domain/shredding.py)."""
+        if self.sealer is None:
+            raise PurgeUnavailable()
+        self.sealer.shred(user_id, purged, live)
 
     @staticmethod
     def segments(batch: Sequence[Decided]) -> list[Sequence[Decided]]:

@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS {name} (
 """
 _SCHEMA = _ENTRIES.format(name="entries") + """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS entries_by_user ON entries (user_id, position);
 """
 # Logs written before command ids were scoped to their person held them unique on their own.
 _GLOBAL_COMMAND_IDS = "command_id TEXT NOT NULL UNIQUE"
@@ -123,6 +124,17 @@ class SqliteEventLog:
             yield [StoredEvent(0, rowid - _FIRST_ROWID, event)
                    for rowid, payload in rows for event in self._sealing.events(payload)]
             after = rows[-1][0]
+
+    def history(self, user_id: str, partition: int, before: int) -> list[StoredEvent]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT position, payload FROM entries WHERE user_id = ? AND position < ? ORDER BY position",
+                (user_id, before + _FIRST_ROWID)).fetchall()
+        return [StoredEvent(0, rowid - _FIRST_ROWID, event)
+                for rowid, payload in rows for event in self._sealing.events(payload)]
+
+    def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
+        self._sealing.shred(user_id, purged, live)
 
     def end(self) -> dict[int, int]:
         with self._lock:

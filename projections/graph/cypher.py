@@ -452,6 +452,33 @@ CALL (r) {
 }
 """
 
+# A purge: the memories go, and the turns they came from keep no words (the keys of those words are
+# destroyed: the log reads placeholders where they were). The projector has made the person's part
+# anew from the log before this runs (projector.py, _reproject).
+MEMORY_PURGED = """
+UNWIND $rows AS r
+CALL (r) {
+  UNWIND r.memory_ids AS id
+  MATCH (m:Memory {memory_id: id, user_id: r.user_id})
+  DETACH DELETE m
+}
+CALL (r) {
+  UNWIND r.message_ids AS id
+  MATCH (x:Message {message_id: id, user_id: r.user_id})
+  SET x.content = null, x.context = null, x.content_cjk = null, x.user_key_cjk = null, x.name = '(purged)',
+      x.purged = true, x.hidden_by = null, x.embedding_model = null
+  REMOVE x.embedding
+}
+"""
+
+# Everything of one person's that the projection made, to be made again from their entries.
+PERSON_DELETED = """
+MATCH (n {user_id: $user_id})
+WHERE any(label IN labels(n) WHERE label IN ['Memory', 'Entity', 'Episode', 'Message', 'Session',
+                                             'Extraction', 'Summary', 'Profile', 'User', 'AppliedCommand'])
+DETACH DELETE n
+"""
+
 READ_CHECKPOINTS = """
 UNWIND $keys AS key
 OPTIONAL MATCH (c:Checkpoint {key: key})

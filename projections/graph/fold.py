@@ -491,6 +491,21 @@ def memory_forgotten(g: Graph, rows: list[dict[str, Any]]) -> None:
                     x.props["hidden_by"] = [*hidden, m.props["memory_id"]]
 
 
+def memory_purged(g: Graph, rows: list[dict[str, Any]]) -> None:
+    """cypher.MEMORY_PURGED (a fold runs from nothing: the person's part is the log as it reads now,
+    so there is nothing to re-project first)"""
+    for r in rows:
+        for memory_id in r["memory_ids"]:
+            if g.get_of("Memory", memory_id, r["user_id"]) is not None:
+                g.detach_delete(("Memory", memory_id))
+        for message_id in r["message_ids"]:
+            x = g.get_of("Message", message_id, r["user_id"])
+            if x is not None:
+                put_all(x, {"content": None, "context": None, "content_cjk": None, "user_key_cjk": None,
+                            "name": "(purged)", "purged": True, "hidden_by": None, "embedding_model": None,
+                            "embedding": None})
+
+
 def memory_restored(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.MEMORY_RESTORED"""
     for m, r in _memories(g, rows):
@@ -666,6 +681,7 @@ FOLDS: dict[str, Fold] = {
     cypher.USER_CONFIGURED: user_configured,
     cypher.EMBEDDINGS_REPLACED: embeddings_replaced,
     cypher.USER_ERASED: user_erased,
+    cypher.MEMORY_PURGED: memory_purged,
     cypher.APPLIED_COMMANDS: applied,
 }
 _missing = [t.__name__ for t, (_, statement) in WRITERS.items() if statement not in FOLDS]

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from neo4j import Driver, ManagedTransaction
 
+from domain.events import MaintenanceApplied, MemoryPurged
 from domain.model import command_key
 from domain.stored import StoredEvent
 from projections.graph import cypher
@@ -28,6 +29,7 @@ from projections.graph.waves import waves
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int], None]
+History = Callable[[str, int, int], list[StoredEvent]]
 
 # Changing the number of shards changes the checkpoint keys: rebuild after changing it.
 SHARDS = 3
@@ -80,6 +82,23 @@ OWNED_LABELS = ("Memory", "User", "Entity", "Episode", "Message", "Session", "Ex
                 "Profile", "MaintenanceRun", "AppliedCommand", "Checkpoint")
 
 
+def purge_segments(events: Sequence[StoredEvent]) -> list[tuple[list[StoredEvent], StoredEvent | None]]:
+    """The events in runs to write in order: each purge's entry starts a run of its own, named by its
+    MemoryPurged (the person's part is re-projected before it)."""
+    runs: list[tuple[list[StoredEvent], StoredEvent | None]] = [([], None)]
+    for stored in events:
+        if isinstance(stored.event, MemoryPurged):
+            runs.append(([], stored))
+        runs[-1][0].append(stored)
+    return [run for run in runs if run[0]]
+
+
+def _write_waves(tx: ManagedTransaction, events: Sequence[StoredEvent]) -> None:
+    for wave in waves(events):
+        for statement, name, values in wave_writes(wave):
+            tx.run(statement, {name: Rows(values)}).consume()
+
+
 def shard_of(user_id: str) -> int:
     return zlib.crc32(user_id.encode()) % SHARDS
 
@@ -97,11 +116,17 @@ class Rows(list[Any]):
 class GraphProjector:
     name = "graph"
 
-    def __init__(self, driver: Driver, database: str = "neo4j", log_id: str | None = None) -> None:
+    def __init__(self, driver: Driver, database: str = "neo4j", log_id: str | None = None,
+                 history: History | None = None) -> None:
         self.driver = driver
         self.database = database
         # Which log the positions refer to: a position in one log means nothing in another.
         self.log_id = log_id
+        # A person's entries before a position, as the log reads them now: what a purge re-projects.
+        self.history = history
+        # Set while the graph is projected from nothing (rebuild): each person's part is then the log
+        # as it reads now, and a purge has nothing to re-project.
+        self._from_empty = False
         self._writers = ThreadPoolExecutor(max_workers=SHARDS, thread_name_prefix="projector")
 
     def _key(self, partition: int, shard: int) -> str:
@@ -182,9 +207,10 @@ class GraphProjector:
         seen = {r["key"]: r["position"] for r in tx.run(cypher.READ_CHECKPOINTS, keys=list(keys.values()))}
         done = {p: -1 if seen.get(k) is None else seen[k] for p, k in keys.items()}
         fresh = self._once_per_command(tx, [s for s in batch if s.position > done[s.partition]])
-        for wave in waves(fresh):
-            for statement, name, values in wave_writes(wave):
-                tx.run(statement, {name: Rows(values)}).consume()
+        for segment, purge in purge_segments(fresh):
+            if purge is not None and self.history is not None and not self._from_empty:
+                self._reproject(tx, purge)
+            _write_waves(tx, segment)
         if fresh:
             tx.run(cypher.APPLIED_COMMANDS, keys=Rows(applied_commands([s.event for s in fresh]))).consume()
         # The shard has now seen the whole batch, including the positions of other shards' users.
@@ -195,6 +221,25 @@ class GraphProjector:
             for p, pos in reach.items() if pos > done[p]
         ]).consume()
         return len(fresh)
+
+    def _reproject(self, tx: ManagedTransaction, purge: StoredEvent) -> None:
+        """The person's part of the graph made anew from their entries before the purge, as the log
+        reads them now that the purged words' keys are destroyed: whatever those words had reached
+        (a turn's neighbours, an entity, a summary, an extraction's verdicts) now holds the
+        placeholders a replay projects, so the graph is the one a rebuild gives."""
+        assert self.history is not None
+        user = purge.event.user_id
+        tx.run(cypher.PERSON_DELETED, user_id=user).consume()
+        # A maintenance run's report is everyone's: the person's part of it is counted already.
+        history = [s for s in self.history(user, purge.partition, purge.position)
+                   if not isinstance(s.event, MaintenanceApplied)]
+        first: dict[str, tuple[int, int]] = {}  # a command logged twice counts once, as on replay
+        history = [s for s in history
+                   if first.setdefault(command_key(user, s.event.command_id), (s.partition, s.position))
+                   == (s.partition, s.position)]
+        _write_waves(tx, history)
+        if history:
+            tx.run(cypher.APPLIED_COMMANDS, keys=Rows(applied_commands([s.event for s in history]))).consume()
 
     @staticmethod
     def _once_per_command(tx: ManagedTransaction, fresh: list[StoredEvent]) -> list[StoredEvent]:
@@ -251,7 +296,12 @@ class GraphProjector:
         self.wipe()
         # The vector index keeps the dimension it was made with: the vectors come from the log.
         ensure_schema(self.driver, vector_dimensions(self.driver, self.database), self.database)
-        return self.catch_up(event_log, batch_size=batch_size, on_progress=on_progress, partitions=partitions)
+        self._from_empty = True
+        try:
+            return self.catch_up(event_log, batch_size=batch_size, on_progress=on_progress,
+                                 partitions=partitions)
+        finally:
+            self._from_empty = False
 
     def ping(self) -> None:
         """Raise unless Neo4j answers."""

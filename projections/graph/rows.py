@@ -23,6 +23,7 @@ from domain.events import (
     MemoryDecayed,
     MemoryForgotten,
     MemoryMerged,
+    MemoryPurged,
     MemoryRecorded,
     MemoryReinforced,
     MemoryRestored,
@@ -272,7 +273,12 @@ def user_configured(event: UserConfigured, position: int) -> dict[str, Any]:
 def embeddings_replaced(event: EmbeddingsReplaced, position: int) -> dict[str, Any]:
     return {**_base(event), "model": event.model,
             "vectors": [{"item": v.item, "id": v.item_id, "vector": v.embedding.vector()}
-                        for v in event.vectors]}
+                        for v in event.vectors if v.embedding is not None]}
+
+
+def memory_purged(event: MemoryPurged, position: int) -> dict[str, Any]:
+    return {**_base(event), "memory_ids": list(event.memory_ids),
+            "message_ids": message_ids(event.user_id, event.messages)}
 
 
 def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:
@@ -288,7 +294,7 @@ def text_props(text: str, user_id: str) -> dict[str, Any]:
 
 def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
     """Each message of an episode as a node of its own: searchable turn by turn."""
-    vectors = [e.vector() for e in event.embeddings] or [None] * len(event.messages)
+    vectors = [e.vector() if e else None for e in event.embeddings] or [None] * len(event.messages)
     contexts = turn_contexts([message_text(m) for m in event.messages],
                              [m.timestamp or event.occurred_at for m in event.messages])
     return [
@@ -300,7 +306,8 @@ def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
                 "user_id": event.user_id, "episode_id": event.episode_id, "session_id": event.session_id,
                 "position": i, "role": message.role, "content": message_text(message),
                 "name": message.content[:_CAPTION],
-                "embedding_model": event.embeddings[i].model if event.embeddings else None,
+                "embedding_model": (e.model if (e := event.embeddings[i]) else None) if event.embeddings
+                else None,
                 "context": contexts[i],
                 **text_props(message_text(message), event.user_id),
             },
@@ -421,6 +428,7 @@ WRITERS: dict[type, tuple[Any, str]] = {
     UserConfigured: (user_configured, cypher.USER_CONFIGURED),
     EmbeddingsReplaced: (embeddings_replaced, cypher.EMBEDDINGS_REPLACED),
     UserErased: (user_erased, cypher.USER_ERASED),
+    MemoryPurged: (memory_purged, cypher.MEMORY_PURGED),
 }
 
 

@@ -18,6 +18,7 @@ from domain.events import (
     MemoriesUsed,
     MemoryCompressed,
     MemoryMerged,
+    MemoryPurged,
     MemoryRecorded,
     MemorySuperseded,
     ProfileDue,
@@ -74,7 +75,7 @@ def waves(batch: Sequence[StoredEvent]) -> list[list[StoredEvent]]:
     for stored in batch:
         event = stored.event
         user = event.user_id
-        if isinstance(event, UserErased):
+        if isinstance(event, UserErased | MemoryPurged):
             wave = user_top[user] + 1
             user_floor[user] = wave
         else:

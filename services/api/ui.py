@@ -221,6 +221,15 @@ async def restore(request: Request, principal: PagePrincipal, lore: PageLoreDep,
     return _card(request, lore, principal, principal.person(user_id), memory_id)
 
 
+@router.post("/users/{user_id}/memories/{memory_id}/purge", response_class=HTMLResponse)
+async def purge(principal: PagePrincipal, intake: IntakeDep, user_id: PageUser,
+                memory_id: MemoryId) -> HTMLResponse:
+    """Deleted for good: the card goes (a purge keeps nothing to show)."""
+    _writer(principal)
+    await _act(intake, "PurgeMemory", principal.person(user_id), {"memory_id": memory_id})
+    return HTMLResponse(f'<p class="banner" id="memory-{memory_id}">Deleted for good.</p>')
+
+
 @router.post("/users/{user_id}/memories")
 async def add(principal: PagePrincipal, intake: IntakeDep, user_id: PageUser,
               content: Annotated[str, Form(min_length=1, max_length=10_000)],

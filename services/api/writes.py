@@ -28,6 +28,7 @@ _REFUSALS = {
     "todo_not_completed": status.HTTP_409_CONFLICT,
     "events_too_large": status.HTTP_422_UNPROCESSABLE_CONTENT,
     "memory_paused": status.HTTP_409_CONFLICT,
+    "purge_unavailable": status.HTTP_409_CONFLICT,
 }
 
 WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {

@@ -47,11 +47,23 @@ def post(client: TestClient, path: str, **body: object) -> dict[str, object]:
 
 def rich_log(client: TestClient) -> None:
     """Sessions (extraction, summaries, profile versions), supersessions, a command sent twice,
-    forget/restore, feedback, settings, maintenance, and a person erased."""
+    forget/restore, feedback, settings, maintenance, use, a memory forgotten with the turns it came
+    from, one purged, and a person erased."""
     for n, said in enumerate((BERLIN, TRIP, MOVE)):
         talk(client, f"chat-{n}", said)
         end(client, f"chat-{n}")
     wait_until(done(client, 3), "three summaries and the profile", progress=progress(client))
+    items = client.get("/v1/users/ada/memories").json()["items"]
+    extracted = [m["memory_id"] for m in items if m["decided_by"]]
+    assert len(extracted) >= 2
+    forgot = client.delete(f"/v1/users/ada/memories/{extracted[0]}", params={"wait": "true"})
+    purged = client.delete(f"/v1/users/ada/memories/{extracted[-1]}",
+                           params={"wait": "true", "purge": "true"})
+    assert (forgot.status_code, purged.status_code) == (202, 202), purged.text
+    wait_until(done(client, 3), "the summaries and the profile written anew", progress=progress(client))
+    client.post("/v1/users/ada/search", json={"query": "where does Ada live?"})
+    client.post("/v1/users/ada/context", json={"message": "Any plans for the trip?"})
+    client.app.state.lore.use.flush()  # type: ignore[attr-defined]
     first = post(client, "/v1/users/ada/memories", content=TRICKY, kind="fact", command_id="twice")
     again = post(client, "/v1/users/ada/memories", content=TRICKY, kind="fact", command_id="twice")
     assert first["memory_id"] == again["memory_id"]

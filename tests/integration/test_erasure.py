@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from domain.commands import EraseUser, Message, RecordEpisode, RecordMemory
+from domain.commands import EndSession, EraseUser, Message, PurgeMemory, RecordEpisode, RecordMemory
 from infra.keys.kafka import KafkaKeyStore
 from infra.local import LocalStack
 from infra.settings import Settings
@@ -173,3 +173,71 @@ def test_a_key_another_process_just_made_is_found_however_soon_it_is_asked_for(s
     finally:
         api.close()
         worker.close()
+
+
+def _settled(lore: Lore, user: str) -> bool:
+    """Nothing of the person's is due: extraction, summaries and the profile are written."""
+    records, _, _ = lore.driver.execute_query(
+        "OPTIONAL MATCH (x:Extraction {user_id: $u, status: 'due'}) WITH count(x) AS x "
+        "OPTIONAL MATCH (s:Summary {user_id: $u, status: 'due'}) WITH x, count(s) AS s "
+        "OPTIONAL MATCH (p:User {user_id: $u, profile_due: true}) WITH x, s, count(p) AS p "
+        "RETURN x + s + p AS due", u=user)
+    return records[0]["due"] == 0
+
+
+@pytest.mark.parametrize("mode", ["sqlite", "kafka"])
+def test_a_purged_memorys_words_are_in_no_file_after_compact_and_the_rest_of_the_person_stays(
+        stack: LocalStack, tmp_path: Path, mode: str) -> None:
+    tag = uuid.uuid4().hex[:8]
+    cat, hike = f"quokka{tag}", f"zermatt{tag}"
+    settings = Settings(neo4j_uri=stack.neo4j.bolt_uri, home=tmp_path / "lore", embedder="none",
+                        event_log=mode, kafka_bootstrap=stack.kafka.bootstrap,
+                        events_topic=f"lore.events.{tag}", keys_topic=f"lore.keys.{tag}",
+                        extraction_poll_s=0.1)
+    kafka_data, neo4j_home = stack.kafka.home / "data", stack.neo4j.home
+    said = (Message(role="user", content=f"I have a cat named {cat}.", timestamp=AT),
+            Message(role="assistant", content="How lovely.", timestamp=AT),
+            Message(role="user", content=f"I love hiking near {hike} on weekends.", timestamp=AT),
+            Message(role="assistant", content="Sounds wonderful.", timestamp=AT))
+    lore = bootstrap(settings)
+    try:
+        lore.start_extraction()
+        outcomes = lore.commands.handle([
+            RecordEpisode(command_id="e1", user_id="ada", occurred_at=AT, session_id="s1", messages=said),
+            EndSession(command_id="end1", user_id="ada", occurred_at=AT, session_id="s1")])
+        assert [o.status for o in outcomes] == ["applied", "applied"]
+        wait_until(lambda: len(lore.queries.memories("ada")) == 2 and _settled(lore, "ada"), "two memories")
+        (purged,) = [m for m in lore.queries.memories("ada") if cat in m.content]
+        assert files_holding(cat.encode(), neo4j_home)  # in the graph, in the clear, while it is kept
+
+        (outcome,) = lore.commands.handle([PurgeMemory(command_id="p1", user_id="ada", occurred_at=AT,
+                                                       memory_id=purged.memory_id)])
+        assert outcome.status == "applied", outcome
+        wait_until(lambda: _settled(lore, "ada") and lore.layer_queries.profiles("ada"), "the layers anew")
+        assert lore.queries.memory("ada", purged.memory_id) is None
+        (kept,) = lore.queries.memories("ada")
+        assert hike in kept.content
+        nodes = lore.driver.execute_query("MATCH (n {user_id: 'ada'}) RETURN labels(n) AS l, "
+                                          "properties(n) AS p").records
+        assert [r["l"] for r in nodes if cat in str(r["p"])] == [], "no node of the graph holds the words"
+        (again,) = lore.commands.handle([PurgeMemory(command_id="p2", user_id="ada", occurred_at=AT,
+                                                     memory_id=purged.memory_id)])
+        assert again.status == "rejected" and getattr(again.error, "code", None) == "memory_not_found"
+        person = lore.projector.fingerprint("ada")
+    finally:
+        lore.close()
+
+    compact(settings, stack)
+
+    assert files_holding(cat.encode(), settings.home, kafka_data, neo4j_home) == []
+    assert files_holding(hike.encode(), neo4j_home), "the rest of the person is still there"
+    lore = bootstrap(settings)
+    try:
+        assert lore.projector.fingerprint("ada") == person  # the live purge left what a replay gives
+        whole = lore.projector.fingerprint()
+        lore.projector.rebuild(lore.event_log)
+        assert lore.projector.fingerprint() == whole
+    finally:
+        lore.close()
+    with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:
+        driver.execute_query("MATCH (n) DETACH DELETE n")

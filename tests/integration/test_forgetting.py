@@ -107,3 +107,31 @@ def test_forgetting_hides_the_memory_and_its_words_everywhere_and_restoring_brin
     client.app.state.lore.use.flush()
     live = fingerprint(neo4j)
     assert rebuilt_fingerprint(settings, neo4j) == live
+
+
+def test_a_purge_deletes_for_good_and_touches_no_one_else(client: TestClient, settings: Settings,
+                                                          neo4j: Driver) -> None:
+    def remember(user: str, content: str) -> str:
+        answer = client.post(f"/v1/users/{user}/memories", params={"wait": "true"}, json={"content": content})
+        assert answer.status_code == 202, answer.text
+        return str(answer.json()["memory_id"])
+
+    tea, bike, bobs = remember("ada", "Ada drinks rooibos tea"), remember("ada", "Ada rides a red bike"), \
+        remember("bob", "Bob keeps bees")
+    purged = client.delete(f"/v1/users/ada/memories/{tea}", params={"wait": "true", "purge": "true"})
+    assert purged.status_code == 202 and purged.json()["status"] == "applied", purged.text
+    assert client.get(f"/v1/users/ada/memories/{tea}").status_code == 404
+    assert client.get("/v1/users/ada/memories", params={"status": "forgotten"}).json()["items"] == []
+    assert client.post(f"/v1/users/ada/memories/{tea}/restore").status_code == 404  # nothing to restore
+    # Another person's memory is not the caller's to purge: as if it did not exist.
+    other = client.delete(f"/v1/users/ada/memories/{bobs}", params={"wait": "true", "purge": "true"})
+    assert other.status_code == 404 and other.json()["code"] == "memory_not_found"
+    assert client.get(f"/v1/users/bob/memories/{bobs}").json()["status"] == "active"
+    # From the page: the card goes.
+    page = client.post(f"/ui/users/ada/memories/{bike}/purge")
+    assert page.status_code == 200 and "Deleted for good" in page.text
+    assert client.get("/v1/users/ada/memories").json()["items"] == []
+
+    client.app.state.lore.use.flush()
+    live = fingerprint(neo4j)
+    assert rebuilt_fingerprint(settings, neo4j) == live

@@ -46,6 +46,15 @@ class MemoryLog:
     def end(self) -> dict[int, int]:
         return {p: n - 1 for p, n in self._next.items()}
 
+    def history(self, user_id: str, partition: int, before: int) -> list[StoredEvent]:
+        return [StoredEvent(p, pos, e) for p, pos, d in self.entries for e in d.events
+                if p == partition and pos < before and d.user_id == user_id]
+
+    def shred(self, user_id: str, purged: object, live: object) -> None:
+        from domain.errors import PurgeUnavailable
+
+        raise PurgeUnavailable()  # entries are kept plain here
+
     def count(self) -> int:
         return len(self.entries)
 

@@ -35,6 +35,30 @@ def erased(user: str, command_id: str) -> UserErased:
 class MemoryKeyring:
     def __init__(self) -> None:
         self.keys: dict[str, list[PersonKey]] = {}
+        # user -> key id -> (item tag, or None for a root; secret)
+        self.items: dict[str, dict[bytes, tuple[bytes | None, bytes]]] = {}
+
+    def item_root(self, user_id: str) -> PersonKey:
+        mine = self.items.setdefault(user_id, {})
+        roots = [(k, s) for k, (tag, s) in mine.items() if tag is None]
+        if roots:
+            return PersonKey(*roots[-1])
+        root = PersonKey.new()
+        mine[root.key_id] = (None, root.secret)
+        return root
+
+    def find_item_key(self, user_id: str, key_id: bytes) -> bytes | None:
+        found = self.items.get(user_id, {}).get(key_id)
+        return None if found is None else found[1]
+
+    def shred_items(self, user_id: str, root_id: bytes, keep: dict[bytes, tuple[bytes, bytes]],
+                    forget: object) -> None:
+        mine = self.items.setdefault(user_id, {})
+        mine.update({k: (tag, secret) for k, (tag, secret) in keep.items()})
+        for key_id, (tag, _) in list(mine.items()):
+            if tag is not None and tag in forget:  # type: ignore[operator]
+                del mine[key_id]
+        mine.pop(root_id, None)
 
     def find(self, user_id: str, key_id: bytes) -> bytes | None:
         return next((k.secret for k in self.keys.get(user_id, []) if k.key_id == key_id), None)
@@ -47,6 +71,7 @@ class MemoryKeyring:
 
     def destroy(self, user_id: str) -> None:
         self.keys.pop(user_id, None)
+        self.items.pop(user_id, None)
 
     def prepare(self, user_ids: object) -> None:
         pass
@@ -57,7 +82,7 @@ def test_a_sealed_entry_round_trips_and_shows_nothing_in_the_clear() -> None:
     events = [memory("ada", "c1")]
     raw = codec.seal_entry("ada", events, codec.encode_entry(events), sealer)
     assert is_sealed(raw) and owner(raw) == "ada"
-    assert MARKER.encode() not in raw and b"c1" not in raw
+    assert MARKER.encode() not in raw and b'"c1"' not in raw
     assert codec.open_entry(raw, sealer) == events
 
 
@@ -155,3 +180,59 @@ def test_a_plain_log_migrates_into_a_sealed_one_and_its_erasures_shred(tmp_path:
     new.close()
     keys.close()
     assert MARKER.encode() not in (tmp_path / "new.sqlite3").read_bytes()
+
+
+def _said(user: str, texts: list[str], episode_id: str = "ep") -> list:
+    from domain.commands import Message, MessageRef
+    from domain.events import Embedding, EpisodeRecorded, MemoryRecorded, SessionSummarized
+    from domain.layers.model import SessionSummary
+
+    episode = EpisodeRecorded(event_id="e1", user_id=user, command_id="c1", occurred_at=AT, recorded_at=AT,
+                              episode_id=episode_id, session_id="s1",
+                              messages=tuple(Message(role="user", content=t) for t in texts),
+                              embeddings=tuple(Embedding.of("m", [float(i), 1.0]) for i in range(len(texts))))
+    memory = MemoryRecorded(event_id="e2", user_id=user, command_id="c2", occurred_at=AT, recorded_at=AT,
+                            memory_id="m1", kind="fact", content=f"Has a cat named {MARKER}", valid_from=AT,
+                            entities=(MARKER,), messages=(MessageRef(episode_id="ep", position=1),),
+                            embedding=Embedding.of("m", [1.0, 0.0]))
+    summary = SessionSummarized(event_id="e3", user_id=user, command_id="c3", occurred_at=AT, recorded_at=AT,
+                                summary_id="sum1", due_id="d1", session_id="s1", summarizer="extractive/1",
+                                summary=SessionSummary(summary=f"Talked about {MARKER}", topics=("cats",)))
+    return [episode, memory, summary]
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_a_purge_shreds_the_words_of_its_items_and_leaves_the_rest_readable(tmp_path: Path,
+                                                                            store: str) -> None:
+    from domain.shredding import PURGED, items_of, memory_item, message_item, summary_item
+    from domain.state import UserState, evolve
+
+    keyring = MemoryKeyring() if store == "memory" else SqliteKeyStore(tmp_path / "keys.sqlite3")
+    sealer = Sealer(keyring)  # type: ignore[arg-type]
+    events = _said("ada", ["I live in Oslo", f"My cat {MARKER} is three", "I like tea"])
+    raw = codec.seal_entry("ada", events, codec.encode_entry(events), sealer)
+    assert MARKER.encode() not in raw and b"Oslo" not in raw
+    assert codec.open_entry(raw, sealer) == events  # every word back while no key is destroyed
+
+    state = evolve(UserState("ada"), events)
+    purged = {memory_item("m1"), message_item("ada", "ep", 1), summary_item("sum1")}
+    sealer.shred("ada", purged, items_of(state) - purged)
+    episode, memory, summary = codec.open_entry(raw, sealer)
+    assert [m.content for m in episode.messages] == ["I live in Oslo", PURGED, "I like tea"]
+    assert episode.embeddings[1] is None and episode.embeddings[2] == events[0].embeddings[2]
+    assert (memory.content, memory.entities, memory.embedding) == (PURGED, (), None)
+    assert memory.messages == events[1].messages and memory.memory_id == "m1"  # ids and times stay
+    assert summary.summary.summary == PURGED and summary.summary.topics == ()
+
+    # What is sealed after the purge takes a new root; a second purge finds the kept keys of the first.
+    later = _said("ada", ["I moved to Bergen", "We got a dog"], episode_id="ep2")[:1]
+    again = codec.seal_entry("ada", later, codec.encode_entry(later), sealer)
+    assert codec.open_entry(again, sealer) == later
+    evolve(state, later)
+    second = {message_item("ada", "ep", 0), message_item("ada", "ep2", 1)}
+    sealer.shred("ada", second, items_of(state) - purged - second)
+    assert [m.content for m in codec.open_entry(raw, sealer)[0].messages] == [PURGED, PURGED, "I like tea"]
+    assert [m.content for m in codec.open_entry(again, sealer)[0].messages] == ["I moved to Bergen", PURGED]
+    # Another person's words are untouched.
+    bob = _said("bob", ["I live in Oslo", "Hi", "Bye"])
+    assert codec.open_entry(codec.seal_entry("bob", bob, codec.encode_entry(bob), sealer), sealer) == bob

@@ -118,10 +118,20 @@ def timeline(user_id: UserId, queries: QueriesDep,
     return _page(queries.timeline(user_id, attribute, skip=offset, limit=limit + 1), offset, limit)
 
 
-@router.delete("/memories/{memory_id}", summary="Forget a memory (soft: restorable)", **_ACCEPTED)
+@router.delete("/memories/{memory_id}", summary="Forget a memory (soft: restorable), or purge it for good",
+               **_ACCEPTED)
 async def forget_memory(user_id: UserId, memory_id: MemoryId, intake: IntakeDep, wait: Wait = False,
                         reason: Annotated[str | None, Query(max_length=500)] = None,
+                        purge: Annotated[bool, Query(description=(
+                            "Delete it for good: the memory, the memories merged with it and the words of "
+                            "the turns it came from become unreadable in the log and leave the graph (after "
+                            "`lore compact`, every file); the summaries of those sessions and the profile "
+                            "are written anew. Not restorable."))] = False,
                         command_id: str | None = None) -> JSONResponse:
+    """Forget: hidden everywhere (with the turns it came from), restorable. Purge: gone."""
+    if purge:
+        return await submit(intake, command("PurgeMemory", user_id,
+                                            {"memory_id": memory_id, "command_id": command_id}), wait)
     fields = {"memory_id": memory_id, "reason": reason, "command_id": command_id}
     return await submit(intake, command("ForgetMemory", user_id, fields), wait)
 
