@@ -51,7 +51,7 @@ V1 = "/v1"
 
 def _prepare_schema(lore: Lore) -> None:
     try:
-        # Fails at once when Neo4j is down, where a query would be retried for half a minute.
+        # Fails at once when Neo4j is down, where a query would be retried (LORE_NEO4J_RETRY_S).
         lore.projector.ping()
         lore.commands.ensure_schema()
     except Exception as exc:  # noqa: BLE001 - serve anyway; /v1/health says what is wrong
