@@ -48,6 +48,24 @@ class Settings(BaseSettings):
         "(README, Scaling): a person lives on shard (Kafka partition mod shards). Needs Kafka; each "
         "shard has its own workers (`lore worker --shard I`). Empty: one Neo4j, LORE_NEO4J_URI.",
     )
+    neo4j_connect_timeout_s: float = Field(
+        default=2.0, gt=0,
+        description="How long Lore waits for Neo4j's host to take a TCP connection. The host's kernel "
+        "answers that however busy Neo4j is: a host that is gone or cut off is known within it.",
+    )
+    neo4j_acquire_timeout_s: float = Field(
+        default=5.0, gt=0,
+        description="How long Lore waits for a connection ready to use (TCP, Bolt handshake and login, "
+        "or a free one of the pool) before that Neo4j counts as away and a read answers 503. A busy "
+        "Neo4j is slower to shake hands: up to 1.7 s under 16 heavy queries on 2 shared cores "
+        "(bench/graph_away.py), hence the margin; raise it for a Neo4j far away.",
+    )
+    neo4j_retry_s: float = Field(
+        default=1.0, ge=0,
+        description="How long the driver tries a transaction again after a failure that passes (Neo4j "
+        "away, a deadlock) before it gives the failure up: a read answers 503, a worker backs off and "
+        "tries again itself.",
+    )
 
     kafka_bootstrap: str | None = Field(
         default=None,

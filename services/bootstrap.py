@@ -115,10 +115,42 @@ class Lore:
             self.driver.close()
 
 
+# An idle connection older than this is checked with a round trip before it is used: a Neo4j
+# that froze with connections open is then known within the acquisition timeout, not never.
+_CHECK_IDLE_AFTER_S = 2.0
+
+
 def neo4j_driver(settings: Settings) -> Driver:
+    """A driver that knows a Neo4j that is away within seconds and survives its store being
+    replaced (README, "When Neo4j goes away")."""
     auth = (settings.neo4j_user, settings.neo4j_password) if settings.neo4j_password else None
-    # Neo4j's notifications (e.g. "property key does not exist" on an empty graph) are noise here.
-    return GraphDatabase.driver(settings.neo4j_uri, auth=auth, notifications_min_severity="OFF")
+    retry_s, connect_s = settings.neo4j_retry_s, settings.neo4j_connect_timeout_s
+    driver = GraphDatabase.driver(
+        settings.neo4j_uri, auth=auth,
+        # Neo4j's notifications (e.g. "property key does not exist" on an empty graph) are noise here.
+        notifications_min_severity="OFF",
+        # The driver's defaults wait 30 s to connect, 60 s for a connection and retry for 30 s: a
+        # read of a shard that is down took half a minute to fail, of one that froze, forever.
+        connection_timeout=connect_s,
+        connection_acquisition_timeout=max(settings.neo4j_acquire_timeout_s, connect_s),
+        liveness_check_timeout=_CHECK_IDLE_AFTER_S,
+        max_transaction_retry_time=retry_s, initial_retry_delay=min(1.0, retry_s / 4))
+    forget_bookmarks(driver)
+    return driver
+
+
+def forget_bookmarks(driver: Driver) -> None:
+    """Stop `execute_query` from chaining every call after the bookmark of the last one.
+
+    The driver keeps those bookmarks for its whole life, and they name transaction ids of the
+    store it saw. A store replaced under a running process (`lore rebuild --bulk`, a restored
+    backup) is behind them: every query then waited for a transaction that never comes, and
+    failed, until the process was restarted. Each Lore talks to one Neo4j server per shard,
+    where a committed transaction is seen by every later one, so the chain bought nothing (the
+    projector's sessions never took part in it)."""
+    if not hasattr(driver, "_query_bookmark_manager"):  # guarded by tests/unit/test_graph_away.py
+        raise RuntimeError("this neo4j driver keeps execute_query's bookmarks elsewhere")
+    driver._query_bookmark_manager = None  # type: ignore[assignment]
 
 
 _FROM_SETTINGS: Any = object()

@@ -22,7 +22,7 @@ from infra.apikeys import open_api_key_store
 from infra.settings import LOOPBACK, Settings
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
-from services.api import ui
+from services.api import ui, unavailable
 from services.api.auth import Gate, authorize
 from services.api.routers import (
     browser,
@@ -38,6 +38,7 @@ from services.api.routers import (
     todos,
 )
 from services.bootstrap import Lore, lifecycle_scheduler
+from services.failures import GRAPH_ERRORS
 from services.intake import DirectIntake, Intake, KafkaIntake
 from services.shards import GraphShards, open_shards
 from services.telemetry import REQUEST_SECONDS
@@ -50,7 +51,7 @@ V1 = "/v1"
 
 def _prepare_schema(lore: Lore) -> None:
     try:
-        # Fails at once when Neo4j is down, where a query would be retried for half a minute.
+        # Fails at once when Neo4j is down, where a query would be retried (LORE_NEO4J_RETRY_S).
         lore.projector.ping()
         lore.commands.ensure_schema()
     except Exception as exc:  # noqa: BLE001 - serve anyway; /v1/health says what is wrong
@@ -170,10 +171,17 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
     async def _graph_needs_rebuild(request: Request, exc: GraphNeedsRebuild) -> JSONResponse:
         return JSONResponse(status_code=503, content={"detail": str(exc), "code": exc.code})
 
+    # A graph that does not answer: 503 naming the shard within seconds (services/bootstrap.py's
+    # driver settings), rather than a 500 after the driver's half minute.
+    for error in GRAPH_ERRORS:
+        app.add_exception_handler(error, unavailable.graph_unavailable)
+
     app.include_router(health.router, prefix=V1)
     keyed = [Depends(authorize)]  # every route below needs a key, when keys are on
     for router in (memories.router, memories.users, search.router, extraction.router, layers.router,
-                   export.router, todos.router, maintenance.router, keys.router):
+                   export.router, todos.router):  # each reads or writes one person's graph
+        app.include_router(router, prefix=V1, dependencies=keyed, responses=unavailable.RESPONSES)
+    for router in (maintenance.router, keys.router):
         app.include_router(router, prefix=V1, dependencies=keyed)
     app.include_router(metrics.router)
     app.include_router(browser.router)

@@ -19,9 +19,17 @@ def _shards(request: Request) -> GraphShards:
     return shards
 
 
-def _lore(person: PersonDep, shards: ShardsDep) -> Lore:
+def person_lore(request: Request, shards: GraphShards, person: str) -> Lore:
+    """The Lore of the shard that holds `person`; the request keeps which, so that a 503 for a
+    shard that does not answer names it (services/api/unavailable.py)."""
+    index = shards.index_of(person)
+    request.state.graph_shard = index
+    return shards.lores[index]
+
+
+def _lore(request: Request, person: PersonDep, shards: ShardsDep) -> Lore:
     """The Lore of the shard that holds the person the path names."""
-    return shards.of(person)
+    return person_lore(request, shards, person)
 
 
 def _home(shards: ShardsDep) -> Lore:

@@ -19,7 +19,7 @@ from domain.commands import IDENTIFIER_PATTERN
 from projections.search import Window
 from projections.views import MemoryView
 from services.api.auth import KEY_COOKIE, authorize
-from services.api.deps import IntakeDep, MemoryId, ShardsDep
+from services.api.deps import IntakeDep, MemoryId, ShardsDep, person_lore
 from services.api.timeline_picture import WIDTH, picture
 from services.api.writes import command
 from services.bootstrap import Lore
@@ -68,9 +68,9 @@ PagePrincipal = Annotated[Principal, Depends(_principal)]
 PageUser = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
 
 
-def _page_lore(principal: PagePrincipal, user_id: PageUser, shards: ShardsDep) -> Lore:
+def _page_lore(request: Request, principal: PagePrincipal, user_id: PageUser, shards: ShardsDep) -> Lore:
     """The Lore of the shard that holds the person the page shows."""
-    return shards.of(principal.person(user_id))
+    return person_lore(request, shards, principal.person(user_id))
 
 
 PageLoreDep = Annotated[Lore, Depends(_page_lore)]

@@ -1,18 +1,29 @@
 """`lore rebuild --bulk` against a Neo4j of its own (the offline import stops and starts it):
 a rich log, rebuilt by transactions and by the bulk path, gives the same graph, and the
-projection goes on from where the bulk rebuild stopped."""
+projection goes on from where the bulk rebuild stopped. A `lore serve` that runs through a bulk
+rebuild, and then a crash and restart of Neo4j, answers 503 while Neo4j is away and reads and
+writes again once it is back, without being restarted."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from neo4j import GraphDatabase
 
 from infra.local import LocalStack
+from infra.local.process import free_port
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from projections.graph.fold_fingerprint import fold_fingerprint
@@ -21,8 +32,8 @@ from services.bootstrap import bootstrap
 from services.bulk_rebuild import bulk_rebuild, fold_log
 from tests.integration.test_layers import BERLIN, MOVE, TRIP, done, progress
 from tests.integration.test_memory_formation import end, talk
-from tests.support.kafka_flow import wait_until
-from tests.support.servers import private_stack
+from tests.support.kafka_flow import STALL_S, env_for, kafka_settings, stop, wait_until
+from tests.support.servers import ServerEndpoints, private_stack
 
 TRICKY = 'Ada said "call me, maybe";\nthen: 你好, ok \\ done — ünïcödé'
 
@@ -141,3 +152,116 @@ def test_the_bulk_rebuild_gives_the_transactional_graph_and_the_projection_goes_
         assert fingerprint(lore.driver) == after
     finally:
         lore.close()
+
+
+class Reads:
+    """One person's memories read over and over from a live server, every answer kept."""
+
+    def __init__(self, base: str, path: str) -> None:
+        self.http = httpx.Client(base_url=base, timeout=60)
+        self.path = path
+        self.seen: list[tuple[int, float]] = []  # (status, seconds); 0: no answer at all
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._read_until_stopped, daemon=True)
+
+    def once(self) -> tuple[int, float]:
+        started = time.monotonic()
+        try:
+            status = self.http.get(self.path).status_code
+        except httpx.HTTPError:
+            status = 0
+        self.seen.append((status, time.monotonic() - started))
+        return self.seen[-1]
+
+    def _read_until_stopped(self) -> None:
+        while not self._stop.wait(0.5):
+            self.once()
+
+    def __enter__(self) -> Reads:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def until_answered(self, since: float) -> float:
+        """Seconds from `since` until a read answers 200. The server recovers by itself or not at
+        all (a stale driver answered 500 until restarted), so a generous deadline decides."""
+        while self.once()[0] != 200:
+            assert time.monotonic() - since < RECOVERY_DEADLINE_S, f"no answer since: {self.seen[-5:]}"
+            time.sleep(0.2)
+        return time.monotonic() - since
+
+    def outage(self) -> str:
+        away = sorted(s for status, s in self.seen if status == 503)
+        assert away, "no read came while Neo4j was away"
+        return f"{len(away)} reads 503 in {statistics.median(away):.2f} s (max {away[-1]:.2f} s)"
+
+
+RECOVERY_DEADLINE_S = 120.0
+
+
+def test_a_live_serve_answers_again_after_a_bulk_rebuild_and_a_neo4j_restart_without_one_of_its_own(
+    stack: LocalStack, servers: ServerEndpoints, tmp_path: Path, kafka_topic: Callable[..., str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with GraphDatabase.driver(stack.neo4j.bolt_uri, auth=None) as driver:  # this test's log's graph only
+        driver.execute_query("MATCH (n) DETACH DELETE n")
+    settings = kafka_settings(stack.neo4j.bolt_uri, servers.kafka_bootstrap, tmp_path, kafka_topic,
+                              extractor="off", layers="off")
+    port = free_port()
+    with (tmp_path / "serve.log").open("ab") as out:
+        serve = subprocess.Popen([sys.executable, "-m", "services.cli", "serve", "--port", str(port)],
+                                 # ?wait=true waits for the worker however busy the machine is
+                                 env={**env_for(settings), "LORE_MAINTENANCE_CRON": "",
+                                      "LORE_WAIT_TIMEOUT_S": str(STALL_S)},
+                                 stdout=out, stderr=subprocess.STDOUT)
+    base, memories = f"http://127.0.0.1:{port}", "/v1/users/ada/memories"
+    try:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            wait_until(lambda: answers(http), "lore serve to answer", [serve])
+
+            def remember(n: int) -> None:
+                response = http.post(memories, params={"wait": "true"},
+                                     json={"content": f"Ada keeps tea number {n}", "command_id": f"tea-{n}"})
+                assert response.status_code == 202 and response.json()["status"] == "applied", response.text
+
+            remember(0)
+            with Reads(base, memories) as reads:
+                started = time.monotonic()
+                bulk_rebuild(settings, stack=stack)  # Neo4j stopped, its store replaced, started again
+                rebuilt = time.monotonic() - started
+                after_rebuild = reads.until_answered(time.monotonic())
+            assert {status for status, _ in reads.seen} <= {200, 503}, reads.seen  # never a 500, nor a hang
+            assert serve.poll() is None  # the same process, never restarted
+            assert [m["content"] for m in http.get(memories).json()["items"]] == ["Ada keeps tea number 0"]
+            remember(1)  # the worker in it applies commands on the new store
+
+            # The bulk rebuild stopped Neo4j cleanly; now it dies (SIGKILL) and is started again.
+            with Reads(base, memories) as restarted:
+                started = time.monotonic()
+                killed = stack._process(stack.neo4j)
+                os.kill(killed.pid() or 0, signal.SIGKILL)
+                wait_until(lambda: killed.pid() is None, "Neo4j to die")
+                restarted.once()
+                stack.start_neo4j()
+                down = time.monotonic() - started
+                after_restart = restarted.until_answered(time.monotonic())
+            assert {status for status, _ in restarted.seen} <= {200, 503}, restarted.seen
+            assert serve.poll() is None
+            remember(2)
+            assert len(http.get(memories).json()["items"]) == 3
+        with capsys.disabled():
+            print(f"\nbulk rebuild ({rebuilt:.0f} s) under a live serve: {reads.outage()}; answered 200 "
+                  f"{after_rebuild:.2f} s after it returned\nNeo4j killed and started ({down:.0f} s) under "
+                  f"it: {restarted.outage()}; answered 200 {after_restart:.2f} s after Neo4j answered again")
+    finally:
+        stop(serve)
+
+
+def answers(http: httpx.Client) -> bool:
+    try:
+        return http.get("/v1/health").status_code == 200
+    except httpx.HTTPError:
+        return False

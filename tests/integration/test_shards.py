@@ -1,6 +1,7 @@
 """The graph split across two Neo4j instances (LORE_NEO4J_SHARDS), with four real `lore worker`
 processes, two per shard: each person's writes and reads go to their own shard; while one
-shard's Neo4j is killed, the other serves its people and the killed one's writes are still taken;
+shard's Neo4j is killed, the other serves its people, the killed one's reads answer 503 naming
+it within seconds, and its writes are still taken;
 restarted, it catches up from Kafka with nothing lost and nothing applied twice, and its graph is
 the one a replay of its partitions of the log gives."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -88,6 +90,7 @@ def record(client: TestClient, person: str, n: int, *, wait: bool) -> dict[str, 
 
 def test_two_shards_route_serve_through_an_outage_and_catch_up(
     settings: Settings, shard_stacks: list[LocalStack], drivers: list[Driver], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     shards = [people_of(0), people_of(1)]
     workers = [start_worker(settings, tmp_path / f"worker-{shard}-{n}.log", "--shard", str(shard))
@@ -116,6 +119,19 @@ def test_two_shards_route_serve_through_an_outage_and_catch_up(
             health = client.get("/v1/health")
             assert health.status_code == 200, health.text  # shard 0 still serves its people
             assert health.json()["status"] == "degraded" and "shard 1" in health.json()["neo4j"]["detail"]
+
+            # A read of shard 1's people answers 503 naming the shard within seconds, where the
+            # driver's defaults took 30 s to answer 500.
+            for path, body in ((f"/v1/users/{shards[1][0]}/memories", None),
+                               (f"/v1/users/{shards[1][0]}/search", {"query": "notebook of teas"})):
+                started = time.monotonic()
+                away = client.request("POST" if body else "GET", path, json=body)
+                took = time.monotonic() - started
+                with capsys.disabled():
+                    print(f"\n{path} while shard 1's Neo4j is down: {away.status_code} in {took:.2f} s")
+                assert away.status_code == 503 and away.json()["shard"] == 1, away.text
+                assert "shard 1 of 2" in away.json()["detail"] and away.headers["Retry-After"]
+                assert took < 5, f"a read of a shard that is down took {took:.1f} s to fail"
 
             # Shard 0 serves throughout; shard 1's writes are taken (Kafka keeps them).
             for n in range(BEFORE, BEFORE + DURING):
