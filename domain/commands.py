@@ -179,6 +179,22 @@ class PurgeMemory(_Command):
     memory_id: Identifier
 
 
+MAX_TOPIC_ITEMS = 10_000
+
+
+class ForgetTopic(_Command):
+    """Forget (or purge) everything about a topic, as one decision: the memories, turns and session
+    summaries Lore's search found about `topic` (the API chose them; this records which)."""
+
+    type: Literal["ForgetTopic"] = "ForgetTopic"
+    topic: str = Field(min_length=1, max_length=2_000, description="What the person asked to forget.")
+    memory_ids: tuple[Identifier, ...] = Field(default=(), max_length=MAX_TOPIC_ITEMS)
+    messages: tuple[MessageRef, ...] = Field(default=(), max_length=MAX_TOPIC_ITEMS)
+    sessions: tuple[Identifier, ...] = Field(default=(), max_length=MAX_TOPIC_ITEMS,
+                                             description="Sessions whose summary is about it.")
+    purge: bool = Field(default=False, description="Delete for good (as a purge does), not restorably.")
+
+
 class RestoreMemory(_Command):
     type: Literal["RestoreMemory"] = "RestoreMemory"
     memory_id: Identifier
@@ -390,7 +406,7 @@ Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
     | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile
     | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory | GiveFeedback | ReplaceEmbeddings
-    | RecordUse | PurgeMemory,
+    | RecordUse | PurgeMemory | ForgetTopic,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

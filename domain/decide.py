@@ -19,6 +19,7 @@ from domain.commands import (
     EraseUser,
     ExtractEpisode,
     ForgetMemory,
+    ForgetTopic,
     GiveFeedback,
     MaintainMemory,
     PurgeMemory,
@@ -61,6 +62,7 @@ from domain.memories.deciders import (
     decide_restore_memory,
     memory_texts,
 )
+from domain.memories.topics import decide_forget_topic
 from domain.state import UserState
 
 __all__ = ["DECIDERS", "DEFAULT_POLICY", "EMBEDDED_TEXTS", "decide", "rejected", "texts_to_embed"]
@@ -84,6 +86,7 @@ DECIDERS: dict[type[Command], Decider] = {
     GiveFeedback: decide_give_feedback,
     RecordUse: decide_record_use,
     PurgeMemory: decide_purge_memory,
+    ForgetTopic: decide_forget_topic,
     RecordEpisode: decide_record_episode,
     EndSession: decide_end_session,
     ExtractEpisode: decide_extract_episode,

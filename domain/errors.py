@@ -109,3 +109,12 @@ class PurgeUnavailable(DomainError):
     def __init__(self) -> None:
         super().__init__("a purge needs encryption (LORE_ENCRYPTION=on): without it the log keeps the words "
                          "in the clear and cannot unsay them; forget the memory instead, or erase the person")
+
+
+class NothingAboutTopic(DomainError):
+    """None of what was found about a topic is still the person's."""
+
+    code = "topic_not_found"
+
+    def __init__(self, topic: str) -> None:
+        super().__init__(f"nothing the person has is about {topic!r} any more")

@@ -184,6 +184,19 @@ class MemoryPurged(_Event):
     summaries: tuple[str, ...] = Field(default=(), description="The summaries of those turns' sessions.")
 
 
+class TopicForgotten(_Event):
+    """The person forgot a topic: these turns are hidden (`topic_id` hides them), and the memories
+    forgotten (or purged) and summaries written anew by the events beside it."""
+
+    type: Literal["TopicForgotten"] = "TopicForgotten"
+    topic_id: str
+    topic: str
+    memory_ids: tuple[str, ...] = ()
+    messages: tuple[MessageRef, ...] = ()
+    summaries: tuple[str, ...] = ()
+    purged: bool = False
+
+
 class MemoryRestored(_Event):
     type: Literal["MemoryRestored"] = "MemoryRestored"
     memory_id: str
@@ -372,6 +385,6 @@ Event = Annotated[
     | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
     | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened
     | MemoryDecayed | MemoryCompressed | EpisodeExpired | MaintenanceApplied | UserConfigured
-    | FeedbackGiven | EmbeddingsReplaced | MemoriesUsed | MemoryPurged,
+    | FeedbackGiven | EmbeddingsReplaced | MemoriesUsed | MemoryPurged | TopicForgotten,
     Field(discriminator="type"),
 ]

@@ -34,6 +34,7 @@ from domain.events import (
     MemorySuperseded,
     ProfileRevised,
     SessionSummarized,
+    TopicForgotten,
 )
 from domain.model import message_id
 from domain.state import UserState
@@ -102,6 +103,10 @@ def sealed_parts(event: Event) -> list[Part]:
         return [_part([memory_item(event.memory_id)], (("reason",), PURGED))]
     if isinstance(event, FeedbackGiven):
         return [_part([memory_item(event.memory_id)], (("note",), None))]
+    if isinstance(event, TopicForgotten):  # the topic's words go with the first of what it names
+        named = {memory_item(m) for m in event.memory_ids} | {summary_item(s) for s in event.summaries} \
+            | {message_item(event.user_id, r.episode_id, r.position) for r in event.messages}
+        return [_part(sorted(named), (("topic",), PURGED))] if named else []
     if isinstance(event, EmbeddingsReplaced):
         return [_part([_vector_item(event.user_id, v.item, v.item_id)], (("vectors", i, "embedding"), None))
                 for i, v in enumerate(event.vectors)]

@@ -35,6 +35,7 @@ from domain.events import (
     SummaryDue,
     TodoCompleted,
     TodoReopened,
+    TopicForgotten,
     UserConfigured,
     UserErased,
 )
@@ -269,6 +270,11 @@ def _(event: MemoryPurged, state: UserState) -> None:
         state.slots[slot] = [entry for entry in timeline if entry[2] not in gone]
     for key, ids in list(state.by_content.items()):
         state.by_content[key] = [m for m in ids if m not in gone]
+
+
+@_apply.register
+def _(event: TopicForgotten, state: UserState) -> None:
+    """Its turns are hidden in the graph; its memories change by the events beside it."""
 
 
 @_apply.register

@@ -26,7 +26,7 @@ from domain.sealing import Sealer, UnreadableEntry, is_sealed, owner
 CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
                       "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile",
                       "CompleteTodo", "ReopenTodo", "ConfigureUser", "MaintainMemory", "GiveFeedback",
-                      "ReplaceEmbeddings", "RecordUse", "PurgeMemory"]
+                      "ReplaceEmbeddings", "RecordUse", "PurgeMemory", "ForgetTopic"]
 
 
 class CommandMessage(BaseModel):

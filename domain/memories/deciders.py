@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
 from domain.commands import (
@@ -175,8 +175,8 @@ def decide_purge_memory(command: PurgeMemory, state: UserState, envelope: Envelo
     and the profile are written anew without them. The handler destroys the keys of those words
     before the purge is logged (domain/shredding.py)."""
     existing(state, command.memory_id)
-    family = sorted(_merged_with(state, command.memory_id))
-    said = sorted({ref for m in family for ref in state.memories[m].messages})
+    family = sorted(merged_with(state, command.memory_id))
+    said = sorted(sources(state, family))
     sessions = source_sessions(state, family)
     summaries = [s for s in (summary_id_for(command.user_id, x) for x in sessions) if s in state.summaries]
     purged = MemoryPurged(**envelope(), memory_ids=tuple(family), summaries=tuple(summaries),
@@ -184,7 +184,7 @@ def decide_purge_memory(command: PurgeMemory, state: UserState, envelope: Envelo
     return [purged, *revisions(state, family, command, envelope, "a memory was purged", withhold=True)]
 
 
-def _merged_with(state: UserState, memory_id: str) -> set[str]:
+def merged_with(state: UserState, memory_id: str) -> set[str]:
     """The memory and those it shares words with: what it was merged or compressed into, and what was
     merged or compressed into those, to the whole group."""
     group = {memory_id}
@@ -207,18 +207,23 @@ def word_family(state: UserState, memory_ids: Sequence[str]) -> set[str]:
         family |= more
 
 
+def sources(state: UserState, memory_ids: Sequence[str]) -> set[tuple[str, int]]:
+    """The turns (episode, position) these memories' words came from."""
+    return {ref for m in memory_ids for ref in state.memories[m].messages}
+
+
 def source_sessions(state: UserState, memory_ids: Sequence[str]) -> list[str]:
     """The sessions whose turns the words of these memories came from."""
-    said = {episode for m in word_family(state, memory_ids) for episode, _ in state.memories[m].messages}
+    said = {episode for episode, _ in sources(state, list(word_family(state, memory_ids)))}
     return sorted({state.episodes[e][0] for e in said if e in state.episodes})
 
 
 def revisions(state: UserState, memory_ids: Sequence[str], command: Stamped, envelope: Envelope, why: str,
-              withhold: bool = False) -> list[Event]:
+              withhold: bool = False, sessions: Collection[str] = ()) -> list[Event]:
     """What the person's forgetting or restoring makes due again: the summary of each session the
-    words came from (one that has a summary), and the profile's next version."""
+    words came from (and of `sessions`; one that has a summary), and the profile's next version."""
     events: list[Event] = [summary_due(envelope, command, session, "revised")
-                           for session in source_sessions(state, memory_ids)
+                           for session in sorted(set(source_sessions(state, memory_ids)) | set(sessions))
                            if summary_id_for(command.user_id, session) in state.summaries]
     if state.profile.version:
         events.append(ProfileDue(**envelope(), reason=why, withhold=withhold))

@@ -471,6 +471,15 @@ CALL (r) {
 }
 """
 
+# The turns a forgotten topic named are hidden by it (a purged topic's turns are emptied instead).
+TOPIC_FORGOTTEN = """
+UNWIND $rows AS r
+UNWIND r.message_ids AS id
+MATCH (x:Message {message_id: id, user_id: r.user_id})
+WITH x, r WHERE NOT r.topic_id IN coalesce(x.hidden_by, [])
+SET x.hidden_by = coalesce(x.hidden_by, []) + r.topic_id
+"""
+
 # Everything of one person's that the projection made, to be made again from their entries.
 PERSON_DELETED = """
 MATCH (n {user_id: $user_id})

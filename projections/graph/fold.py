@@ -506,6 +506,15 @@ def memory_purged(g: Graph, rows: list[dict[str, Any]]) -> None:
                             "embedding": None})
 
 
+def topic_forgotten(g: Graph, rows: list[dict[str, Any]]) -> None:
+    """cypher.TOPIC_FORGOTTEN"""
+    for r in rows:
+        for message_id in r["message_ids"]:
+            x = g.get_of("Message", message_id, r["user_id"])
+            if x is not None and r["topic_id"] not in x.props.get("hidden_by", []):
+                x.props["hidden_by"] = [*x.props.get("hidden_by", []), r["topic_id"]]
+
+
 def memory_restored(g: Graph, rows: list[dict[str, Any]]) -> None:
     """cypher.MEMORY_RESTORED"""
     for m, r in _memories(g, rows):
@@ -682,6 +691,7 @@ FOLDS: dict[str, Fold] = {
     cypher.EMBEDDINGS_REPLACED: embeddings_replaced,
     cypher.USER_ERASED: user_erased,
     cypher.MEMORY_PURGED: memory_purged,
+    cypher.TOPIC_FORGOTTEN: topic_forgotten,
     cypher.APPLIED_COMMANDS: applied,
 }
 _missing = [t.__name__ for t, (_, statement) in WRITERS.items() if statement not in FOLDS]

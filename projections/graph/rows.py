@@ -35,6 +35,7 @@ from domain.events import (
     SummaryDue,
     TodoCompleted,
     TodoReopened,
+    TopicForgotten,
     UserConfigured,
     UserErased,
 )
@@ -281,6 +282,11 @@ def memory_purged(event: MemoryPurged, position: int) -> dict[str, Any]:
             "message_ids": message_ids(event.user_id, event.messages)}
 
 
+def topic_forgotten(event: TopicForgotten, position: int) -> dict[str, Any]:
+    return {**_base(event), "topic_id": event.topic_id,
+            "message_ids": [] if event.purged else message_ids(event.user_id, event.messages)}
+
+
 def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id}
 
@@ -429,6 +435,7 @@ WRITERS: dict[type, tuple[Any, str]] = {
     EmbeddingsReplaced: (embeddings_replaced, cypher.EMBEDDINGS_REPLACED),
     UserErased: (user_erased, cypher.USER_ERASED),
     MemoryPurged: (memory_purged, cypher.MEMORY_PURGED),
+    TopicForgotten: (topic_forgotten, cypher.TOPIC_FORGOTTEN),
 }
 
 

@@ -26,6 +26,7 @@ from domain.events import (
     SessionAdvanced,
     SessionSummarized,
     SummaryDue,
+    TopicForgotten,
     UserConfigured,
     UserErased,
 )
@@ -41,6 +42,8 @@ def _touches(event: Event) -> list[str]:
         return [event.memory_id, *event.merged_from]
     if isinstance(event, MemoryCompressed):
         return [event.memory_id, *event.compressed_from]
+    if isinstance(event, TopicForgotten):
+        return [f"episode:{event.user_id}:{e}" for e in sorted({r.episode_id for r in event.messages})]
     if isinstance(event, MemoriesUsed):
         return sorted({u.memory_id for u in (*event.found, *event.cited)})
     if isinstance(event, EpisodeExpired):

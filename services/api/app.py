@@ -36,6 +36,7 @@ from services.api.routers import (
     metrics,
     search,
     todos,
+    topics,
 )
 from services.bootstrap import Lore, lifecycle_scheduler
 from services.failures import GRAPH_ERRORS
@@ -179,7 +180,7 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
     app.include_router(health.router, prefix=V1)
     keyed = [Depends(authorize)]  # every route below needs a key, when keys are on
     for router in (memories.router, memories.users, search.router, extraction.router, layers.router,
-                   export.router, todos.router):  # each reads or writes one person's graph
+                   export.router, todos.router, topics.router):  # each reads or writes one person's graph
         app.include_router(router, prefix=V1, dependencies=keyed, responses=unavailable.RESPONSES)
     for router in (maintenance.router, keys.router):
         app.include_router(router, prefix=V1, dependencies=keyed)

@@ -419,3 +419,50 @@ class KeyView(BaseModel):
     tenant: str = Field(description="The tenant whose people the key reaches.")
     scope: Literal["read", "write", "admin"]
     key_id: str | None = Field(description="The key's id (`lore keys list`); none when keys are off.")
+
+
+class TopicForget(BaseModel):
+    """Forget everything about a topic: shown first (`dry_run`, the default), then done."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"topic": "my old job at Acme"},
+        {"topic": "my ex Tom", "purge": True, "dry_run": False},
+    ]})
+
+    topic: str = Field(min_length=1, max_length=2_000, description="What to forget, in words.")
+    since: datetime | None = Field(default=None, description="Only what was said (or became true) from then.")
+    until: datetime | None = Field(default=None, description="Only what was said before then.")
+    min_relevance: float = Field(default=0.45, ge=0.0, le=1.0, description=(  # services/topics.py
+        "How much of the topic a thing must name to be taken: the share of its words it holds, each "
+        "weighed by how rare it is in the language (1: all of them)."))
+    purge: bool = Field(default=False, description="Delete for good (as ?purge=true does for one memory).")
+    dry_run: bool = Field(default=True, description="Only show what would be forgotten (the default).")
+    command_id: str | None = Field(default=None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)
+
+    @field_validator("topic")
+    @classmethod
+    def _has_a_word(cls, topic: str) -> str:
+        if not any(c.isalnum() for c in topic):
+            raise ValueError("holds no word to look for")
+        return topic
+
+
+class TopicItemOut(BaseModel):
+    type: Literal["memory", "message", "summary"]
+    id: str
+    content: str
+    relevance: float = Field(description="How much of the topic it names (0 to 1).")
+    at: datetime | None = Field(default=None, description="When it was said (a memory: since when true).")
+    session_id: str | None = None
+
+
+class TopicForgetOut(BaseModel):
+    topic: str
+    dry_run: bool
+    purge: bool
+    items: list[TopicItemOut] = Field(description="What is (or would be) forgotten, most about it first.")
+    memories: int
+    messages: int
+    summaries: int
+    command_id: str | None = Field(default=None, description="The decision's command (not for a dry run).")
+    status: Literal["accepted", "applied", "duplicate"] | None = None

@@ -29,6 +29,7 @@ _REFUSALS = {
     "events_too_large": status.HTTP_422_UNPROCESSABLE_CONTENT,
     "memory_paused": status.HTTP_409_CONFLICT,
     "purge_unavailable": status.HTTP_409_CONFLICT,
+    "topic_not_found": status.HTTP_404_NOT_FOUND,
 }
 
 WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {

@@ -135,3 +135,47 @@ def test_a_purge_deletes_for_good_and_touches_no_one_else(client: TestClient, se
     client.app.state.lore.use.flush()
     live = fingerprint(neo4j)
     assert rebuilt_fingerprint(settings, neo4j) == live
+
+
+def test_forgetting_a_topic_shows_it_first_then_forgets_it_as_one_decision(
+        client: TestClient, settings: Settings, neo4j: Driver) -> None:
+    said = [("user", "I worked at Acme as a welder for six years."), ("assistant", "That is a long time."),
+            ("user", "My manager at Acme never listened."), ("assistant", "That sounds hard."),
+            ("user", "Anyway, I love hiking in the Alps."), ("assistant", "Lovely."),
+            ("user", "And my new job at Globex starts in May."), ("assistant", "Congratulations!")]
+    messages = [{"role": role, "content": text, "timestamp": DAY} for role, text in said]
+    assert client.post("/v1/users/ada/episodes", params={"wait": "true"},
+                       json={"session_id": "s1", "episode_id": "e1", "messages": messages}).status_code == 202
+    assert client.post("/v1/users/ada/sessions/s1/end", params={"wait": "true"}).status_code == 202
+    wait_until(lambda: summary_settled(neo4j) and client.get("/v1/users/ada/profile").json()["version"] >= 1,
+               "the session's summary and profile")
+    before = client.get("/v1/users/ada/memories").json()["items"]
+
+    dry = client.post("/v1/users/ada/forget", json={"topic": "my old job at Acme"})
+    assert dry.status_code == 200, dry.text
+    shown = dry.json()
+    assert shown["dry_run"] and shown["messages"] >= 2
+    assert all("acme" in i["content"].lower() for i in shown["items"])
+    # (A session summary that names it is written anew without it, whatever else it says.)
+    assert not any("Globex" in i["content"] or "Alps" in i["content"] for i in shown["items"]
+                   if i["type"] != "summary")
+    assert client.get("/v1/users/ada/memories").json()["items"] == before  # a dry run changes nothing
+
+    done = client.post("/v1/users/ada/forget", json={"topic": "my old job at Acme", "dry_run": False})
+    assert done.status_code == 202 and done.json()["status"] == "applied", done.text
+    assert {i["id"] for i in done.json()["items"]} == {i["id"] for i in shown["items"]}
+    wait_until(lambda: summary_settled(neo4j), "the summary written anew")
+    both = ["memory", "message"]
+    hits = client.post("/v1/users/ada/search", json={"query": "Acme welder manager", "types": both})
+    assert not any("acme" in h["content"].lower() for h in hits.json()["hits"])
+    kept = client.post("/v1/users/ada/search", json={"query": "Globex hiking", "types": both}).json()["hits"]
+    assert {"Globex", "Alps"} <= {w for h in kept for w in ("Globex", "Alps") if w in h["content"]}
+    assert "acme" not in str(client.get("/v1/users/ada/summaries").json()).lower()
+
+    for bad in ("", "   ", "what was my"):
+        refused = client.post("/v1/users/ada/forget", json={"topic": bad})
+        assert refused.status_code == 422 and "topic" in refused.text, bad
+
+    client.app.state.lore.use.flush()
+    live = fingerprint(neo4j)
+    assert rebuilt_fingerprint(settings, neo4j) == live
