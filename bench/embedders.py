@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.retrieval import CATEGORIES, load_locomo, turn_text
-from infra.embedding.port import embed_queries, open_embedder
+from infra.embedding import open_embedder
+from infra.embedding.port import embed_queries
 from infra.settings import Settings
 
 console = Console(width=150)

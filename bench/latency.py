@@ -50,7 +50,8 @@ from bench.retrieval import data_folder
 from domain.events import Embedding, MemoryRecorded
 from domain.model import MemoryKind, derived_id
 from domain.stored import StoredEvent
-from infra.embedding.port import Embedder, embed_queries, open_embedder
+from infra.embedding import open_embedder
+from infra.embedding.port import Embedder, embed_queries
 from infra.local.process import free_port
 from infra.settings import Settings
 from projections.graph import ensure_schema

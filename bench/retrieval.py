@@ -39,7 +39,8 @@ from rich.table import Table
 
 from bench import fusion
 from domain.retrieval.turn_context import turn_contexts
-from infra.embedding.port import Embedder, embed_queries, open_embedder
+from infra.embedding import open_embedder
+from infra.embedding.port import Embedder, embed_queries
 from infra.settings import Settings
 from projections.search import Window
 from services.api import create_app

@@ -20,7 +20,8 @@ from rich.table import Table
 
 from bench.retrieval import CATEGORIES, load_locomo, session_time, turn_text
 from domain.retrieval.turn_context import turn_contexts
-from infra.embedding.port import embed_queries, open_embedder
+from infra.embedding import open_embedder
+from infra.embedding.port import embed_queries
 from infra.settings import Settings
 
 console = Console(width=150)

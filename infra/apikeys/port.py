@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Protocol
 
 from domain.access import ApiKey
-from infra.settings import Settings
 
 
 class ApiKeyStore(Protocol):
@@ -22,15 +21,3 @@ class ApiKeyStore(Protocol):
     def all(self) -> list[ApiKey]: ...
 
     def close(self) -> None: ...
-
-
-def open_api_key_store(settings: Settings) -> ApiKeyStore:
-    """Kafka's when the event log is on Kafka (every server sees every key), else a SQLite file."""
-    if settings.uses_kafka_log:
-        from infra.apikeys.kafka import KafkaApiKeyStore
-
-        assert settings.kafka_bootstrap is not None
-        return KafkaApiKeyStore(settings.kafka_access, topic=settings.api_keys_topic)
-    from infra.apikeys.sqlite import SqliteApiKeyStore
-
-    return SqliteApiKeyStore(settings.home / "api-keys.sqlite3")

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from infra.settings import Settings
-
 
 class Embedder(Protocol):
     model: str
@@ -21,22 +19,3 @@ def embed_queries(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]
     bge's instruction) has `embed_queries`; one that reads both alike has only `embed`."""
     asker = getattr(embedder, "embed_queries", None)
     return asker(texts) if asker is not None else embedder.embed(texts)
-
-
-def open_embedder(settings: Settings) -> Embedder | None:
-    if settings.embedder == "none":
-        return None
-    if settings.embedder == "openai":
-        from infra.embedding.openai import OpenAIEmbedder
-
-        return OpenAIEmbedder(
-            base_url=settings.embedding_base_url, api_key=settings.embedding_api_key,
-            model=settings.embedding_model, dimensions=settings.embedding_dimensions,
-        )
-    if settings.embedder == "local":
-        from infra.embedding.local import LocalMiniLM
-
-        return LocalMiniLM()
-    from infra.embedding.jar_models import MODELS, JarModelEmbedder
-
-    return JarModelEmbedder(MODELS[settings.embedder], settings.jar_cache)

@@ -7,8 +7,6 @@ from typing import Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from infra.settings import Settings
-
 T = TypeVar("T", bound=BaseModel)
 
 
@@ -47,12 +45,3 @@ class LLM(Protocol):
 
     def structured(self, system: str, user: str, schema: type[T], name: str) -> Structured[T]:
         """Ask, and get an answer that validates against `schema` (named `name` to the endpoint)."""
-
-
-def open_llm(settings: Settings) -> LLM | None:
-    if settings.llm == "none":
-        return None
-    from infra.llm.openai import OpenAILLM
-
-    return OpenAILLM(base_url=settings.llm_base_url, api_key=settings.llm_api_key, model=settings.llm_model,
-                     timeout_s=settings.llm_timeout_s, max_answer_tokens=settings.llm_max_answer_tokens)

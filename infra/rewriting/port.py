@@ -4,19 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from infra.settings import Settings
-
 
 class QueryRewriter(Protocol):
     def rewrite(self, query: str) -> list[str]:
         """Up to a few rewordings of `query` (not `query` itself); [] when none can be had."""
-
-
-def open_rewriter(settings: Settings) -> QueryRewriter | None:
-    if settings.rewriter == "none":
-        return None
-    from infra.rewriting.openai import OpenAIRewriter
-
-    return OpenAIRewriter(base_url=settings.rewriter_base_url, api_key=settings.rewriter_api_key,
-                          model=settings.rewriter_model, count=settings.rewriter_count,
-                          timeout_s=settings.rewriter_timeout_s)

@@ -7,8 +7,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from infra.eventlog import EventLog, open_event_log
 from infra.eventlog.kafka import KafkaEventLog
-from infra.eventlog.port import EventLog, open_event_log
 from infra.eventlog.sqlite import SqliteEventLog
 from infra.keys import open_key_store
 from infra.settings import Settings
