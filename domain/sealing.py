@@ -23,6 +23,7 @@ opens no more, everything else opens as before. Items sealed after it take a new
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import os
@@ -139,6 +140,12 @@ def _split(raw: bytes) -> tuple[str, bytes, bytes, bytes, bytes]:
     return user.decode(), key_id, raw[:at], nonce, raw[at + NONCE_BYTES:]
 
 
+def sealed_bound(plain_bytes: int) -> int:
+    """The most bytes a sealed entry of `plain_bytes` plain ones takes: the words of its items
+    sealed again travel in base64 (4/3), with their items' names and paths beside them."""
+    return plain_bytes * 3 // 2 + 256 * 1024
+
+
 def owner(raw: bytes) -> str:
     """Whose sealed entry this is (no key needed)."""
     return _split(raw)[0]
@@ -178,7 +185,7 @@ class Sealer:
         key = _part_key([item_key(root.secret, i) for i in items])
         nonce = os.urandom(NONCE_BYTES)
         sealed = AESGCM(key).encrypt(nonce, plain, _part_data(user_id, items))
-        return {"r": root.key_id.hex(), "i": list(items), "c": (nonce + sealed).hex()}
+        return {"r": root.key_id.hex(), "i": list(items), "c": base64.b64encode(nonce + sealed).decode()}
 
     def open_part(self, user_id: str, token: dict[str, object]) -> bytes | None:
         """The words a token sealed; None when a key of one of its items is destroyed (purged)."""
@@ -192,7 +199,7 @@ class Sealer:
             if key is None:
                 return None
             keys.append(key)
-        raw = bytes.fromhex(str(token["c"]))
+        raw = base64.b64decode(str(token["c"]))
         try:
             return AESGCM(_part_key(keys)).decrypt(raw[:NONCE_BYTES], raw[NONCE_BYTES:],
                                                    _part_data(user_id, items))

@@ -25,7 +25,7 @@ from kafka.admin import NewTopic
 from kafka.errors import TopicAlreadyExistsError
 from kafka.partitioner.default import murmur2
 
-from domain.sealing import Keyring
+from domain.sealing import Keyring, sealed_bound
 from domain.stored import Decided, StoredEvent
 from infra.eventlog.sealed import EntrySealing
 from infra.kafka_access import KafkaAccess
@@ -89,8 +89,8 @@ def topic_config(largest: int) -> dict[str, str]:
 
 
 def events_topic_config(max_entry_bytes: int) -> dict[str, str]:
-    """The event log's topic: kept forever, and large enough for any entry Lore writes."""
-    return {"retention.ms": "-1", "retention.bytes": "-1", **topic_config(max_entry_bytes)}
+    """The event log's topic: kept forever, and large enough for any entry Lore writes, sealed."""
+    return {"retention.ms": "-1", "retention.bytes": "-1", **topic_config(sealed_bound(max_entry_bytes))}
 
 
 def key_partition(user_id: str, partitions: int) -> int:
@@ -144,7 +144,7 @@ class KafkaEventLog:
             "acks": "all",
             "linger.ms": 2,
             "partitioner": "murmur2_random",
-            "message.max.bytes": max_entry_bytes + _RECORD_OVERHEAD,
+            "message.max.bytes": sealed_bound(max_entry_bytes) + _RECORD_OVERHEAD,
         }))
         self._consumer = KafkaConsumer(**kafka.kafka_python(
             enable_auto_commit=False, group_id=None,

@@ -236,3 +236,13 @@ def test_a_purge_shreds_the_words_of_its_items_and_leaves_the_rest_readable(tmp_
     # Another person's words are untouched.
     bob = _said("bob", ["I live in Oslo", "Hi", "Bye"])
     assert codec.open_entry(codec.seal_entry("bob", bob, codec.encode_entry(bob), sealer), sealer) == bob
+
+
+def test_a_sealed_entry_stays_within_the_bound_the_kafka_topic_is_made_for() -> None:
+    from domain.sealing import sealed_bound
+
+    sealer = Sealer(MemoryKeyring())
+    for count, size in ((1000, 1000), (10, 50_000), (1, 1)):
+        events = _said("ada", ["é" * size] * count)[:1]  # non-ASCII words take 2 bytes each in the clear
+        plain = codec.encode_entry(events)
+        assert len(codec.seal_entry("ada", events, plain, sealer)) <= sealed_bound(len(plain))
