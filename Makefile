@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-graphiti bench-extraction bench-layers bench-maintenance bench-encryption bench-graph-away bench-smoke lint clean
 
-## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000
+## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000, on that Kafka
 run: setup infra-up serve
 
 ## test: set up and run the whole test suite (starts its own Neo4j and Kafka)
@@ -33,8 +33,9 @@ infra-status: setup
 infra-wipe: setup
 	$(BIN)/lore infra wipe --yes
 
+## serve: Lore on the Kafka that `make infra-up` runs (log on lore.events, commands on lore.commands)
 serve: setup
-	$(BIN)/lore serve
+	$(BIN)/lore serve --stack
 
 ## worker: a Kafka worker alone (run `make serve` or `lore serve --no-worker` for the API)
 worker: setup

@@ -65,16 +65,20 @@ def produce(
                                 help="JSON lines, one command each, as on lore.commands."),
     topic: str = typer.Option(None, help="Default: LORE_COMMANDS_TOPIC (lore.commands)."),
 ) -> None:
-    """Send commands from a JSON-lines file to lore.commands, keyed by their user_id.
+    """Send commands from a JSON-lines file to lore.commands, keyed by their user_id: the Kafka of
+    LORE_KAFKA_BOOTSTRAP, else the one `lore infra up` runs for this LORE_HOME (what `make run`
+    serves on).
 
     Lines are sent as they are: one that is not a valid command ends in lore.commands.dlq
     with the reason, where the worker puts it."""
     from kafka import KafkaProducer
 
+    from infra.local import LocalStack
+
     settings = Settings()
     if not settings.kafka_bootstrap:
-        console.print("[red]error:[/red] set LORE_KAFKA_BOOTSTRAP (e.g. 127.0.0.1:9092)")
-        raise typer.Exit(2)
+        local = LocalStack.from_settings(settings).kafka.bootstrap
+        settings = settings.model_copy(update={"kafka_bootstrap": local})
     lines = [line for line in file.read_bytes().splitlines() if line.strip()]
     producer = KafkaProducer(**settings.kafka_access.kafka_python(
         acks="all", enable_idempotence=True, linger_ms=5, max_request_size=4 * settings.max_command_bytes))
