@@ -173,6 +173,13 @@ class Stats(BaseModel):
         "tokens they took (prompt_tokens, completion_tokens).")
 
 
+def names_a_word(text: str) -> str:
+    """A text to look for must hold a word (not only spaces or signs)."""
+    if not any(c.isalnum() for c in text):
+        raise ValueError("holds no word to look for")
+    return text
+
+
 class SearchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
         {"query": "which editor theme do I like?", "limit": 5},
@@ -201,12 +208,7 @@ class SearchRequest(BaseModel):
         description="Diversify by maximal marginal relevance: 1 = plain relevance, 0.5-0.7 keeps "
         "near-duplicates apart. Default: off.")
 
-    @field_validator("query")
-    @classmethod
-    def _has_a_word(cls, query: str) -> str:
-        if not any(c.isalnum() for c in query):
-            raise ValueError("holds no word to search for")
-        return query
+    _has_a_word = field_validator("query")(classmethod(lambda cls, text: names_a_word(text)))
 
 
 class HitSource(BaseModel):
@@ -439,12 +441,7 @@ class TopicForget(BaseModel):
     dry_run: bool = Field(default=True, description="Only show what would be forgotten (the default).")
     command_id: str | None = Field(default=None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)
 
-    @field_validator("topic")
-    @classmethod
-    def _has_a_word(cls, topic: str) -> str:
-        if not any(c.isalnum() for c in topic):
-            raise ValueError("holds no word to look for")
-        return topic
+    _has_a_word = field_validator("topic")(classmethod(lambda cls, text: names_a_word(text)))
 
 
 class TopicItemOut(BaseModel):

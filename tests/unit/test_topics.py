@@ -8,14 +8,13 @@ from datetime import UTC, datetime
 import pytest
 
 from domain.commands import EndSession, ForgetTopic, RecordEpisode, RecordExtraction, RecordSummary
-from domain.decide import decide
 from domain.errors import NothingAboutTopic
 from domain.events import MemoryForgotten, MemoryPurged, ProfileDue, SummaryDue, TopicForgotten
 from domain.extraction.candidate import Candidate
 from domain.extraction.deciders import extraction_command_id
 from domain.layers.model import SessionSummary
-from domain.state import UserState, evolve
 from services.topics import relevance, said, topic_words
+from tests.unit.test_layers import Person
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
 
@@ -33,19 +32,6 @@ def test_a_thing_is_about_a_topic_when_it_names_its_rarer_words() -> None:
     assert relevance(weighed, "We went hiking in the Alps") == 0.0
     assert relevance(topic_words("my ex Tom"), "Tommy the dog needs his shots") == 0.0
     assert topic_words("what was my") == {}  # names nothing
-
-
-class Person:
-    def __init__(self) -> None:
-        self.state = UserState("u")
-        self.count = 0
-
-    def do(self, command_type: type, **fields: object) -> list:
-        self.count += 1
-        fields.setdefault("command_id", f"c{self.count}")
-        events = decide(self.state, command_type(user_id="u", occurred_at=NOW, **fields), NOW)
-        evolve(self.state, events)
-        return events
 
 
 def _talked(person: Person) -> list[str]:
