@@ -6,47 +6,31 @@ the new one opens) — except that a model's inference never replaces what the p
 themselves. Without a slot, a candidate is judged against the person's memories of the same kind
 that are close to it (cosine at least the policy's): when its words are all in one of them it is
 the same memory; when it holds every word of one and more, it is a merge (it keeps every detail of
-both); anything else is distinct. Words are compared as sets of stemmed content words, so a
-number or a name that differs keeps two memories apart.
+both); anything else is distinct. Words are compared as sets of stemmed content words (the text
+module's `detail` analyzer), so a number or a name that differs keeps two memories apart.
 """
 
 from __future__ import annotations
 
-import re
-import threading
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import snowballstemmer
-
 from domain.commands import ProposedVerdict, Similar
 from domain.extraction.candidate import Candidate
 from domain.model import normalized
 from domain.state import MemoryState, UserState, slot_key
+from domain.text import analyzer
 
 VerdictName = Literal["new", "same", "merge", "update", "distinct", "kept_out"]
 
-_WORD = re.compile(r"\w+")
-# Words that carry no detail of their own: a memory that adds only these adds nothing.
-_STOP = frozenset(re.findall(r"\w+", """
-    a an the and or but of to in on at for with by from as is are was were be been being am i me my
-    mine we our us you your it its this that these those there here so very really just also too
-    do does did have has had will would can could should may might"""))
-
-
-_STEMMER = snowballstemmer.stemmer("english")
-# A snowball stemmer keeps the word it works on in itself: one caller at a time, or two threads
-# garble each other's stems (or raise).
-_STEMMING = threading.Lock()
+_DETAIL = analyzer("detail")
 
 
 def content_words(text: str) -> frozenset[str]:
     """The words that carry detail, stemmed ("lives" and "live" are one word; "5" and "10" two)."""
-    words = [w for w in _WORD.findall(text.casefold()) if w not in _STOP]
-    with _STEMMING:
-        return frozenset(_STEMMER.stemWords(words))
+    return frozenset(_DETAIL.words(text))
 
 
 @dataclass(frozen=True)

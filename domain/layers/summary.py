@@ -15,33 +15,13 @@ from collections.abc import Sequence
 
 from domain.commands import Message
 from domain.layers.model import SessionSummary
+from domain.text import language
 
 MIN_MESSAGES = 3
 
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_ENGLISH = language("en")
+_TOPIC = _ENGLISH.analyzers["topic"]
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
-_STOP_WORDS = """
-a about above after again against all also am an and any are aren't as at be because been before
-being below between both but by can can't cannot could couldn't did didn't do does doesn't doing
-don't down during each even ever every few for from further get gets getting got had hadn't has
-hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his how
-how's i i'd i'll i'm i've if in into is isn't it it's its itself just know let's like lot me more
-most much must my myself no nor not now of off oh ok okay on once one only or other ought our ours
-ourselves out over own really right same she she'd she'll she's should shouldn't so some still such
-sure than that that's the their theirs them themselves then there there's these they they'd they'll
-they're they've thing things think this those through to too under until up us very want was wasn't
-we we'd we'll we're we've well were weren't what what's when when's where where's which while who
-who's whom why why's will with won't would wouldn't yeah yes you you'd you'll you're you've your
-yours yourself yourselves go going gonna wanna been make made time today yesterday tomorrow new
-good great nice thanks thank hi hello hey bye cool awesome wow amazing glad definitely totally
-actually maybe kind sort pretty quite bit way day days week year years said say
-yep yup nope wow oops woohoo haha lol omg ooh aww hmm ugh whoa yay sorry please sounds sound
-feel feels felt feeling look looks looked looking seem seems seemed bring brings brought take takes
-took taken come comes came give gives gave keep keeps kept put puts tell tells told let lets find
-found see seen saw seeing try tried trying mean means meant long lots little big thing stuff always
-never sometimes often usually though although maybe anyway anything something everything nothing
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 _POSITIVE_WORDS = """
 happy glad excited love loved loving great wonderful amazing awesome proud grateful thankful enjoy
 enjoyed enjoying fun fantastic relieved hopeful thrilled beautiful excellent delighted inspired
@@ -74,7 +54,7 @@ def has_substance(messages: Sequence[Message]) -> bool:
 
 
 def _content_words(text: str) -> list[str]:
-    return [w for w in (w.lower().strip("'-") for w in _WORD.findall(text)) if len(w) > 2 and w not in _STOP]
+    return _TOPIC.words(text)
 
 
 def _said(messages: Sequence[Message]) -> list[tuple[int, str]]:
@@ -82,7 +62,7 @@ def _said(messages: Sequence[Message]) -> list[tuple[int, str]]:
     person said none. Saying something: two content words that are not in most of the sentences
     (a name said in every line, a catchphrase)."""
     theirs = [m for m in messages if m.role == "user"] or list(messages)
-    sentences = [part.strip() for m in theirs for part in _SENTENCE.findall(m.content) if part.strip()]
+    sentences = [part for m in theirs for part in _ENGLISH.sentences(m.content)]
     common = _common(sentences)
     found: list[tuple[int, str]] = []
     for sentence in sentences:
@@ -120,7 +100,7 @@ def keywords(texts: Sequence[str], limit: int = 8) -> tuple[str, ...]:
 def topics(messages: Sequence[Message], limit: int = 5) -> tuple[str, ...]:
     """The words the session is about: said more than once (the person's count twice), then by
     how often, weighed by how few of its sentences hold them (a name on every line is not a topic)."""
-    sentences = [part for m in messages for part in _SENTENCE.findall(m.content)]
+    sentences = [part for m in messages for part in _ENGLISH.sentence.findall(m.content)]
     rarity, common = _rarity(sentences), _common(sentences)
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
@@ -165,7 +145,7 @@ def _unresolved(messages: Sequence[Message]) -> str | None:
         return asked
     for message in reversed(messages):
         if message.role == "user":
-            parts: list[str] = _SENTENCE.findall(message.content)
+            parts: list[str] = _ENGLISH.sentence.findall(message.content)
             for part in reversed(parts):
                 if _OPEN.search(part) and not part.strip().endswith("?"):
                     return part.strip()[:500]
