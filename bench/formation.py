@@ -171,6 +171,16 @@ def form_fault(content: str) -> str | None:
     return None
 
 
+def _mentions(content: str, period: tuple[date, date]) -> bool:
+    """Whether a memory's words name a period: its year, and its month when it is within one."""
+    words = {w.casefold() for w in _NAME.findall(content)}
+    first, last = period
+    if str(first.year) not in words and not (first.year != last.year and str(last.year) in words):
+        return False
+    same_month = (first.year, first.month) == (last.year, last.month)
+    return not same_month or first.strftime("%B").casefold() in words
+
+
 def _within(moment: datetime | None, period: tuple[date, date]) -> bool:
     return moment is not None and period[0] <= moment.date() <= period[1]
 
@@ -186,6 +196,12 @@ def mismatch(found: Candidate, label: Label, said: Statement) -> str | None:
     if found.kind.value == "todo" and label.due:
         if not _within(found.due_at, label.due):
             return f"due {found.due_at and found.due_at.date()}, not {label.due[0]}..{label.due[1]}"
+    elif label.when and label.when[0] > said.at.date():
+        # a time ahead (a plan, a wish): written in the memory, which holds from when it was said
+        if found.valid_from.date() != said.at.date():
+            return f"valid_from {found.valid_from.date()}: a plan holds from when it was said"
+        if not _mentions(found.content, label.when):
+            return f"does not say when ({label.when[0]}..{label.when[1]})"
     elif label.when:
         if not _within(found.valid_from, label.when):
             return f"valid_from {found.valid_from.date()}, not {label.when[0]}..{label.when[1]}"

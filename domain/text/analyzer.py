@@ -21,14 +21,14 @@ def _lower(text: str) -> str:
 @dataclass(frozen=True)
 class Analyzer:
     name: str
-    token: re.Pattern[str]                      # what a word is
-    fold: Callable[[str], str] = _lower         # case folding (str.lower, str.casefold)
-    fold_first: bool = True                     # fold the text before it is cut (as Lucene does)
-    strip: str = ""                             # characters taken off each word's ends
-    min_length: int = 1                         # shorter words are left out
-    stop: frozenset[str] = frozenset()          # words left out
-    suffix: str = ""                            # taken off a word once stop words are out ("'s")
-    stemmer: str | None = None                  # a snowball algorithm, or None: no stemming
+    token: re.Pattern[str]  # what a word is
+    fold: Callable[[str], str] = _lower  # case folding (str.lower, str.casefold)
+    fold_first: bool = True  # fold the text before it is cut (as Lucene does)
+    strip: str = ""  # characters taken off each word's ends
+    min_length: int = 1  # shorter words are left out
+    stop: frozenset[str] = frozenset()  # words left out
+    suffix: str = ""  # taken off a word once stop words are out ("'s")
+    stemmer: str | None = None  # a snowball algorithm, or None: no stemming
 
     def words(self, text: str) -> list[str]:
         """The words of `text` as this analyzer reads them, in order."""

@@ -12,11 +12,43 @@ def _listed(words: str) -> frozenset[str]:
 
 
 # Lucene's English stop words, which its index leaves out.
-LUCENE_STOP_WORDS = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
-    "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
-    "they", "this", "to", "was", "will", "with",
-})
+LUCENE_STOP_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    }
+)
 # Words that ask, point or join rather than name what a text is about: NLTK's English stop words
 # (question words, pronouns, auxiliaries, prepositions) and their contractions, less those that
 # are also words of their own ("won"). A search looks for them only when a query holds nothing else.
@@ -65,17 +97,22 @@ never sometimes often usually though although maybe anyway anything something ev
 SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 
 # Lucene's English analyzer: lower-cased, its stop words out, possessive dropped, Porter-stemmed.
-INDEX = Analyzer("index", re.compile(r"\w+(?:'\w+)?", re.UNICODE), stop=LUCENE_STOP_WORDS, suffix="'s",
-                 stemmer="porter")
+INDEX = Analyzer(
+    "index", re.compile(r"\w+(?:'\w+)?", re.UNICODE), stop=LUCENE_STOP_WORDS, suffix="'s", stemmer="porter"
+)
 # What a search looks for: the index's words less the function words.
-QUERY = Analyzer("query", INDEX.token, stop=LUCENE_STOP_WORDS | FUNCTION_WORDS, suffix="'s",
-                 stemmer="porter")
+QUERY = Analyzer("query", INDEX.token, stop=LUCENE_STOP_WORDS | FUNCTION_WORDS, suffix="'s", stemmer="porter")
 # The words that carry a memory's details, Porter2-stemmed ("lives" and "live" are one; "5" and
 # "10" two): what consolidation and grounding compare.
-DETAIL = Analyzer("detail", re.compile(r"\w+"), fold=str.casefold, stop=DETAIL_STOP_WORDS,
-                  stemmer="english")
+DETAIL = Analyzer("detail", re.compile(r"\w+"), fold=str.casefold, stop=DETAIL_STOP_WORDS, stemmer="english")
 # The words a conversation is about, as said (no stems: a topic is shown to a person).
-TOPIC = Analyzer("topic", re.compile(r"[A-Za-z][A-Za-z'-]+"), fold_first=False, strip="'-", min_length=3,
-                 stop=CHAT_STOP_WORDS)
+TOPIC = Analyzer(
+    "topic",
+    re.compile(r"[A-Za-z][A-Za-z'-]+"),
+    fold_first=False,
+    strip="'-",
+    min_length=3,
+    stop=CHAT_STOP_WORDS,
+)
 
 ANALYZERS = {a.name: a for a in (INDEX, QUERY, DETAIL, TOPIC)}

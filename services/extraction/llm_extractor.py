@@ -23,11 +23,12 @@ from domain.extraction import rules
 from domain.extraction.candidate import Candidate, Relation
 from domain.extraction.consolidate import content_words
 from domain.extraction.grounding import ungrounded
-from domain.extraction.rules import resolve
 from domain.extraction.slots import SLOTS, canonical_slot
 from domain.extraction.taxonomy import Taxonomy
+from domain.extraction.times import resolve
 from domain.model import MemoryKind, normalized, utc
 from infra.llm import LLM, Structured
+from infra.nlp import english_parser
 
 ENTITY_TYPES = frozenset({"person", "place", "organization", "software", "thing"})
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
@@ -192,7 +193,7 @@ def _candidate(found: ExtractedMemory, messages: Sequence[Message], at: datetime
         # The model may point at the wrong message: the one that says the value is looked for,
         # and it must say it the way the model's sentence does (a word beside the value in common).
         content = normalized(found.content)
-        slotted = {(c.attribute, c.value): c for c in rules.extract(messages, said_at)
+        slotted = {(c.attribute, c.value): c for c in rules.extract(messages, said_at, english_parser())
                    if c.attribute and c.value and normalized(c.value) in content
                    and (content_words(content) & content_words(c.content)) - content_words(c.value)}
         if len(slotted) == 1:

@@ -17,6 +17,7 @@ from domain.layers.model import BasicInfo, SessionSummary
 from domain.layers.profile import ProfileInputs, carried_over, compose, current, slot_sentence, timelines
 from domain.layers.summary import extractive_summary
 from infra.llm import LLM, LLMRefused
+from infra.nlp import english_parser
 from services.extraction.llm_extractor import estimated_tokens
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ class Written:
 
 def offline_summary(messages: Sequence[Message], at: datetime) -> SessionSummary:
     """The extractive summary, with the facts the offline rules find as its key facts."""
-    facts = list(dict.fromkeys(c.content for c in rules.extract(messages, at)))[:5]
+    facts = list(dict.fromkeys(c.content for c in rules.extract(messages, at, english_parser())))[:5]
     return extractive_summary(messages, key_facts=facts)
 
 
