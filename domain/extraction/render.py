@@ -148,6 +148,8 @@ def written_words(
 def _word(word: Word, finite: bool, assistant: bool) -> str:
     lower = word.lower
     if finite:
+        if lower in ("wanna", "gonna"):
+            return "wants to" if lower == "wanna" else "is going to"
         if word.lemma.lower() == "be" or lower in ("am", "'m", "m", "are", "'re"):
             return "is" if lower in ("am", "'m", "m", "are", "'re", "be") else word.text
         return third_person(word)
@@ -170,6 +172,10 @@ def word_space(words: Sequence[Word], index: int) -> str:
 
 def tidy(text: str) -> str:
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:-–—")
+    text = re.sub(r"\bthey (was|am|is)\b", lambda m: "they were" if m.group(1) == "was" else "they are", text)
+    for quote in ('"', "“", "”"):
+        if text.count(quote) % 2:
+            text = text.replace(quote, "")
     text = text.rstrip(".!?… ").strip()
     text = re.sub(r"\bcan not\b", "cannot", text)
     return text[:1].upper() + text[1:] if text else text
@@ -240,6 +246,8 @@ _OTHERS = frozenset(
     }
 )
 _REMOVABLE = frozenset({"advcl", "xcomp", "prep", "relcl", "acl", "npadvmod", "ccomp", "appos", "conj"})
+_CORE = frozenset({"ccomp", "xcomp"})
+_STEADY = frozenset({"always", "usually", "often", "never", "sometimes", "recently", "still", "mostly"})
 _FILLERS = (
     ("by", "the", "way"),
     ("to", "be", "honest"),
@@ -255,8 +263,10 @@ _FILLERS = (
 
 def _cut(sentence: Sentence, head: Word, child: Word) -> bool:
     """Whether a word under the clause's head starts a part that is not the clause's own."""
-    if child.dep in ("nsubj", "nsubjpass", "expl", "intj", "parataxis", "cc", "dep", "punct", "discourse"):
+    if child.dep in ("nsubj", "nsubjpass", "expl", "intj", "parataxis", "dep", "punct", "discourse"):
         return True
+    if child.dep == "cc":  # "and": cut with the clause it joins, kept in "my business and my routines"
+        return any(c.dep == "conj" and c.pos in ("VERB", "AUX") for c in sentence.children(head.i))
     if child.dep == "conj" and child.pos in ("VERB", "AUX"):
         return True
     if child.dep in ("advcl", "ccomp") and child.i < head.i:
@@ -268,7 +278,7 @@ def _cut(sentence: Sentence, head: Word, child: Word) -> bool:
     return child.dep == "ccomp" and any(c.dep in ("nsubj", "nsubjpass") for c in sentence.children(child.i))
 
 
-def clause_words(clause: Clause, drop: Iterable[int] = ()) -> list[Word]:
+def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = False) -> list[Word]:
     """The words of a clause, without its subject, the clauses joined to it ("and I ...", "so
     ..."), the chat around it, and any part that points at someone or something named elsewhere
     ("to research it"). Nothing when its very core does ("I love it")."""
@@ -301,12 +311,42 @@ def clause_words(clause: Clause, drop: Iterable[int] = ()) -> list[Word]:
             ),
             None,
         )
-        if part is None or part.i == word.i and word.head == head.i:
-            return []
+        if part is None or (part.i == word.i and word.head == head.i) or part.dep in _CORE:
+            return []  # what the clause is about is named elsewhere ("I love seeing them eat")
         inside -= {w.i for w in sentence.subtree(part.i)}
+    if not assistant and any(
+        w.lower in ("you", "your", "yours", "u", "ur") and w.pos == "PRON" and w.i in inside
+        for w in sentence.words
+    ):
+        return []  # about the one they talk to, not about them
     words = [w for w in sentence.words if w.i in inside and not is_noise(w)]
     words = _without_fillers(words)
-    return leading_trimmed(words)
+    return _head_first(leading_trimmed(words), head)
+
+
+def _head_first(words: list[Word], head: Word) -> list[Word]:
+    """The clause starting at its verb, as a memory does: what came before it ("However", "That's
+    why", "Once") is left out, a time or place before it ("In May, I ...") is moved after it."""
+    start = next(
+        (
+            n
+            for n, w in enumerate(words)
+            if w.i == head.i or (w.head == head.i and w.dep in ("aux", "auxpass", "neg") and w.i < head.i)
+        ),
+        None,
+    )
+    if start is None or start == 0:
+        return words
+    before, rest = words[:start], words[start:]
+    moved = [
+        w
+        for w in before
+        if w.dep in ("prep", "npadvmod", "pobj", "det", "amod", "nummod", "compound")
+        or any(a.dep in ("prep", "npadvmod") and a.head == head.i for a in [w])
+    ]
+    kept_adverbs = [w for w in before if w.dep == "advmod" and w.lower in _STEADY]
+    names = any(w.pos in ("NOUN", "PROPN", "NUM") for w in moved)
+    return [*kept_adverbs, *rest, *moved] if names else [*kept_adverbs, *rest]
 
 
 def _without_fillers(words: list[Word]) -> list[Word]:

@@ -155,7 +155,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "weekday",
-            r"(?:(?P<which>last|next|this|coming|the coming) )?(?P<weekday>" + "|".join(WEEKDAYS) + r")"
+            r"(?:(?P<which>last|next|this|coming|the coming) )?(?P<weekday>"
+            + "|".join(WEEKDAYS)
+            + r"|mon|tues|tue|"
+            r"wed|thurs|thur|thu|fri|sat|sun)\.?"
             r"(?: (?:morning|afternoon|evening|night))?",
         ),
         (
@@ -253,7 +256,7 @@ def _relative(m: re.Match[str], at: date, future: bool | None) -> When | None:
 
 
 def _weekday(m: re.Match[str], at: date, future: bool | None) -> When:
-    target = WEEKDAYS.index(m.group("weekday"))
+    target = next(i for i, day in enumerate(WEEKDAYS) if day.startswith(m.group("weekday")))
     which = (m.group("which") or "").replace("the ", "")
     ahead = (target - at.weekday()) % 7
     behind = (at.weekday() - target) % 7

@@ -147,7 +147,7 @@ def _noun_phrase(said: Said, words: Sequence[Word]) -> list[Word]:
 def copula(said: Said) -> list[Candidate]:
     """ "I'm a nurse", "I'm vegan", "I'm allergic to cats", "I'm 58", "I'm in my second year"."""
     clause = said.clause
-    if clause.person != "i" or clause.lemma != "be" or not clause.asserted:
+    if clause.person != "i" or clause.lemma != "be" or not clause.asserted or clause.past:
         return []
     for word in children(said, clause.head, "attr", "acomp"):
         lower = word.lower

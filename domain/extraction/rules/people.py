@@ -22,7 +22,11 @@ def _named(said: Said, word: Word) -> str | None:
     Grace Hopper", "my physio is called Dr. Okafor"."""
     sentence = said.sentence
     for child in sentence.children(word.i):
-        if child.dep == "appos" and child.pos == "PROPN":
+        if (
+            child.dep == "appos"
+            and child.pos == "PROPN"
+            and not any(c.dep in ("conj", "cc") for c in sentence.children(child.i))
+        ):  # "my girlfriend, Toby and I": a list, not a name
             return _full_name(said, child)
         if child.dep == "acl" and child.lemma.lower() in ("name", "call"):
             named = [

@@ -15,7 +15,32 @@ from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
 RULES_VERSION = "rules/3"
-NOT_A_THING = frozenset(
+_NOT_A_START = frozenset(
+    {
+        "to",
+        "that",
+        "which",
+        "who",
+        "whom",
+        "when",
+        "if",
+        "because",
+        "and",
+        "but",
+        "or",
+        "so",
+        "why",
+        "what",
+        "where",
+        "how",
+        "though",
+        "although",
+        "while",
+        "as",
+        "than",
+    }
+)
+NOT_A_THING = frozenset({"few", "some", "bit", "lots", "couple"}) | frozenset(
     {
         "it",
         "this",
@@ -92,8 +117,8 @@ def candidate(
     due_at: datetime | None = None,
 ) -> Candidate | None:
     content = tidy(content)
-    if len(content.split()) < 2:
-        return None
+    if len(content.split()) < 2 or content.split()[0].lower() in _NOT_A_START:
+        return None  # a fragment ("To relax by reading", "That got ...")
     if attribute in _SLOT_TYPES and typed is None:
         typed, relation = _SLOT_TYPES[attribute]
     return Candidate(

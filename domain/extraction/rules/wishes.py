@@ -109,6 +109,74 @@ def goal(said: Said) -> list[Candidate]:
     return one(candidate(said, MemoryKind.GOAL, "goal", said.text(), confidence=0.8))
 
 
+_ANSWERING = frozenset(
+    {
+        "answer",
+        "reply",
+        "respond",
+        "write",
+        "use",
+        "call",
+        "address",
+        "format",
+        "spell",
+        "include",
+        "avoid",
+        "keep",
+        "explain",
+        "show",
+        "give",
+        "list",
+        "summarize",
+        "summarise",
+        "edit",
+        "check",
+        "add",
+        "put",
+        "ask",
+        "remind",
+        "speak",
+        "talk",
+        "cite",
+        "mention",
+    }
+)
+
+
+_ANSWERING = frozenset(
+    {
+        "answer",
+        "reply",
+        "respond",
+        "write",
+        "use",
+        "call",
+        "address",
+        "format",
+        "spell",
+        "include",
+        "avoid",
+        "keep",
+        "explain",
+        "show",
+        "give",
+        "list",
+        "summarize",
+        "summarise",
+        "edit",
+        "check",
+        "add",
+        "put",
+        "ask",
+        "remind",
+        "speak",
+        "talk",
+        "cite",
+        "mention",
+    }
+)
+
+
 def standing_request(said: Said) -> list[Candidate]:
     """ "Please always use British spelling": how the person wants to be answered, from now on."""
     clause = said.clause
@@ -118,9 +186,10 @@ def standing_request(said: Said) -> list[Candidate]:
     lasting = (
         any(w.lower in ("always", "never") for w in children) or "from now on" in said.sentence.text.lower()
     )
-    if not lasting:
+    about_answers = clause.lemma in _ANSWERING and not any(w.dep == "prt" for w in children)
+    if not lasting or not about_answers:
         return []
-    words = clause_words(clause)
+    words = clause_words(clause, assistant=True)
     negated = clause.negated
     body = written_words(
         [w for w in words if w.lower not in ("please", "always", "never", "do", "n't", "not", "don't")],
