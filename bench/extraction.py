@@ -150,7 +150,8 @@ def pairs_to_label(runs: list[Run], speakers: list[str], embedder: Embedder, out
     step = max(len(ranked) // count, 1)
     with out.open("a") as file:
         for c, (o, m) in ranked[::step][:count]:
-            file.write(json.dumps({"observation": o, "memory": m, "cosine": round(c, 3), "same": None}) + "\n")
+            row = {"observation": o, "memory": m, "cosine": round(c, 3), "same": None}
+            file.write(json.dumps(row) + "\n")
 
 
 def _cached(path: Path | None) -> tuple[dict[str, list[Run]], dict[str, float]]:
@@ -173,7 +174,8 @@ def _speakers(chosen: list[tuple[dict, int]]) -> list[str]:
             for speaker in (conv["conversation"]["speaker_a"], conv["conversation"]["speaker_b"])]
 
 
-def extracted(extractor: Extractor, chosen: list[tuple[dict, int]], cache: Path | None) -> tuple[list[Run], float]:
+def extracted(extractor: Extractor, chosen: list[tuple[dict, int]],
+              cache: Path | None) -> tuple[list[Run], float]:
     """Every chosen session extracted (or read back from `cache`), and the seconds it took."""
     kept, seconds = _cached(cache)
     runs: list[Run] = []
@@ -233,7 +235,8 @@ def main() -> None:
             pairs_to_label(runs, speakers, embedder, args.pairs_to_label, 60)
         return
     threshold, agreement = calibrate(embedder)
-    console.print(f"matcher: e5-small-v2 cosine ≥ {threshold:.3f}, chosen on {agreement['pairs']} labelled pairs "
+    console.print(f"matcher: e5-small-v2 cosine ≥ {threshold:.3f}, chosen on {agreement['pairs']} labelled "
+                  f"pairs "
                   f"({agreement['same']} same): agrees on {100 * agreement['agreement']:.1f} %, precision "
                   f"{100 * agreement['precision']:.1f} %, recall {100 * agreement['recall']:.1f} %")
     table = Table(title=f"LoCoMo observations covered by extraction ({len(chosen)} sessions, both speakers; "
