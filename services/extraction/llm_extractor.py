@@ -68,14 +68,15 @@ Answer:
  {{"kind": "fact", "content": "Works as a designer", "attribute": "job_title", "value": "designer",
   "when": "two weeks ago", "due": null, "entities": [], "confidence": 0.9, "asserted": true,
   "messages": [0], "relations": []}},
- {{"kind": "fact", "content": "Works at Acme since 24 February 2026", "attribute": "employer", "value": "Acme",
-  "when": "two weeks ago", "due": null, "entities": ["Acme"], "confidence": 0.9, "asserted": true,
+ {{"kind": "fact", "content": "Works at Acme since 24 February 2026", "attribute": "employer",
+  "value": "Acme", "when": "two weeks ago", "due": null, "entities": ["Acme"], "confidence": 0.9, "asserted": true,
   "messages": [0], "relations": [{{"subject": null, "predicate": "works_at", "object": "Acme",
   "object_type": "organization"}}]}},
  {{"kind": "fact", "content": "Is vegetarian", "attribute": "diet", "value": "vegetarian", "when": null,
   "due": null, "entities": [], "confidence": 0.9, "asserted": true, "messages": [0]}},
  {{"kind": "todo", "content": "Call the dentist on 11 March 2026", "attribute": null, "value": null,
-  "when": null, "due": "tomorrow", "entities": [], "confidence": 0.9, "asserted": true, "messages": [2]}}]}}"""
+  "when": null, "due": "tomorrow", "entities": [], "confidence": 0.9, "asserted": true,
+  "messages": [2]}}]}}"""
 
 
 @dataclass(frozen=True)
