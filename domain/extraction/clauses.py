@@ -179,6 +179,9 @@ def _under_report(sentence: Sentence, head: Word) -> bool:
     word = head
     while word.dep in ("ccomp", "xcomp", "conj", "advcl") and word.head != word.i:
         above = sentence.words[word.head]
+        if not any(c.dep in ("nsubj", "nsubjpass") for c in sentence.children(above.i)):
+            word = above  # "Guess what, I moved ...": said to the listener, no one's report
+            continue
         if (
             word.dep in ("ccomp", "xcomp")
             and above.lemma.lower() in REPORTING

@@ -1,9 +1,11 @@
 """A session in brief: what the person talked about, wanted, felt and left open.
 
-`SessionSummary` is what a summarizer answers (a model with a schema, or the offline fallback
-below); the log keeps it, so a rebuild never summarizes again. The fallback is extractive and
-deterministic: it keeps the person's most informative sentences as they said them, topics from
-the words they used most, and invents nothing.
+`SessionSummary` is what a summarizer answers (a model with a schema, or the offline writers
+below); the log keeps it, so a rebuild never summarizes again. The offline summary is a narrative
+in the third person (`narrative_summary`): what the person said of themselves (the memories the
+offline rules found), what they asked about and asked to be reminded of, topics as the noun
+phrases they said most. It invents nothing. The extractive summary (the person's most
+informative sentences as they said them) stays for what has no parse.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Sequence
 from domain.commands import Message
 from domain.layers.model import SessionSummary
 from domain.text import language
+from domain.text.english import CHAT_STOP_WORDS
+from domain.text.parse import Sentence
 
 MIN_MESSAGES = 3
 
@@ -188,5 +192,122 @@ def extractive_summary(
         user_intent=_intent(said),
         emotional_tone=_tone(messages),
         key_facts=tuple(key_facts)[:12],
+        unresolved=_unresolved(messages),
+    )
+
+
+# --- the narrative summary (offline): what the person said, in the third person ------------------
+
+_GENERIC = frozenset(str.split(
+    "thing things lot lots time times way day days week weeks bit stuff kind sort people guy guys "
+    "one ones something anything everything nothing idea ideas question questions today tonight "
+    "tomorrow yesterday morning evening night moment while year years tips tip advice help "
+    "suggestion suggestions "
+))
+_VAGUE = frozenset(str.split(
+    "good great nice little big lot other same such own whole real huge fun cool awesome amazing bad "
+))
+_NOUN_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj", "appos", "ROOT", "oprd"})
+
+
+def noun_phrases(sentences: Sequence[Sentence]) -> list[str]:
+    """The noun phrases of sentences ("a new apartment" -> "new apartment"), as said, in order:
+    each noun with the adjectives and nouns bound to it; pronouns, dates and filler nouns left out."""
+    found = []
+    for sentence in sentences:
+        for word in sentence.words:
+            if (
+                word.pos not in ("NOUN", "PROPN")
+                or word.dep not in _NOUN_DEPS
+                or word.ent in ("DATE", "TIME")
+            ):
+                continue
+            if (
+                word.lower in _GENERIC
+                or word.lower in CHAT_STOP_WORDS
+                or (len(word.text) < 3 and not word.text.isupper())
+            ):
+                continue
+            bound = [
+                w
+                for w in sentence.words
+                if w.head == word.i
+                and w.i < word.i
+                and w.dep in ("compound", "amod")
+                and w.lower not in _VAGUE
+                and w.pos in ("NOUN", "PROPN", "ADJ")
+            ]
+            words = [*bound, word]
+            found.append(" ".join(w.text if w.pos == "PROPN" or w.text.isupper() else w.lower for w in words))
+    return found
+
+
+def phrase_topics(phrases: Sequence[str], limit: int = 5) -> tuple[str, ...]:
+    """The noun phrases said most (a longer phrase counts for the nouns it holds), first said first."""
+    counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for phrase in phrases:
+        counts[phrase] += 1
+        first.setdefault(phrase, len(first))
+    heads = Counter(p.split()[-1].lower() for p in phrases)
+    ranked = sorted(
+        counts, key=lambda p: (-(counts[p] + heads[p.split()[-1].lower()]), -len(p.split()), first[p])
+    )
+    chosen: list[str] = []
+    for phrase in ranked:
+        if any(phrase in c or c in phrase for c in chosen):
+            continue
+        chosen.append(phrase)
+        if len(chosen) == limit:
+            break
+    return tuple(chosen)
+
+
+def _clause(memory: str) -> str:
+    """A memory ("Moved to Lisbon in February 2026") as said of the person: "moved to Lisbon ..."."""
+    memory = memory.strip().rstrip(".")
+    first = memory.split(" ", 1)[0]
+    return memory if first.isupper() and len(first) > 1 else memory[:1].lower() + memory[1:]
+
+
+def _listed(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def narrative_summary(
+    messages: Sequence[Message],
+    memories: Sequence[tuple[str, str]],
+    parsed: Sequence[Sequence[Sentence]],
+    tone: str,
+) -> SessionSummary:
+    """The offline summary, in the third person: what the person said of themselves (the memories
+    the rules found, `(kind, content)`), what they asked about, and what they asked to be reminded of;
+    topics are the noun phrases they said most; `tone` is the session's, judged by the caller."""
+    said = [(kind, content) for kind, content in memories if content.strip()]
+    facts = [_clause(c) for kind, c in said if kind != "todo"][:4]
+    todos = [_clause(c) for kind, c in said if kind == "todo"][:2]
+    asked = [s for sentences in parsed for s in sentences if s.text.rstrip().endswith("?")]
+    phrases = noun_phrases([s for sentences in parsed for s in sentences])
+    topics = phrase_topics(phrases)
+    asked_about = phrase_topics(noun_phrases(asked), limit=3)
+    parts = []
+    if facts:
+        parts.append(f"The person {_listed(facts)}.")
+    elif topics:
+        parts.append(f"The person talked about {_listed(list(topics[:3]))}.")
+    if asked_about:
+        parts.append(f"They asked about {_listed(list(asked_about))}.")
+    if todos:
+        parts.append(f"They asked to be reminded to {_listed(todos)}.")
+    if not parts:
+        theirs = _said(messages)
+        parts.append(theirs[0][1] if theirs else messages[0].content.strip())
+    text = " ".join(parts)
+    return SessionSummary(
+        summary=text[:2000],
+        topics=topics,
+        user_intent=_intent(_said(messages)),
+        emotional_tone=tone,
+        key_facts=tuple(content for _, content in said)[:12],
         unresolved=_unresolved(messages),
     )
