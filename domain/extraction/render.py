@@ -299,6 +299,7 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
         for w in sentence.subtree(head.i)
         if w.head == head.i and w.dep == "advmod" and w.lower in DISCOURSE
     }  # the word alone: what hangs on a misread "lol" is kept
+    inside -= {w.i for w in sentence.words if w.lower in ("here", "there") and w.dep == "advmod"}
     inside -= set(drop)
     for word in [w for w in sentence.words if w.i in inside and w.lower in _OTHERS and w.pos == "PRON"]:
         if word.i not in inside:

@@ -39,6 +39,8 @@ def one(line: str, at: datetime = SAID_AT) -> Candidate:
     ("I joined Hooli in 2024.", "employer", "Hooli", "Joined Hooli in 2024"),
     ("I work as a data engineer.", "job_title", "data engineer", "Works as a data engineer"),
     ("I'm a landscape architect.", "job_title", "landscape architect", "Is a landscape architect"),
+    ("I'm a lecturer in medieval history.", "job_title", "lecturer in medieval history",
+     "Is a lecturer in medieval history"),
     ("My favourite colour is teal.", "favorite_color", "teal", "Favourite colour is teal"),
     ("my favorite food is pad thai", "favorite_food", "pad thai", None),
     ("I switched to Neovim last week.", "editor", "Neovim", "Switched to Neovim in the week of 2 March 2026"),
@@ -127,6 +129,8 @@ def test_openers_hedges_and_laughs_are_left_out_of_the_memory() -> None:
 
 
 def test_a_part_that_points_elsewhere_is_cut_and_a_core_that_does_is_not_kept() -> None:
+    assert one("I need to find a dentist here, remind me on Thursday.").content == \
+        "Find a dentist on 12 March 2026"  # "here" means nothing later
     # "to see her" points at someone named elsewhere: the trip stays, the purpose goes
     assert one("I flew to Oslo in January to see her.").content == "Flew to Oslo in January 2026"
     assert found("I adore him.") == []

@@ -168,6 +168,11 @@ def copula(said: Said) -> list[Candidate]:
                 for w in said.sentence.subtree(word.i)
                 if w.i <= word.i and w.dep not in ("det", "poss", "predet")
             ]
+            field = next((p for p in children(said, word, "prep") if p.lower in ("in", "of")), None)
+            if field is not None and not any(
+                w.ent in ("GPE", "ORG", "FAC") for w in said.sentence.subtree(field.i)
+            ):
+                phrase += said.sentence.subtree(field.i)  # "a PhD student in marine biology"
             title = joined(phrase)
             return one(
                 candidate(said, MemoryKind.FACT, "job", said.text(), attribute="job_title", value=title)

@@ -45,7 +45,12 @@ def reminder(said: Said) -> list[Candidate]:
         )
     if task is None:
         return []
-    words = [w for w in said.sentence.subtree(task.i) if not (w.dep == "aux" and w.lower == "to")]
+    words = [
+        w
+        for w in said.sentence.subtree(task.i)
+        if not (w.dep == "aux" and w.lower == "to")
+        and not (w.lower in ("here", "there") and w.dep == "advmod")
+    ]
     if not names_a_thing(said, words):
         return []
     due = said.due()
@@ -66,7 +71,12 @@ def need(said: Said) -> list[Candidate]:
     due = said.due()
     if task is None or due is None or any(w.lemma.lower() == "remind" for w in said.sentence.words):
         return []
-    words = [w for w in said.sentence.subtree(task.i) if not (w.dep == "aux" and w.lower == "to")]
+    words = [
+        w
+        for w in said.sentence.subtree(task.i)
+        if not (w.dep == "aux" and w.lower == "to")
+        and not (w.lower in ("here", "there") and w.dep == "advmod")
+    ]
     if not names_a_thing(said, words):
         return []
     inside = {w.i for w in words}
