@@ -198,15 +198,19 @@ def extractive_summary(
 
 # --- the narrative summary (offline): what the person said, in the third person ------------------
 
-_GENERIC = frozenset(str.split(
-    "thing things lot lots time times way day days week weeks bit stuff kind sort people guy guys "
-    "one ones something anything everything nothing idea ideas question questions today tonight "
-    "tomorrow yesterday morning evening night moment while year years tips tip advice help "
-    "suggestion suggestions "
-))
-_VAGUE = frozenset(str.split(
-    "good great nice little big lot other same such own whole real huge fun cool awesome amazing bad "
-))
+_GENERIC = frozenset(
+    str.split(
+        "thing things lot lots time times way day days week weeks bit stuff kind sort people guy guys "
+        "one ones something anything everything nothing idea ideas question questions today tonight "
+        "tomorrow yesterday morning evening night moment while year years tips tip advice help "
+        "suggestion suggestions "
+    )
+)
+_VAGUE = frozenset(
+    str.split(
+        "good great nice little big lot other same such own whole real huge fun cool awesome amazing bad "
+    )
+)
 _NOUN_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj", "appos", "ROOT", "oprd"})
 
 
@@ -255,7 +259,7 @@ def phrase_topics(phrases: Sequence[str], limit: int = 5) -> tuple[str, ...]:
     )
     chosen: list[str] = []
     for phrase in ranked:
-        if any(phrase in c or c in phrase for c in chosen):
+        if any(phrase.casefold() in c.casefold() or c.casefold() in phrase.casefold() for c in chosen):
             continue
         chosen.append(phrase)
         if len(chosen) == limit:
@@ -268,6 +272,25 @@ def _clause(memory: str) -> str:
     memory = memory.strip().rstrip(".")
     first = memory.split(" ", 1)[0]
     return memory if first.isupper() and len(first) > 1 else memory[:1].lower() + memory[1:]
+
+
+_SINGULAR = {"is": "are", "has": "have", "does": "do", "was": "were"}
+
+
+def _plural(clause: str) -> str:
+    """A memory said of "they": "works as a nurse" -> "work as a nurse", "is vegan" -> "are vegan"."""
+    first, _, rest = clause.partition(" ")
+    if first in _SINGULAR:
+        word = _SINGULAR[first]
+    elif first.endswith("ies") and len(first) > 4:
+        word = first[:-3] + "y"
+    elif first.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        word = first[:-2]
+    elif first.endswith("s") and not first.endswith(("ss", "us", "is")):
+        word = first[:-1]
+    else:
+        word = first
+    return f"{word} {rest}".strip()
 
 
 def _listed(parts: Sequence[str]) -> str:
@@ -287,14 +310,19 @@ def narrative_summary(
     facts = [_clause(c) for kind, c in said if kind != "todo"][:4]
     todos = [_clause(c) for kind, c in said if kind == "todo"][:2]
     asked = [s for sentences in parsed for s in sentences if s.text.rstrip().endswith("?")]
-    phrases = noun_phrases([s for sentences in parsed for s in sentences])
-    topics = phrase_topics(phrases)
+    every = [s for sentences in parsed for s in sentences]
+    phrases = noun_phrases(every)
+    # a phrase in most sentences (a name at the head of every line) tells them apart no more than a
+    # stop word: not a topic
+    spread = Counter(p.casefold() for s in every for p in set(noun_phrases([s])))
+    common = {p for p, n in spread.items() if len(every) >= 5 and n > 0.6 * len(every)}
+    topics = phrase_topics([p for p in phrases if p.casefold() not in common])
     asked_about = phrase_topics(noun_phrases(asked), limit=3)
     parts = []
+    if topics:
+        parts.append(f"The person talked about {_listed(list(topics[:4]))}.")
     if facts:
-        parts.append(f"The person {_listed(facts)}.")
-    elif topics:
-        parts.append(f"The person talked about {_listed(list(topics[:3]))}.")
+        parts.append(f"{'They' if parts else 'The person'} said they {_listed([_plural(f) for f in facts])}.")
     if asked_about:
         parts.append(f"They asked about {_listed(list(asked_about))}.")
     if todos:

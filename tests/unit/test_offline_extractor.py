@@ -119,6 +119,12 @@ def test_what_asserts_nothing_about_the_person_is_left_alone(line: str) -> None:
     assert found(line) == []
 
 
+def test_joining_a_club_is_an_event_not_an_employer() -> None:
+    joined = one("I joined a climbing club last month.")
+    assert (joined.kind, joined.attribute, joined.content) == (MemoryKind.EVENT, None,
+                                                               "Joined a climbing club in February 2026")
+
+
 def test_the_assistants_words_are_not_the_persons() -> None:
     assert found("I live in Lisbon.", role="assistant") == []
 

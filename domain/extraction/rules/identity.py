@@ -88,6 +88,17 @@ def work(said: Said) -> list[Candidate]:
     if clause.lemma == "join" and (objects := children(said, clause.head, "dobj")):
         where = objects[0]
     employer = organisation(said, where) if where is not None else None
+    if (
+        clause.lemma in ("join", "start")
+        and where is not None
+        and where.dep == "dobj"
+        and where.pos != "PROPN"
+    ):
+        employer = None  # "joined a climbing club", "joined an LGBTQ group": not an employer
+    if clause.lemma in ("join", "start") and where is not None and where.dep == "prep":
+        noun = next((w for w in said.sentence.children(where.i) if w.dep == "pobj"), None)
+        if noun is not None and noun.pos != "PROPN":
+            employer = None
     if employer and clause.lemma in ("join", "start") and not clause.past:
         return []
     if role is not None and clause.lemma == "work":
