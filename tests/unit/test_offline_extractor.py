@@ -44,6 +44,7 @@ def one(line: str, at: datetime = SAID_AT) -> Candidate:
     ("My favourite colour is teal.", "favorite_color", "teal", "Favourite colour is teal"),
     ("my favorite food is pad thai", "favorite_food", "pad thai", None),
     ("I switched to Neovim last week.", "editor", "Neovim", "Switched to Neovim in the week of 2 March 2026"),
+    ("I use VS Code for coding.", "editor", "VS Code", "Uses VS Code for coding"),
     ("My wife is called Maria.", "partner", "Maria", "Wife is named Maria"),
     ("My boss is Grace Hopper.", "manager", "Grace Hopper", "Boss is named Grace Hopper"),
     ("I'm vegetarian.", "diet", "vegetarian", "Is vegetarian"),

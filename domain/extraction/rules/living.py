@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.render import clause_words
+from domain.extraction.rules.identity import EDITORS
 from domain.extraction.rules.said import (
     Said,
     candidate,
@@ -15,6 +16,7 @@ from domain.extraction.rules.said import (
     place,
 )
 from domain.model import MemoryKind
+from domain.text.parse import joined
 
 # --- how they live -------------------------------------------------------------------------------------
 
@@ -54,10 +56,25 @@ def habit(said: Said) -> list[Candidate]:
         w.lower in ("always", "usually") for w in children(said, clause.head, "advmod")
     ):
         return one(candidate(said, MemoryKind.PREFERENCE, "choice", said.text(), confidence=0.75))
-    if lemma in lex.TOOLS and children(said, clause.head, "dobj"):
-        if names_a_thing(said, clause_words(clause)):
-            return one(candidate(said, MemoryKind.PREFERENCE, "uses", said.text(), confidence=0.75))
-        return []
+    if lemma in lex.TOOLS and (objects := children(said, clause.head, "dobj")):
+        if not names_a_thing(said, clause_words(clause)):
+            return []
+        used = joined([w for w in said.sentence.subtree(objects[0].i) if w.pos == "PROPN"])
+        editor = next((e for e in EDITORS if used and used.lower().startswith(e.lower())), None)
+        return one(
+            candidate(
+                said,
+                MemoryKind.PREFERENCE,
+                "uses",
+                said.text(),
+                attribute="editor" if editor else None,
+                value=editor,
+                entities=(editor,) if editor else (),
+                typed="software" if editor else None,
+                relation="uses" if editor else None,
+                confidence=0.8 if editor else 0.75,
+            )
+        )
     if lemma not in lex.HABITS and not (lemma in ("deal", "struggle", "suffer", "live") and _condition(said)):
         return []
     steady = (

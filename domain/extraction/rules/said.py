@@ -112,7 +112,7 @@ def candidate(
     entities: tuple[str, ...] = (),
     typed: str | None = None,
     relation: str | None = None,
-    confidence: float = 0.85,
+    confidence: float = 0.9,
     valid_from: datetime | None = None,
     due_at: datetime | None = None,
 ) -> Candidate | None:
