@@ -86,6 +86,15 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         found.append(
             Dated(start, words[-1].i, written(when, prep) if prep in _KEPT_PREPOSITIONS else when.text, when)
         )
+    taken = {i for d in found for i in range(d.first, d.last + 1)}
+    for word in sentence.words[1:]:
+        # "last Tues": a day a small model does not see as a date
+        before = sentence.words[word.i - 1]
+        if word.i in taken or before.lower not in ("last", "next", "this") or word.ent:
+            continue
+        when = resolve_phrase(f"{before.lower} {word.lower}", at, future)
+        if when is not None and when.grain == "day":
+            found.append(Dated(before.i, word.i, when.text, when))
     return found
 
 

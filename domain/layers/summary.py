@@ -312,10 +312,12 @@ def narrative_summary(
     asked = [s for sentences in parsed for s in sentences if s.text.rstrip().endswith("?")]
     every = [s for sentences in parsed for s in sentences]
     phrases = noun_phrases(every)
-    # a phrase in most sentences (a name at the head of every line) tells them apart no more than a
+    # a phrase in most messages (a name at the head of every line) tells them apart no more than a
     # stop word: not a topic
-    spread = Counter(p.casefold() for s in every for p in set(noun_phrases([s])))
-    common = {p for p, n in spread.items() if len(every) >= 5 and n > 0.6 * len(every)}
+    spread = Counter(
+        p.casefold() for sentences in parsed for p in {x.casefold() for x in noun_phrases(sentences)}
+    )
+    common = {p for p, n in spread.items() if len(parsed) >= 5 and n > 0.6 * len(parsed)}
     topics = phrase_topics([p for p in phrases if p.casefold() not in common])
     asked_about = phrase_topics(noun_phrases(asked), limit=3)
     parts = []

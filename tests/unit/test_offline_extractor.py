@@ -150,6 +150,7 @@ def test_a_part_that_points_elsewhere_is_cut_and_a_core_that_does_is_not_kept() 
     ("I adopted a rescue dog two weeks ago.", datetime(2026, 2, 24, tzinfo=UTC)),
     ("I visited Lisbon in May.", datetime(2025, 5, 1, tzinfo=UTC)),         # in the past: the last May
     ("I ran my first marathon yesterday!", datetime(2026, 3, 9, tzinfo=UTC)),
+    ("I adopted a kitten last Sat.", datetime(2026, 3, 7, tzinfo=UTC)),
     ("I live in Lisbon.", SAID_AT),
 ])
 def test_times_are_resolved_against_when_they_were_said(line: str, when: datetime) -> None:
