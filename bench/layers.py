@@ -52,7 +52,7 @@ from infra.settings import Settings
 from projections.search import Window
 from services.api import create_app
 from services.bootstrap import Lore, bootstrap
-from services.layers.writers import LLMSummarizer, OfflineSummarizer
+from services.layers.writers import EXTRACTIVE, LLMSummarizer, OfflineSummarizer
 from services.questions import LLMQuestions, OfflineExpansion, QuestionSynthesizer
 
 console = Console(width=160)
@@ -104,7 +104,7 @@ def summary_quality(lore: Lore, model: LocalMiniLM, data: list[dict], llm_sessio
             sample.append((conv, n))
             if f"session-{n}" in made:
                 ours = made[f"session-{n}"]
-                rows["offline (extractive/1), every session"].append(
+                rows[f"offline ({EXTRACTIVE}), every session"].append(
                     (
                         rouge.score(reference, ours)["rougeL"].fmeasure,
                         float(cosine(model, [reference], [ours])[0, 0]),

@@ -200,6 +200,7 @@ def run_locomo(lore: Lore, client: TestClient, baselines: list[Embedder], conver
         "lore: fused": lore_ranker(lore, ("vector", "text", "graph"), dia),
         "lore: fused, memories + turns": lore_ranker(lore, ("vector", "text", "graph"), dia,
                                                      ("memory", "message")),
+        "lore: fused, memories alone": lore_ranker(lore, ("vector", "text", "graph"), dia, ("memory",)),
         "baseline: BM25 (bm25s), turn alone": bm25_ranker(turns),
         "baseline: BM25 (bm25s), turn in context": bm25_ranker(in_context),
         **{f"baseline: cosine scan ({b.model})": cosine_ranker(turns, b) for b in baselines},

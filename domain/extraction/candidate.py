@@ -23,17 +23,20 @@ class Candidate(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: MemoryKind
-    category: str | None = Field(default=None, max_length=40,
-                                 description="The deployment's category (its taxonomy), if it names them.")
+    category: str | None = Field(
+        default=None, max_length=40, description="The deployment's category (its taxonomy), if it names them."
+    )
     content: str = Field(min_length=1, description="One sentence that keeps the names and numbers.")
-    attribute: str | None = Field(default=None,
-                                  description="A canonical slot (slots.py), when single-valued.")
+    attribute: str | None = Field(
+        default=None, description="A canonical slot (slots.py), when single-valued."
+    )
     value: str | None = None
     valid_from: UtcDatetime = Field(description="When it became true, resolved against the message's time.")
     due_at: UtcDatetime | None = Field(default=None, description="For a to-do: when it is due.")
     entities: tuple[str, ...] = ()
     entity_types: tuple[tuple[str, str], ...] = Field(
-        default=(), description="(name, type) of the entities whose type is known: person, place, ...")
+        default=(), description="(name, type) of the entities whose type is known: person, place, ..."
+    )
     relations: tuple[Relation, ...] = ()
     confidence: float = Field(ge=0.0, le=1.0)
     asserted: bool = Field(default=True, description="Said by the person (not inferred by a model).")

@@ -6,70 +6,64 @@ the new one opens) — except that a model's inference never replaces what the p
 themselves. Without a slot, a candidate is judged against the person's memories of the same kind
 that are close to it (cosine at least the policy's): when its words are all in one of them it is
 the same memory; when it holds every word of one and more, it is a merge (it keeps every detail of
-both); anything else is distinct. Words are compared as sets of stemmed content words, so a
-number or a name that differs keeps two memories apart.
+both); anything else is distinct. Words are compared as sets of stemmed content words (the text
+module's `detail` analyzer), so a number or a name that differs keeps two memories apart.
 """
 
 from __future__ import annotations
 
-import re
-import threading
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import snowballstemmer
-
 from domain.commands import ProposedVerdict, Similar
 from domain.extraction.candidate import Candidate
 from domain.model import normalized
 from domain.state import MemoryState, UserState, slot_key
+from domain.text import analyzer
 
 VerdictName = Literal["new", "same", "merge", "update", "distinct", "kept_out"]
 
-_WORD = re.compile(r"\w+")
-# Words that carry no detail of their own: a memory that adds only these adds nothing.
-_STOP = frozenset(re.findall(r"\w+", """
-    a an the and or but of to in on at for with by from as is are was were be been being am i me my
-    mine we our us you your it its this that these those there here so very really just also too
-    do does did have has had will would can could should may might"""))
-
-
-_STEMMER = snowballstemmer.stemmer("english")
-# A snowball stemmer keeps the word it works on in itself: one caller at a time, or two threads
-# garble each other's stems (or raise).
-_STEMMING = threading.Lock()
+_DETAIL = analyzer("detail")
 
 
 def content_words(text: str) -> frozenset[str]:
     """The words that carry detail, stemmed ("lives" and "live" are one word; "5" and "10" two)."""
-    words = [w for w in _WORD.findall(text.casefold()) if w not in _STOP]
-    with _STEMMING:
-        return frozenset(_STEMMER.stemWords(words))
+    return frozenset(_DETAIL.words(text))
 
 
 @dataclass(frozen=True)
 class Judgement:
     verdict: VerdictName
     reason: str
-    target: MemoryState | None = None      # same: the memory reinforced; update: the one closed;
-    others: tuple[str, ...] = ()           # merge: the one merged in
-    after: MemoryState | None = None       # a slot's next value, when the candidate is a late one
-    content: str | None = None             # merge: the sentence of both, when a model wrote it
-    decided_by: str | None = None          # a model that judged it; None: these rules
+    target: MemoryState | None = None  # same: the memory reinforced; update: the one closed;
+    others: tuple[str, ...] = ()  # merge: the one merged in
+    after: MemoryState | None = None  # a slot's next value, when the candidate is a late one
+    content: str | None = None  # merge: the sentence of both, when a model wrote it
+    decided_by: str | None = None  # a model that judged it; None: these rules
 
 
-def judge(state: UserState, candidate: Candidate, similar: Sequence[Similar],
-          proposed: ProposedVerdict | None = None) -> Judgement:
+def judge(
+    state: UserState,
+    candidate: Candidate,
+    similar: Sequence[Similar],
+    proposed: ProposedVerdict | None = None,
+) -> Judgement:
     slot = slot_key(candidate.attribute)
-    ruled = (_judge_slot(state, candidate, slot) if slot is not None
-             else _judge_free(state, candidate, similar))
+    ruled = (
+        _judge_slot(state, candidate, slot) if slot is not None else _judge_free(state, candidate, similar)
+    )
     return ruled if proposed is None else _proposal(state, candidate, similar, proposed, ruled)
 
 
-def _proposal(state: UserState, candidate: Candidate, similar: Sequence[Similar], proposed: ProposedVerdict,
-              ruled: Judgement) -> Judgement:
+def _proposal(
+    state: UserState,
+    candidate: Candidate,
+    similar: Sequence[Similar],
+    proposed: ProposedVerdict,
+    ruled: Judgement,
+) -> Judgement:
     """A model's verdict, where it may decide; else the rules' verdict, saying why not the model's.
 
     The model judges what it was shown (the memories close to the candidate), and meaning: that
@@ -84,8 +78,12 @@ def _proposal(state: UserState, candidate: Candidate, similar: Sequence[Similar]
     if proposed.verdict != "distinct" and unshown:
         return _overruled(ruled, f"its {proposed.verdict} named no memory it was shown")
     if slot_key(candidate.attribute) is not None:
-        if proposed.verdict == "same" and ruled.verdict == "update" and target is not None \
-                and target is ruled.target:
+        if (
+            proposed.verdict == "same"
+            and ruled.verdict == "update"
+            and target is not None
+            and target is ruled.target
+        ):
             return Judgement("same", why, target, (target.memory_id,), decided_by=proposed.by)
         return _overruled(ruled, f"a single-valued {candidate.attribute} is decided by its timeline")
     if proposed.verdict == "update":
@@ -97,17 +95,34 @@ def _proposal(state: UserState, candidate: Candidate, similar: Sequence[Similar]
     if proposed.verdict == "merge" and target is not None:
         if not (proposed.content and proposed.content.strip()):
             return _overruled(ruled, "its merge gave no sentence")
-        return Judgement("merge", why, target, (target.memory_id,), content=proposed.content.strip(),
-                         decided_by=proposed.by)
+        return Judgement(
+            "merge",
+            why,
+            target,
+            (target.memory_id,),
+            content=proposed.content.strip(),
+            decided_by=proposed.by,
+        )
     if ruled.verdict in ("same", "merge"):
         return Judgement("distinct", why, None, ruled.others, decided_by=proposed.by)
-    return Judgement(ruled.verdict, f"{ruled.reason}; {why}", ruled.target, ruled.others, ruled.after,
-                     decided_by=proposed.by)
+    return Judgement(
+        ruled.verdict,
+        f"{ruled.reason}; {why}",
+        ruled.target,
+        ruled.others,
+        ruled.after,
+        decided_by=proposed.by,
+    )
 
 
 def _overruled(ruled: Judgement, why: str) -> Judgement:
-    return Judgement(ruled.verdict, f"{ruled.reason} (the model's verdict not taken: {why})", ruled.target,
-                     ruled.others, ruled.after)
+    return Judgement(
+        ruled.verdict,
+        f"{ruled.reason} (the model's verdict not taken: {why})",
+        ruled.target,
+        ruled.others,
+        ruled.after,
+    )
 
 
 def _judge_slot(state: UserState, candidate: Candidate, slot: str) -> Judgement:
@@ -120,13 +135,24 @@ def _judge_slot(state: UserState, candidate: Candidate, slot: str) -> Judgement:
         if before.value_key == value:
             return Judgement("same", f"{slot} already holds this value", before, (before.memory_id,))
         if before.asserted and not candidate.asserted:
-            return Judgement("kept_out", f"the person said {slot} is {before.value_key!r} themselves; "
-                             "an inference does not replace it", before, (before.memory_id,))
-        return Judgement("update", f"{slot} changes from {before.value_key!r} to {value!r}", before,
-                         (before.memory_id,), after)
+            return Judgement(
+                "kept_out",
+                f"the person said {slot} is {before.value_key!r} themselves; "
+                "an inference does not replace it",
+                before,
+                (before.memory_id,),
+            )
+        return Judgement(
+            "update",
+            f"{slot} changes from {before.value_key!r} to {value!r}",
+            before,
+            (before.memory_id,),
+            after,
+        )
     if after is not None:
-        return Judgement("new", f"an earlier value of {slot}, before {after.value_key!r}", None,
-                         (after.memory_id,), after)
+        return Judgement(
+            "new", f"an earlier value of {slot}, before {after.value_key!r}", None, (after.memory_id,), after
+        )
     return Judgement("new", f"the first value of {slot}")
 
 
@@ -142,13 +168,25 @@ def _judge_free(state: UserState, candidate: Candidate, similar: Sequence[Simila
     for match, memory in close:
         theirs = content_words(memory.content_key)
         if words <= theirs:
-            return Judgement("same", f"every word of it is in the memory already (cosine {match.cosine:.2f})",
-                             memory, (memory.memory_id,))
+            return Judgement(
+                "same",
+                f"every word of it is in the memory already (cosine {match.cosine:.2f})",
+                memory,
+                (memory.memory_id,),
+            )
         if theirs <= words:
-            return Judgement("merge", "it holds every detail of the memory and more "
-                             f"(cosine {match.cosine:.2f})", memory, (memory.memory_id,))
+            return Judgement(
+                "merge",
+                f"it holds every detail of the memory and more (cosine {match.cosine:.2f})",
+                memory,
+                (memory.memory_id,),
+            )
     if close:
         named = ", ".join(f"{m.memory_id} ({s.cosine:.2f})" for s, m in close)
-        return Judgement("distinct", f"close to {named}, but each says something the other does not",
-                         None, tuple(m.memory_id for _, m in close))
+        return Judgement(
+            "distinct",
+            f"close to {named}, but each says something the other does not",
+            None,
+            tuple(m.memory_id for _, m in close),
+        )
     return Judgement("new", "nothing like it yet")

@@ -15,10 +15,33 @@ from functools import lru_cache
 from domain.extraction.consolidate import content_words
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_CALENDAR = frozenset({
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-    "today", "tomorrow", "yesterday", "i"})
+_CALENDAR = frozenset(
+    {
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "today",
+        "tomorrow",
+        "yesterday",
+        "i",
+    }
+)
 
 
 def names(text: str, every_word: bool = False) -> set[str]:
@@ -28,8 +51,9 @@ def names(text: str, every_word: bool = False) -> set[str]:
     return {w.casefold().strip("'’-") for w in named} - _CALENDAR
 
 
-def ungrounded(content: str, value: str | None, entities: tuple[str, ...] | list[str],
-               conversation: str) -> str | None:
+def ungrounded(
+    content: str, value: str | None, entities: tuple[str, ...] | list[str], conversation: str
+) -> str | None:
     """Why the candidate is not from `conversation`, or None when it is."""
     said, detail = _said(conversation)
     if not content_words(content) & detail:

@@ -20,8 +20,9 @@ class Category(BaseModel):
     name: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,39}$", description="e.g. SOMA")
     kind: MemoryKind = Field(description="The kind of Lore's that it is.")
     description: str = Field(min_length=1, max_length=300, description="What it holds, for the model.")
-    importance: float | None = Field(default=None, ge=0.0, le=1.0,
-                                     description="The importance it starts from (else its kind's).")
+    importance: float | None = Field(
+        default=None, ge=0.0, le=1.0, description="The importance it starts from (else its kind's)."
+    )
 
 
 class Taxonomy(BaseModel):

@@ -1,9 +1,10 @@
 """A person's profile: a few paragraphs that say who they are, always loaded, kept in versions.
 
 When a new version is due (`due_reason`), and how the offline writer composes one from what is
-known (`compose`): every slot with its current value and what it was before ("home city: Lisbon
-since 1 Feb 2026, before that Berlin"), then preferences, what works for them, goals and facts,
-then the gist of each of the latest sessions, what the last ones were about and left open. A
+known (`compose`): a narrative of who the person is now — the slots in force with what they were
+before ("The person lives in Lisbon (since 1 Feb 2026; before that Berlin, ...)"), then what they
+are, prefer, want, who their people are and what happened lately — then the gist of each of the
+latest sessions, what the last ones were about and left open. A
 model writes better prose; `carried_over` keeps what the previous version knew that nothing
 contradicts, whoever wrote the new one.
 """
@@ -129,24 +130,83 @@ def slot_sentence(attribute: str, values: Sequence[SlotValue]) -> str:
 
 
 _SECTIONS = (
+    ("fact", "About them", 8),
     ("preference", "Preferences", 10),
     ("lesson", "What works for them", 5),
     ("goal", "Goals and plans", 5),
     ("person", "Their people", 8),
-    ("fact", "Facts", 8),
+    ("event", "In their life lately", 4),
 )
+_SLOT_PHRASES = {
+    "home_city": "lives in {v}",
+    "employer": "works at {v}",
+    "job_title": "works as {a} {v}",
+    "partner": "has a partner, {v}",
+    "manager": "has a manager, {v}",
+    "diet": "is {v}",
+    "editor": "uses {v} as their editor",
+    "editor_theme": "prefers the {v} theme",
+}
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def slot_clause(attribute: str, values: Sequence[SlotValue]) -> str | None:
+    """A slot in force said of the person: "lives in Lisbon (since 1 Feb 2026; before that Berlin,
+    from 10 Jan 2026)"; None when it holds no value now."""
+    now = current(values)
+    if now is None:
+        return None
+    if attribute.startswith("pet_"):
+        phrase = f"has a {attribute.removeprefix('pet_').replace('_', ' ')} named {now.value}"
+    elif attribute.startswith("favorite_"):
+        phrase = (
+            f"names {now.value} as their favourite {attribute.removeprefix('favorite_').replace('_', ' ')}"
+        )
+    elif attribute in _SLOT_PHRASES:
+        phrase = _SLOT_PHRASES[attribute].format(v=now.value, a=_article(now.value))
+    else:
+        phrase = f"has {label(attribute).lower()} {now.value}"
+    earlier = [v for v in values if v is not now]
+    since = f"since {_day(now.valid_from)}"
+    if earlier:
+        since += "; before that " + "; ".join(
+            f"{v.value}, from {_day(v.valid_from)}" for v in reversed(earlier)
+        )
+    return f"{phrase} ({since})"
+
+
+def _said_of(content: str) -> str:
+    """A memory inside a sentence about the person: its first letter small, unless a name's."""
+    first = content.split(" ", 1)[0]
+    text = content.rstrip(".")
+    return (
+        text if first in ("I", "My") or (first.isupper() and len(first) > 1) else text[:1].lower() + text[1:]
+    )
+
+
+def _listed(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def compose(inputs: ProfileInputs) -> tuple[str, tuple[BasicInfo, ...]]:
-    """The offline profile: deterministic, every sentence from what the person said."""
+    """The offline profile: a narrative of who the person is now, deterministic, every clause from
+    what they said — the slots in force (with what they were before), then what they are, like,
+    want and who their people are, then what the latest sessions were about and left open."""
     paragraphs: list[str] = []
     lines = timelines(inputs.slots)
-    if lines:
-        paragraphs.append(" ".join(slot_sentence(a, v) for a, v in lines.items()))
+    in_force = [c for a, v in lines.items() if (c := slot_clause(a, v))]
+    if in_force:
+        paragraphs.append(f"The person {_listed(in_force)}.")
+    ended = [slot_sentence(a, v) for a, v in lines.items() if current(v) is None]
+    if ended:
+        paragraphs.append(" ".join(ended))
     for kind, title, limit in _SECTIONS:
         said = sorted((m for m in inputs.memories if m.kind == kind), key=lambda m: -m.importance)[:limit]
         if said:
-            paragraphs.append(f"{title}: " + "; ".join(m.content.rstrip(".") for m in said) + ".")
+            paragraphs.append(f"{title}: " + "; ".join(_said_of(m.content) for m in said) + ".")
     if inputs.summaries:
         along = reversed(inputs.summaries[:ALONG_THE_WAY])
         paragraphs.append("Along the way: " + "; ".join(f"{_day(b.at)}: {b.lead()}" for b in along) + ".")

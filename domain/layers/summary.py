@@ -1,9 +1,11 @@
 """A session in brief: what the person talked about, wanted, felt and left open.
 
-`SessionSummary` is what a summarizer answers (a model with a schema, or the offline fallback
-below); the log keeps it, so a rebuild never summarizes again. The fallback is extractive and
-deterministic: it keeps the person's most informative sentences as they said them, topics from
-the words they used most, and invents nothing.
+`SessionSummary` is what a summarizer answers (a model with a schema, or the offline writers
+below); the log keeps it, so a rebuild never summarizes again. The offline summary is a narrative
+in the third person (`narrative_summary`): what the person said of themselves (the memories the
+offline rules found), what they asked about and asked to be reminded of, topics as the noun
+phrases they said most. It invents nothing. The extractive summary (the person's most
+informative sentences as they said them) stays for what has no parse.
 """
 
 from __future__ import annotations
@@ -15,33 +17,15 @@ from collections.abc import Sequence
 
 from domain.commands import Message
 from domain.layers.model import SessionSummary
+from domain.text import language
+from domain.text.english import CHAT_STOP_WORDS
+from domain.text.parse import Sentence
 
 MIN_MESSAGES = 3
 
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_ENGLISH = language("en")
+_TOPIC = _ENGLISH.analyzers["topic"]
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
-_STOP_WORDS = """
-a about above after again against all also am an and any are aren't as at be because been before
-being below between both but by can can't cannot could couldn't did didn't do does doesn't doing
-don't down during each even ever every few for from further get gets getting got had hadn't has
-hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his how
-how's i i'd i'll i'm i've if in into is isn't it it's its itself just know let's like lot me more
-most much must my myself no nor not now of off oh ok okay on once one only or other ought our ours
-ourselves out over own really right same she she'd she'll she's should shouldn't so some still such
-sure than that that's the their theirs them themselves then there there's these they they'd they'll
-they're they've thing things think this those through to too under until up us very want was wasn't
-we we'd we'll we're we've well were weren't what what's when when's where where's which while who
-who's whom why why's will with won't would wouldn't yeah yes you you'd you'll you're you've your
-yours yourself yourselves go going gonna wanna been make made time today yesterday tomorrow new
-good great nice thanks thank hi hello hey bye cool awesome wow amazing glad definitely totally
-actually maybe kind sort pretty quite bit way day days week year years said say
-yep yup nope wow oops woohoo haha lol omg ooh aww hmm ugh whoa yay sorry please sounds sound
-feel feels felt feeling look looks looked looking seem seems seemed bring brings brought take takes
-took taken come comes came give gives gave keep keeps kept put puts tell tells told let lets find
-found see seen saw seeing try tried trying mean means meant long lots little big thing stuff always
-never sometimes often usually though although maybe anyway anything something everything nothing
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 _POSITIVE_WORDS = """
 happy glad excited love loved loving great wonderful amazing awesome proud grateful thankful enjoy
 enjoyed enjoying fun fantastic relieved hopeful thrilled beautiful excellent delighted inspired
@@ -74,7 +58,7 @@ def has_substance(messages: Sequence[Message]) -> bool:
 
 
 def _content_words(text: str) -> list[str]:
-    return [w for w in (w.lower().strip("'-") for w in _WORD.findall(text)) if len(w) > 2 and w not in _STOP]
+    return _TOPIC.words(text)
 
 
 def _said(messages: Sequence[Message]) -> list[tuple[int, str]]:
@@ -82,7 +66,7 @@ def _said(messages: Sequence[Message]) -> list[tuple[int, str]]:
     person said none. Saying something: two content words that are not in most of the sentences
     (a name said in every line, a catchphrase)."""
     theirs = [m for m in messages if m.role == "user"] or list(messages)
-    sentences = [part.strip() for m in theirs for part in _SENTENCE.findall(m.content) if part.strip()]
+    sentences = [part for m in theirs for part in _ENGLISH.sentences(m.content)]
     common = _common(sentences)
     found: list[tuple[int, str]] = []
     for sentence in sentences:
@@ -120,7 +104,7 @@ def keywords(texts: Sequence[str], limit: int = 8) -> tuple[str, ...]:
 def topics(messages: Sequence[Message], limit: int = 5) -> tuple[str, ...]:
     """The words the session is about: said more than once (the person's count twice), then by
     how often, weighed by how few of its sentences hold them (a name on every line is not a topic)."""
-    sentences = [part for m in messages for part in _SENTENCE.findall(m.content)]
+    sentences = [part for m in messages for part in _ENGLISH.sentence.findall(m.content)]
     rarity, common = _rarity(sentences), _common(sentences)
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
@@ -165,7 +149,7 @@ def _unresolved(messages: Sequence[Message]) -> str | None:
         return asked
     for message in reversed(messages):
         if message.role == "user":
-            parts: list[str] = _SENTENCE.findall(message.content)
+            parts: list[str] = _ENGLISH.sentence.findall(message.content)
             for part in reversed(parts):
                 if _OPEN.search(part) and not part.strip().endswith("?"):
                     return part.strip()[:500]
@@ -208,5 +192,152 @@ def extractive_summary(
         user_intent=_intent(said),
         emotional_tone=_tone(messages),
         key_facts=tuple(key_facts)[:12],
+        unresolved=_unresolved(messages),
+    )
+
+
+# --- the narrative summary (offline): what the person said, in the third person ------------------
+
+_GENERIC = frozenset(
+    str.split(
+        "thing things lot lots time times way day days week weeks bit stuff kind sort people guy guys "
+        "one ones something anything everything nothing idea ideas question questions today tonight "
+        "tomorrow yesterday morning evening night moment while year years tips tip advice help "
+        "suggestion suggestions "
+    )
+)
+_VAGUE = frozenset(
+    str.split(
+        "good great nice little big lot other same such own whole real huge fun cool awesome amazing bad "
+    )
+)
+_NOUN_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj", "appos", "ROOT", "oprd"})
+
+
+def noun_phrases(sentences: Sequence[Sentence]) -> list[str]:
+    """The noun phrases of sentences ("a new apartment" -> "new apartment"), as said, in order:
+    each noun with the adjectives and nouns bound to it; pronouns, dates and filler nouns left out."""
+    found = []
+    for sentence in sentences:
+        for word in sentence.words:
+            if (
+                word.pos not in ("NOUN", "PROPN")
+                or word.dep not in _NOUN_DEPS
+                or word.ent in ("DATE", "TIME")
+            ):
+                continue
+            if (
+                word.lower in _GENERIC
+                or word.lower in CHAT_STOP_WORDS
+                or (len(word.text) < 3 and not word.text.isupper())
+            ):
+                continue
+            bound = [
+                w
+                for w in sentence.words
+                if w.head == word.i
+                and w.i < word.i
+                and w.dep in ("compound", "amod")
+                and w.lower not in _VAGUE
+                and w.pos in ("NOUN", "PROPN", "ADJ")
+            ]
+            words = [*bound, word]
+            found.append(" ".join(w.text if w.pos == "PROPN" or w.text.isupper() else w.lower for w in words))
+    return found
+
+
+def phrase_topics(phrases: Sequence[str], limit: int = 5) -> tuple[str, ...]:
+    """The noun phrases said most (a longer phrase counts for the nouns it holds), first said first."""
+    counts: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for phrase in phrases:
+        counts[phrase] += 1
+        first.setdefault(phrase, len(first))
+    heads = Counter(p.split()[-1].lower() for p in phrases)
+    ranked = sorted(
+        counts, key=lambda p: (-(counts[p] + heads[p.split()[-1].lower()]), -len(p.split()), first[p])
+    )
+    chosen: list[str] = []
+    for phrase in ranked:
+        if any(phrase.casefold() in c.casefold() or c.casefold() in phrase.casefold() for c in chosen):
+            continue
+        chosen.append(phrase)
+        if len(chosen) == limit:
+            break
+    return tuple(chosen)
+
+
+def _clause(memory: str) -> str:
+    """A memory ("Moved to Lisbon in February 2026") as said of the person: "moved to Lisbon ..."."""
+    memory = memory.strip().rstrip(".")
+    first = memory.split(" ", 1)[0]
+    return memory if first.isupper() and len(first) > 1 else memory[:1].lower() + memory[1:]
+
+
+_SINGULAR = {"is": "are", "has": "have", "does": "do", "was": "were"}
+
+
+def _plural(clause: str) -> str:
+    """A memory said of "they": "works as a nurse" -> "work as a nurse", "is vegan" -> "are vegan"."""
+    first, _, rest = clause.partition(" ")
+    if first in _SINGULAR:
+        word = _SINGULAR[first]
+    elif first.endswith("ies") and len(first) > 4:
+        word = first[:-3] + "y"
+    elif first.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        word = first[:-2]
+    elif first.endswith("s") and not first.endswith(("ss", "us", "is")):
+        word = first[:-1]
+    else:
+        word = first
+    return f"{word} {rest}".strip()
+
+
+def _listed(parts: Sequence[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def narrative_summary(
+    messages: Sequence[Message],
+    memories: Sequence[tuple[str, str]],
+    parsed: Sequence[Sequence[Sentence]],
+    tone: str,
+) -> SessionSummary:
+    """The offline summary, in the third person: what the person said of themselves (the memories
+    the rules found, `(kind, content)`), what they asked about, and what they asked to be reminded of;
+    topics are the noun phrases they said most; `tone` is the session's, judged by the caller."""
+    said = [(kind, content) for kind, content in memories if content.strip()]
+    facts = [_clause(c) for kind, c in said if kind != "todo"][:4]
+    todos = [_clause(c) for kind, c in said if kind == "todo"][:2]
+    asked = [s for sentences in parsed for s in sentences if s.text.rstrip().endswith("?")]
+    every = [s for sentences in parsed for s in sentences]
+    phrases = noun_phrases(every)
+    # a phrase in most messages (a name at the head of every line) tells them apart no more than a
+    # stop word: not a topic
+    spread = Counter(
+        p.casefold() for sentences in parsed for p in {x.casefold() for x in noun_phrases(sentences)}
+    )
+    common = {p for p, n in spread.items() if len(parsed) >= 5 and n > 0.6 * len(parsed)}
+    topics = phrase_topics([p for p in phrases if p.casefold() not in common])
+    asked_about = phrase_topics(noun_phrases(asked), limit=3)
+    parts = []
+    if topics:
+        parts.append(f"The person talked about {_listed(list(topics[:4]))}.")
+    if facts:
+        parts.append(f"{'They' if parts else 'The person'} said they {_listed([_plural(f) for f in facts])}.")
+    if asked_about:
+        parts.append(f"They asked about {_listed(list(asked_about))}.")
+    if todos:
+        parts.append(f"They asked to be reminded to {_listed(todos)}.")
+    if not parts:
+        theirs = _said(messages)
+        parts.append(theirs[0][1] if theirs else messages[0].content.strip())
+    text = " ".join(parts)
+    return SessionSummary(
+        summary=text[:2000],
+        topics=topics,
+        user_intent=_intent(_said(messages)),
+        emotional_tone=tone,
+        key_facts=tuple(content for _, content in said)[:12],
         unresolved=_unresolved(messages),
     )

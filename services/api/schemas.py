@@ -315,7 +315,7 @@ class SummaryOut(BaseModel):
     emotional_tone: str | None
     key_facts: list[str]
     unresolved: str | None
-    summarized_by: str = Field(description="The model, or extractive/1 (the offline summary).")
+    summarized_by: str = Field(description="The model, or narrative/1 (the offline summary).")
     fallback: bool = Field(description="The offline summary, standing in for a model that failed: "
                            "it is tried again.")
     failure: str | None = None

@@ -17,10 +17,12 @@ from domain.commands import Message
 from domain.extraction import rules
 from domain.extraction.candidate import Candidate
 from domain.extraction.taxonomy import Taxonomy
+from domain.text.parse import Parser
 from infra.llm import LLM, LLMRefused, StructuredOutputError
+from infra.nlp import english_parser
 from services.extraction.llm_extractor import extract_with, extraction_prompt, parts, transcript_budget
 
-RULES_VERSION = "rules/2"
+RULES_VERSION = rules.RULES_VERSION
 _SMALL_TALK = re.compile(
     r"^\W*(?:(?:hi|hello|hey|yo|hiya|good (?:morning|afternoon|evening|night)|thanks|thank you|thx|ty|"
     r"ok|okay|k|cool|great|nice|awesome|sure|yes|yeah|yep|no|nope|bye|goodbye|see you|cheers|lol|haha|"
@@ -55,13 +57,17 @@ def only_small_talk(messages: Sequence[Message]) -> bool:
 
 
 class RulesExtractor:
-    """The offline extractor: deterministic rules, no model, nothing invented."""
+    """The offline extractor: deterministic rules over the parse of what the person said, no
+    model, nothing invented."""
 
     name = RULES_VERSION
     uses_model = False
 
+    def __init__(self, parser: Parser | None = None) -> None:
+        self.parser = parser or english_parser()
+
     def extract(self, messages: Sequence[Message], at: datetime) -> Extraction:
-        return Extraction(rules.extract(messages, at), self.name)
+        return Extraction(rules.extract(messages, at, self.parser), self.name)
 
 
 class LLMExtractor:

@@ -23,48 +23,60 @@ from domain.extraction import rules
 from domain.extraction.candidate import Candidate, Relation
 from domain.extraction.consolidate import content_words
 from domain.extraction.grounding import ungrounded
-from domain.extraction.rules import resolve
 from domain.extraction.slots import SLOTS, canonical_slot
 from domain.extraction.taxonomy import Taxonomy
+from domain.extraction.times import resolve
 from domain.model import MemoryKind, normalized, utc
 from infra.llm import LLM, Structured
+from infra.nlp import english_parser
 
 ENTITY_TYPES = frozenset({"person", "place", "organization", "software", "thing"})
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
-PROMPT_VERSION = "extract-memories/3"
+PROMPT_VERSION = "extract-memories/4"
 log = logging.getLogger(__name__)
 
 SYSTEM = f"""You keep the long-term memory of a personal assistant. From a conversation between a
 person (role "user") and the assistant, list what is worth remembering about the person: lasting
-preferences, facts about their life, lessons about what works for them, goals, events, the people
-in their life, and to-dos they asked for. Rules:
-- Only what the person said or clearly implied; set "asserted" false when you infer it.
-- One memory per thing, in one sentence that keeps names and numbers ("Moved to Lisbon in March").
-- A single-valued property (where they live, their employer, job, editor, diet, partner, a
-  favourite X) gets "attribute" and "value"; prefer these attribute names:
-  {", ".join(SLOTS)}, favorite_<thing>.
-- "when": the time as the person said it ("last month", "since 2019"), or null; "due" for a to-do.
+preferences, facts about their life, their health, lessons about what works for them, goals and
+plans, events, the people and pets in their life, and to-dos they asked for. Rules:
+- Only what the person said about themselves; never what the assistant said. Leave out questions,
+  what they deny, what they only suppose ("if", "maybe", "I might"), what others said or did
+  ("my friend says ...", "my brother got engaged"), greetings, small talk and passing moods.
+- One fact per memory, written so that it is understood without the conversation: a short
+  sentence in the third person without a subject ("Works as an architect at a firm in Lyon",
+  "Is lactose intolerant", "Has a cat named Pixel"); no "I" or "my", no speaker name, no opener
+  ("However, ..."), no hedge. Keep names and numbers.
+- Times: each message shows its date. Write a time the person gives as a date in the sentence
+  ("last month" said on 2026-03-15 -> "in February 2026"; "in October" -> the coming October),
+  and give "when" as the person said it ("last month"), or null; "due" for a to-do.
+- A single-valued property (where they live, their employer, job, editor, diet, partner, a pet of
+  one kind, a favourite X) gets "attribute" and "value"; prefer these attribute names:
+  {", ".join(SLOTS)}, pet_<animal>, favorite_<thing>. A job and an employer are two memories.
 - "messages": the positions (from 0) of the messages it comes from.
 - "relations": how the person (subject null) or a named thing stands to another named thing,
   e.g. {{"subject": null, "predicate": "sister", "object": "Maya", "object_type": "person"}};
   types: person, place, organization, software, thing.
-- Leave out greetings, small talk, thanks, and what the assistant said of itself.
+- Set "asserted" false when you infer it rather than the person saying it.
 Kinds: {", ".join(k.value for k in MemoryKind)}.
 
 Example. Conversation:
-[0] user: I started at Acme as a designer two weeks ago, and I'm vegetarian now.
-[1] assistant: Congratulations on the new job!
-[2] user: Please remind me to call the dentist tomorrow.
+[0] (2026-03-10) user: I started at Acme as a designer two weeks ago, and honestly I'm vegetarian now.
+[1] (2026-03-10) assistant: Congratulations on the new job!
+[2] (2026-03-10) user: Please remind me to call the dentist tomorrow. My sister thinks I work too much lol
 Answer:
 {{"memories": [
- {{"kind": "fact", "content": "Works at Acme as a designer", "attribute": "employer", "value": "Acme",
-  "when": "two weeks ago", "due": null, "entities": ["Acme"], "confidence": 0.9, "asserted": true,
-  "messages": [0], "relations": [{{"subject": null, "predicate": "works_at", "object": "Acme",
-  "object_type": "organization"}}]}},
+ {{"kind": "fact", "content": "Works as a designer", "attribute": "job_title", "value": "designer",
+  "when": "two weeks ago", "due": null, "entities": [], "confidence": 0.9, "asserted": true,
+  "messages": [0], "relations": []}},
+ {{"kind": "fact", "content": "Works at Acme since 24 February 2026", "attribute": "employer",
+  "value": "Acme", "when": "two weeks ago", "due": null, "entities": ["Acme"], "confidence": 0.9,
+  "asserted": true, "messages": [0], "relations": [{{"subject": null, "predicate": "works_at",
+  "object": "Acme", "object_type": "organization"}}]}},
  {{"kind": "fact", "content": "Is vegetarian", "attribute": "diet", "value": "vegetarian", "when": null,
   "due": null, "entities": [], "confidence": 0.9, "asserted": true, "messages": [0]}},
- {{"kind": "todo", "content": "Call the dentist", "attribute": null, "value": null, "when": null,
-  "due": "tomorrow", "entities": [], "confidence": 0.9, "asserted": true, "messages": [2]}}]}}"""
+ {{"kind": "todo", "content": "Call the dentist on 11 March 2026", "attribute": null, "value": null,
+  "when": null, "due": "tomorrow", "entities": [], "confidence": 0.9, "asserted": true,
+  "messages": [2]}}]}}"""
 
 
 @dataclass(frozen=True)
@@ -120,7 +132,17 @@ class ExtractedMemories(BaseModel):
 
 
 def transcript(messages: Sequence[Message]) -> str:
-    return "\n".join(f"[{i}] {m.role}: {m.content}" for i, m in enumerate(messages))
+    """The conversation as the model reads it, each message with its date (times are resolved
+    against it)."""
+    return "\n".join(_line(i, m) for i, m in enumerate(messages))
+
+
+def _line(position: int, message: Message) -> str:
+    return f"[{position}] {_dated(message)}{message.role}: {message.content}"
+
+
+def _dated(message: Message) -> str:
+    return f"({utc(message.timestamp):%Y-%m-%d}) " if message.timestamp else ""
 
 
 def estimated_tokens(text: str) -> int:
@@ -136,11 +158,11 @@ def parts(messages: Sequence[Message], max_tokens: int) -> list[tuple[int, list[
     cut: list[tuple[int, list[Message]]] = []
     start, part, size = 0, [], 0
     for position, message in enumerate(messages):
-        line = estimated_tokens(f"[{position - start}] {message.role}: {message.content}\n")
+        line = estimated_tokens(_line(position - start, message) + "\n")
         if line > limit:
             keep = max(limit * 3 - 40, 1)
             message = message.model_copy(update={"content": message.content[:keep] + " …"})
-            line = estimated_tokens(f"[0] {message.role}: {message.content}\n")
+            line = estimated_tokens(_line(0, message) + "\n")
         if part and size + line > limit:
             cut.append((start, part))
             start, part, size = position, [], 0
@@ -192,7 +214,7 @@ def _candidate(found: ExtractedMemory, messages: Sequence[Message], at: datetime
         # The model may point at the wrong message: the one that says the value is looked for,
         # and it must say it the way the model's sentence does (a word beside the value in common).
         content = normalized(found.content)
-        slotted = {(c.attribute, c.value): c for c in rules.extract(messages, said_at)
+        slotted = {(c.attribute, c.value): c for c in rules.extract(messages, said_at, english_parser())
                    if c.attribute and c.value and normalized(c.value) in content
                    and (content_words(content) & content_words(c.content)) - content_words(c.value)}
         if len(slotted) == 1:

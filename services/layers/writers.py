@@ -15,13 +15,15 @@ from domain.commands import Message
 from domain.extraction import rules
 from domain.layers.model import BasicInfo, SessionSummary
 from domain.layers.profile import ProfileInputs, carried_over, compose, current, slot_sentence, timelines
-from domain.layers.summary import extractive_summary
+from domain.layers.summary import narrative_summary
 from infra.llm import LLM, LLMRefused
+from infra.nlp import english_parser
+from infra.nlp.tone import tone
 from services.extraction.llm_extractor import estimated_tokens
 
 log = logging.getLogger(__name__)
 
-EXTRACTIVE = "extractive/1"
+EXTRACTIVE = "narrative/1"  # the offline summarizer (extractive/1 before: the person's own sentences)
 OFFLINE_PROFILE = "profile/1"
 SUMMARY_PROMPT = "summarize-session/1"
 PROFILE_PROMPT = "write-profile/1"
@@ -43,9 +45,14 @@ class Written:
 
 
 def offline_summary(messages: Sequence[Message], at: datetime) -> SessionSummary:
-    """The extractive summary, with the facts the offline rules find as its key facts."""
-    facts = list(dict.fromkeys(c.content for c in rules.extract(messages, at)))[:5]
-    return extractive_summary(messages, key_facts=facts)
+    """The narrative summary: the offline rules' memories of the session said of the person, what
+    they asked about, topics from the parse of what they said, the tone VADER reads in it."""
+    parser = english_parser()
+    theirs = [m.content for m in messages if m.role == "user"]
+    found = rules.extract(messages, at, parser)
+    memories = list(dict.fromkeys((c.kind.value, c.content) for c in found))
+    parsed = parser.parse(theirs)
+    return narrative_summary(messages, memories, parsed, tone([s.text for p in parsed for s in p]))
 
 
 class OfflineSummarizer:

@@ -109,7 +109,7 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
     found = summaries(client)
     assert [s["session_id"] for s in found] == ["chat-2", "chat-1", "chat-0"]  # newest first
     trip = found[0]
-    assert "Japan" in trip["summary"] and trip["summarized_by"] == "extractive/1" and not trip["fallback"]
+    assert "Japan" in trip["summary"] and trip["summarized_by"] == "narrative/1" and not trip["fallback"]
     assert "ryokan" in (trip["unresolved"] or "")  # still to book
     assert 3 <= len(trip["topics"]) <= 5
     page = client.get("/v1/users/ada/summaries", params={"limit": 2}).json()
@@ -292,7 +292,7 @@ def test_a_summary_the_model_failed_is_stored_offline_then_retried_and_replaced(
                 if isinstance(e := s.event, SessionSummarized)
             ]
         # First the offline summary, marked, and why; then the model's in its place.
-        assert [(e.summarizer, e.fallback) for e in made] == [("extractive/1", True), ("stand-in", False)]
+        assert [(e.summarizer, e.fallback) for e in made] == [("narrative/1", True), ("stand-in", False)]
         assert "503" in (made[0].failure or "") and made[0].summary is not None
         assert final["summarized_by"] == "stand-in" and final["summary"] == "The person talked about Japan."
         records, _, _ = neo4j.execute_query(

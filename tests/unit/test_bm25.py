@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import snowballstemmer
 
-from projections.bm25 import FUNCTION_WORDS, _stem, rescore, terms
+from domain.text import stem
+from projections.bm25 import FUNCTION_WORDS, rescore, terms
 from projections.search import query_words
 from tests.support.threads import misread_under_threads
 
@@ -60,5 +61,5 @@ def test_stems_stay_right_when_searches_run_on_several_threads_at_once() -> None
     words = [f"{a}{b}{c}{ending}" for a in "bcdfgklmnprst" for b in "aeiou" for c in "dlmnrst"
              for ending in ("ations", "ing", "ness", "edly", "ful")]
     expected = {w: [snowballstemmer.stemmer("porter").stemWord(w)] for w in words if w not in FUNCTION_WORDS}
-    _stem.cache_clear()
+    stem.cache_clear()
     assert misread_under_threads(expected, terms) == []

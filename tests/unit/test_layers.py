@@ -3,6 +3,7 @@ offline profile says, and how the deciders take summaries and profile versions."
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -129,11 +130,11 @@ def test_the_offline_profile_says_what_changed_and_keeps_what_nothing_contradict
         ),
     )
     narrative, basic = compose(inputs)
-    assert "Home city: Lisbon since 1 Feb 2026 (before that Berlin, from 10 Jan 2026)." in narrative
+    assert "The person lives in Lisbon (since 1 Feb 2026; before that Berlin, from 10 Jan 2026)." in narrative
     assert "Employer: Globex until 1 Mar 2026." in narrative
     assert (
-        "Preferences: Likes green tea." in narrative
-        and "What works for them: Short answers work best." in narrative
+        "Preferences: likes green tea." in narrative
+        and "What works for them: short answers work best." in narrative
     )
     # Lisbon now; the name stays (nothing says otherwise); the employer has ended, so it goes.
     assert basic == (BasicInfo(key="home_city", value="Lisbon"), BasicInfo(key="name", value="Ada"))
@@ -334,3 +335,50 @@ def test_forgetting_what_a_session_said_revises_its_summary_and_withholds_the_pr
     assert [e.session_id for e in back if isinstance(e, SummaryDue)] == ["s1"]
     assert [e.withhold for e in back if isinstance(e, ProfileDue)] == [False]
     assert not [e for e in person.do(ForgetMemory, memory_id=other) if isinstance(e, SummaryDue)]
+
+
+def test_the_offline_summary_says_in_the_third_person_what_the_person_told_and_asked() -> None:
+    from services.layers.writers import offline_summary
+
+    at = datetime(2026, 4, 7, 18, 0, tzinfo=UTC)
+    said = [("user", "Guess what, I moved to Valencia last month!"), ("assistant", "Wonderful!"),
+            ("user", "I'm a physiotherapist, so I'm looking for a clinic job. Any tips for a CV in Spanish?"),
+            ("assistant", "Keep it to one page."),
+            ("user", "Thanks. Please remind me to call the relocation agent tomorrow.")]
+    summary = offline_summary([Message(role=r, content=c, timestamp=at) for r, c in said], at)
+    assert "They said they moved to Valencia in March 2026 and are a physiotherapist." in summary.summary
+    assert summary.summary.startswith("The person talked about ")
+    assert "They asked to be reminded to call the relocation agent on 8 April 2026." in summary.summary
+    assert not re.search(r"\b(?:I|my|me)\b", summary.summary)
+    assert "CV" in " ".join(summary.topics)
+    assert all(t.lower() not in ("thanks", "tips") for t in summary.topics)
+    assert summary.emotional_tone == "positive"
+
+
+@pytest.mark.parametrize(("said", "tone"), [
+    (["Work has been stressful."], "negative"),
+    (["I am not happy with the new flat at all."], "negative"),  # negation, not the word "happy"
+    (["So proud: I finally passed my driving test!!"], "positive"),
+    (["I love the new job.", "But my mother is seriously ill and I am terrified."], "mixed"),
+    (["The train leaves at nine."], "neutral"),
+])
+def test_the_tone_reads_negation_and_contrast_not_single_words(said: list[str], tone: str) -> None:
+    from infra.nlp.tone import tone as tone_of
+
+    assert tone_of(said) == tone
+
+
+def test_the_offline_profile_says_who_the_person_is_now_in_sentences() -> None:
+    inputs = ProfileInputs(
+        slots=(
+            SlotValue("job_title", "architect", datetime(2026, 1, 5, tzinfo=UTC), None),
+            SlotValue("pet_cat", "Pixel", datetime(2026, 2, 1, tzinfo=UTC), None),
+        ),
+        memories=(Known("fact", "Is lactose intolerant", 0.7),
+                  Known("goal", "Wants to learn Portuguese", 0.6)),
+    )
+    narrative, _ = compose(inputs)
+    assert narrative.startswith("The person works as an architect (since 5 Jan 2026) and has a cat named "
+                                "Pixel (since 1 Feb 2026).")
+    assert "About them: is lactose intolerant." in narrative
+    assert "Goals and plans: wants to learn Portuguese." in narrative

@@ -96,11 +96,11 @@ def test_the_extractor_turns_the_models_answer_into_candidates() -> None:
         candidates, raw = extract_with(llm(stub.url), messages, SAID_AT)
     lisbon, zed, movers = candidates
     assert (lisbon.attribute, lisbon.value, lisbon.valid_from) == ("home_city", "Lisbon",
-                                                                   datetime(2026, 2, 1, 9, 0, tzinfo=UTC))
+                                                                   datetime(2026, 2, 1, tzinfo=UTC))
     assert (zed.attribute, zed.asserted, zed.positions) == ("editor", False, (0,))  # 7 is no message
     assert movers.kind is MemoryKind.TODO and movers.due_at == datetime(2026, 3, 13, tzinfo=UTC)
     assert all(c.extractor == f"stand-in:{PROMPT_VERSION}" for c in candidates)
-    assert json.loads(raw.raw) == answer and "[2] user: Remind me" in stub.asked[0]
+    assert json.loads(raw.raw) == answer and "[2] (2026-03-10) user: Remind me" in stub.asked[0]
 
 
 def test_what_a_model_leaves_out_the_rules_make_exact_and_nothing_more() -> None:
@@ -184,14 +184,14 @@ def test_a_message_longer_than_any_part_is_shortened_to_fit() -> None:
 
 
 def test_a_window_longer_than_the_context_is_asked_in_parts_and_put_together() -> None:
-    messages = said(*(f"I like colour {i}. " + "and more " * 150 for i in range(4)))  # ~460 tokens each
+    messages = said(*(f"I like colour {i}. " + "and more " * 110 for i in range(4)))  # ~340 tokens each
     answers = [(200, json.dumps({"memories": [{"kind": "preference", "content": f"Likes colour {i}",
                                                "confidence": 0.9, "messages": [0]}]}))
                for i in (0, 3)]
-    with chat_stub("unused", script=answers) as stub:  # 4,096 tokens leave ~1,600 for a part
+    with chat_stub("unused", script=answers) as stub:  # 4,096 tokens leave ~1,200 for a part
         extraction = LLMExtractor(llm(stub.url), context_tokens=4_096).extract(messages, SAID_AT)
     assert len(stub.requests) == 2
-    assert stub.asked[1].startswith("[0] assistant: I like colour 3.")  # positions start again
+    assert stub.asked[1].startswith("[0] (2026-03-10) assistant: I like colour 3.")  # positions start again
     assert [(c.content, c.positions) for c in extraction.candidates] == [("Likes colour 0", (0,)),
                                                                          ("Likes colour 3", (3,))]
     assert (extraction.prompt_tokens, extraction.completion_tokens) == (200, 40)

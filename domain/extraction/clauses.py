@@ -1,0 +1,275 @@
+"""Clauses of what the person said: each verb with who does it, and whether it asserts anything.
+
+A sentence says several things ("I'm an accountant, so I can work from anywhere"); each verb
+heads a clause, and a clause is about the person when its subject is "I" (or "we", or nobody at
+the head of a chat line: "Booked the flights!"). A clause asserts nothing when it is asked,
+denied, supposed ("if", "would", "might"), or reported or guessed (a clause under "say",
+"think", "hope"): the rules see these flags and most of them then keep nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from domain.extraction.lexicon import CHAT_NOISE, DISCOURSE, REPORTING
+from domain.text.parse import Sentence, Word
+
+_SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
+_CLAUSE_DEPS = ("ROOT", "conj", "ccomp", "advcl", "parataxis", "xcomp", "relcl", "acl")
+_HYPOTHETICAL_MODALS = frozenset(
+    {"would", "could", "might", "should", "may", "must", "'d", "ca", "can", "shall"}
+)
+_CONDITIONAL_MARKS = frozenset({"if", "unless", "whether", "once", "when", "whenever", "until", "till"})
+_HYPOTHETICAL_OPENERS = frozenset(
+    {"if", "maybe", "perhaps", "suppose", "imagine", "hopefully", "probably", "someday", "unless"}
+)
+_NEGATIONS = frozenset({"not", "n't", "nt", "never", "no", "nobody", "nothing", "neither", "nor"})
+_QUESTION_OPENERS = frozenset(
+    {
+        "what",
+        "who",
+        "whom",
+        "whose",
+        "which",
+        "where",
+        "when",
+        "why",
+        "how",
+        "is",
+        "are",
+        "am",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "would",
+        "will",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "have",
+        "has",
+        "was",
+        "were",
+        "u",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    sentence: Sentence
+    head: Word
+    subject: Word | None  # None: nobody named ("Booked the flights!")
+    person: str  # "i", "we", "my" (my X ...), "other" or "none"
+    negated: bool
+    supposed: bool  # a hypothesis, a condition, a modal
+    reported: bool  # under a verb of saying or thinking
+    asked: bool  # the sentence is a question
+
+    @property
+    def lemma(self) -> str:
+        lower = self.head.lower
+        return "be" if lower in ("m", "'m", "am", "im") else self.head.lemma.lower()
+
+    def children(self, *deps: str) -> list[Word]:
+        return [w for w in self.sentence.children(self.head.i) if not deps or w.dep in deps]
+
+    @property
+    def asserted(self) -> bool:
+        return not (self.negated or self.supposed or self.reported or self.asked)
+
+    @property
+    def past(self) -> bool:
+        verbs = [self.head, *self.children("aux", "auxpass")]
+        alone = self.head.tag == "VBN" and self.head.dep == "ROOT" and len(verbs) == 1  # "Sold the flat!"
+        return (
+            any(w.tag == "VBD" for w in verbs)
+            or alone
+            or (self.head.tag == "VBN" and any(w.lemma == "have" for w in verbs))
+        )
+
+    @property
+    def perfect(self) -> bool:
+        """ "I've lived here since 2019": begun in the past, true still."""
+        return self.head.tag in ("VBN", "VBG") and any(
+            w.lemma == "have" and w.tag in ("VBP", "VBZ") for w in self.children("aux")
+        )
+
+    @property
+    def looking_ahead(self) -> bool:
+        """A plan or a future: will, going to, a present progressive ("I'm flying on Friday")."""
+        aux = {w.lower for w in self.children("aux")}
+        progressive = (
+            self.head.tag == "VBG"
+            and self.head.dep not in ("acl", "relcl")
+            and bool(aux & {"am", "'m", "m", "is", "are", "'re"})
+        )
+        return (
+            bool(aux & {"will", "'ll", "gon", "going", "shall"})
+            or progressive
+            or self.lemma in ("plan", "want", "hope", "intend")
+        )
+
+
+def is_question(sentence: Sentence) -> bool:
+    words = [w for w in sentence.words if w.pos not in ("PUNCT", "INTJ") and w.lower not in DISCOURSE]
+    if sentence.text.rstrip().endswith("?"):
+        return True
+    if not words:
+        return False
+    first = words[0]
+    # "Do you know ...", "Can you ...": an auxiliary before its subject
+    return (
+        first.lower in _QUESTION_OPENERS
+        and first.tag in ("VBP", "VBZ", "VBD", "MD", "WP", "WRB", "WDT")
+        and first.dep in ("aux", "auxpass", "ROOT", "advmod", "nsubj", "attr", "dobj")
+        and not (first.dep == "nsubj" and first.tag not in ("WP",))
+    )
+
+
+def subject_of(sentence: Sentence, head: Word) -> Word | None:
+    own = [w for w in sentence.children(head.i) if w.dep in _SUBJECTS]
+    if own:
+        return own[0]
+    if head.dep in ("conj", "xcomp", "acl", "relcl") and head.head != head.i:
+        above = sentence.words[head.head]
+        if head.dep in ("acl", "relcl"):
+            # "a schoolteacher living in Porto": the one the noun is, when the noun is what the
+            # subject is ("I am a ...")
+            if above.dep in ("attr", "acomp") and (verb := sentence.words[above.head]) is not above:
+                return subject_of(sentence, verb)
+            return None
+        return subject_of(sentence, above)
+    return None
+
+
+def _person(sentence: Sentence, subject: Word | None, head: Word) -> str:
+    if subject is None:
+        first = next(
+            (w for w in sentence.words if w.pos not in ("PUNCT", "INTJ") and w.lower not in DISCOURSE), None
+        )
+        # "Booked the flights!", "passed micro!!!": a chat line in the past, its "I" left out
+        if (
+            head.dep == "ROOT"
+            and head.tag in ("VBD", "VBN")
+            and first is head
+            and any(c.dep in ("dobj", "prep", "prt") for c in sentence.children(head.i))
+        ):
+            return "i"
+        return "none"
+    word = subject.lower
+    if word in ("i", "me"):
+        return "i"
+    if word == "we":
+        return "we"
+    children = sentence.children(subject.i)
+    if any(c.lower == "i" and c.dep == "conj" for c in children):
+        return "we"  # "my wife and I"
+    if any(c.lower == "my" and c.dep == "poss" for c in children):
+        return "my"
+    return "other"
+
+
+def _under_report(sentence: Sentence, head: Word) -> bool:
+    """Whether the clause is said or guessed under another: "she says I ...", "I think I failed"."""
+    word = head
+    while word.dep in ("ccomp", "xcomp", "conj", "advcl") and word.head != word.i:
+        above = sentence.words[word.head]
+        if not any(c.dep in ("nsubj", "nsubjpass") for c in sentence.children(above.i)):
+            word = above  # "Guess what, I moved ...": said to the listener, no one's report
+            continue
+        if (
+            word.dep in ("ccomp", "xcomp")
+            and above.lemma.lower() in REPORTING
+            and above.lemma.lower() not in ("hope", "wish", "know")
+        ):
+            return True
+        if word.dep == "ccomp" and above.lemma.lower() in ("hope", "wish"):
+            return True
+        word = above
+    return False
+
+
+def _supposed(sentence: Sentence, head: Word) -> bool:
+    words = [w for w in sentence.words if w.pos not in ("PUNCT",) and w.lower not in DISCOURSE - {"maybe"}]
+    if words and words[0].lower in _HYPOTHETICAL_OPENERS:
+        return True
+    for verb in [head, *(w for w in sentence.children(head.i) if w.dep == "xcomp")]:
+        for clause in sentence.children(verb.i):
+            if clause.dep == "advcl" and any(
+                c.dep == "mark" and c.lower in _CONDITIONAL_MARKS for c in sentence.children(clause.i)
+            ):
+                between = [w for w in sentence.words if head.i < w.i < clause.i or clause.i < w.i < head.i]
+                if not any(w.lower in ("so", "but", "and") for w in between):
+                    return True
+    word = head
+    while True:
+        children = sentence.children(word.i)
+        if any(c.dep == "mark" and c.lower in _CONDITIONAL_MARKS for c in children):
+            return True
+        if any(c.dep == "aux" and c.lower in _HYPOTHETICAL_MODALS for c in children) and not _would_like(
+            sentence, word
+        ):
+            return True
+        around = [*children, *(g for c in children if c.dep == "xcomp" for g in sentence.children(c.i))]
+        if any(
+            c.lower in ("someday", "maybe", "perhaps", "probably", "hopefully", "eventually")
+            and c.dep in ("advmod", "npadvmod")
+            for c in around
+        ):
+            return True
+        if word.dep not in ("conj", "xcomp") or word.head == word.i:
+            return False
+        word = sentence.words[word.head]
+
+
+def _would_like(sentence: Sentence, verb: Word) -> bool:
+    """ "I'd like to", "I would love to": a wish said politely, not a hypothesis."""
+    return verb.lemma.lower() in ("like", "love") and any(c.dep == "xcomp" for c in sentence.children(verb.i))
+
+
+def negated(sentence: Sentence, head: Word) -> bool:
+    """ "I don't", "I never", "I no longer", "not anymore"."""
+    children = sentence.children(head.i)
+    around = [*children, *(g for c in children if c.dep == "advmod" for g in sentence.children(c.i))]
+    return any(
+        c.dep == "neg" or (c.lower in _NEGATIONS and c.dep in ("advmod", "neg", "det")) for c in around
+    ) or any(c.lower == "anymore" for c in children)
+
+
+def clauses(sentence: Sentence) -> Iterator[Clause]:
+    """The clauses of a sentence, each with its subject and what it asserts."""
+    asked = is_question(sentence)
+    for head in sentence.words:
+        if head.dep not in _CLAUSE_DEPS or head.pos not in ("VERB", "AUX"):
+            continue
+        if (
+            head.dep == "xcomp"
+            and subject_of(sentence, head) is not None
+            and not [w for w in sentence.children(head.i) if w.dep in _SUBJECTS]
+        ):
+            continue  # "want to learn": part of the clause above it
+        subject = subject_of(sentence, head)
+        yield Clause(
+            sentence,
+            head,
+            subject,
+            _person(sentence, subject, head),
+            negated(sentence, head),
+            _supposed(sentence, head),
+            _under_report(sentence, head),
+            asked,
+        )
+
+
+def is_noise(word: Word) -> bool:
+    return (
+        word.lower in CHAT_NOISE
+        or (word.pos == "SYM")
+        or not any(ch.isalnum() for ch in word.text)
+        and word.pos != "PUNCT"
+    )

@@ -1,0 +1,184 @@
+"""The words the offline rules know: what counts as a job, a relative, a pet, a condition, a
+verb of liking or of saying. Data, not patterns: each list is ordinary English, written from
+general knowledge and tested on sentences of our own; a rule reads a parsed clause and asks
+these lists what its words are."""
+
+from __future__ import annotations
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w.replace("_", " ") for w in text.split())
+
+
+# The head noun of an occupation ("a night nurse", "the IT manager", "a freelance writer").
+OCCUPATIONS = _words("""
+accountant actor actress administrator advisor adviser agent analyst anesthetist animator architect
+archivist artist assistant astronomer athlete attorney auditor author baker banker barber barista
+bartender beautician biologist blogger bookkeeper bricklayer broker builder butcher buyer carer
+caregiver carpenter cashier caterer ceo cfo cto chef chemist cleaner clerk coach cofounder co-founder
+columnist consultant cook coordinator copywriter counselor counsellor courier curator dancer dentist
+designer detective developer dietitian director doctor driver economist editor electrician engineer
+entrepreneur farmer firefighter fisherman florist founder freelancer gardener geologist graphic
+hairdresser handyman historian illustrator influencer inspector instructor intern interpreter investor
+janitor journalist judge labourer laborer landscaper lawyer lecturer librarian lifeguard linguist
+machinist manager marketer mathematician mechanic midwife miner model musician nanny navigator
+negotiator neurologist nurse nutritionist officer optician optometrist painter paralegal paramedic
+pastor pediatrician pharmacist philosopher photographer physician physicist physio physiotherapist
+pilot planner plumber poet policeman policewoman politician postman priest principal producer
+professor programmer psychiatrist psychologist publisher rabbi radiologist realtor receptionist
+recruiter reporter researcher retiree sailor salesman saleswoman salesperson scientist sculptor
+secretary singer soldier solicitor specialist statistician steward stewardess strategist student
+stylist supervisor surgeon surveyor tailor teacher technician therapist trader trainer translator
+tutor typist undergrad undergraduate vet veterinarian videographer waiter waitress welder writer
+schoolteacher sommelier pharmacologist carpenter roofer tiler plasterer cartographer dispatcher
+""")
+# How a person stands to someone they name ("my sister Anna"); the single ones fill a slot.
+FAMILY = _words("""
+wife husband partner girlfriend boyfriend fiance fiancee fiancé fiancée spouse mother mom mum mommy
+mummy father dad daddy son daughter sister brother grandmother grandma granny nan nana grandfather
+grandpa granddad grandson granddaughter grandchild aunt uncle cousin niece nephew stepmother
+stepfather stepson stepdaughter stepbrother stepsister mother-in-law father-in-law sister-in-law
+brother-in-law twin baby kid child
+""")
+CLOSE = _words(
+    "best_friend boss manager supervisor mentor therapist doctor physio physiotherapist "
+    "dentist coach trainer tutor teacher editor agent landlord landlady"
+)
+# Names said in passing ("my friend Kemi says ...") are kept only where the person is not just
+# the one who said something.
+CASUAL = _words(
+    "friend mate buddy pal colleague coworker co-worker classmate roommate flatmate "
+    "housemate neighbour neighbor teammate bandmate labmate officemate"
+)
+SINGLE = {
+    "wife": "partner",
+    "husband": "partner",
+    "partner": "partner",
+    "girlfriend": "partner",
+    "boyfriend": "partner",
+    "fiance": "partner",
+    "fiancee": "partner",
+    "fiancé": "partner",
+    "fiancée": "partner",
+    "spouse": "partner",
+    "boss": "manager",
+    "manager": "manager",
+}
+PETS = {
+    "cat": "cat",
+    "kitten": "cat",
+    "kitty": "cat",
+    "dog": "dog",
+    "puppy": "dog",
+    "pup": "dog",
+    "rabbit": "rabbit",
+    "bunny": "rabbit",
+    "hamster": "hamster",
+    "parrot": "parrot",
+    "horse": "horse",
+    "pony": "horse",
+    "tortoise": "tortoise",
+    "turtle": "turtle",
+    "guinea_pig": "guinea pig",
+    "ferret": "ferret",
+    "gecko": "gecko",
+    "snake": "snake",
+    "budgie": "budgie",
+    "goldfish": "goldfish",
+}
+# Conditions a person has, lives with or was diagnosed with.
+CONDITIONS = _words("""
+asthma diabetes arthritis anxiety depression adhd add autism dyslexia migraines migraine epilepsy
+eczema psoriasis celiac coeliac ibs crohn's insomnia apnea hypertension cancer tinnitus vertigo
+endometriosis pcos lupus fibromyalgia allergy allergies intolerance scoliosis sciatica tendinitis
+tendonitis gout anemia anaemia hypothyroidism hyperthyroidism ptsd ocd bipolar
+""")
+BODY_PARTS = _words("""
+back knee knees hip hips shoulder shoulders ankle ankles wrist wrists neck elbow achilles foot feet
+hamstring calf calves heart lungs stomach eyes ears teeth tooth jaw spine
+""")
+DIETS = _words("vegetarian vegan pescatarian keto paleo kosher halal gluten-free")
+# Verbs of liking, each with what its memory says.
+LIKING = {
+    "love": "loves",
+    "like": "likes",
+    "enjoy": "enjoys",
+    "adore": "adores",
+    "prefer": "prefers",
+    "hate": "hates",
+    "dislike": "dislikes",
+    "detest": "detests",
+    "loathe": "loathes",
+}
+# Verbs of saying and thinking: a clause under one of them is someone's report or a guess.
+REPORTING = _words("""
+say tell think believe guess suppose reckon hear claim wonder doubt feel assume imagine suspect
+mention insist argue promise swear explain complain suggest fear bet hope wish know realize realise
+""")
+# Verbs of wanting and planning: their clause is a goal.
+WANTING = {
+    "want": "wants",
+    "plan": "plans",
+    "hope": "hopes",
+    "intend": "intends",
+    "aim": "aims",
+    "decide": "decided",
+    "try": "is trying",
+    "wanna": "wants",
+    "need": "needs",
+}
+# What a person does habitually, in the simple present ("I grow tomatoes", "I play bass").
+HABITS = _words("""
+grow play write read run swim cycle bike walk cook bake paint draw knit sew climb hike ski surf dance
+sing teach study speak practise practice train volunteer commute drive ride collect stream meditate
+pray drink eat smoke wear own keep raise coach mentor attend go visit see take follow do spend work
+sleep wake go_to listen watch code program fish hunt garden jog lift box row sail skate
+""")
+TOOLS = _words("use")
+# Verbs of a lasting change in one's life, told in the past.
+LIFE_EVENTS = _words("""
+graduate retire marry divorce adopt emigrate immigrate publish relocate propose
+""")
+# Verbs of an event whose object says what happened ("ran a marathon", "passed the exam").
+EVENT_OBJECTS = {
+    "buy": _words("house home flat apartment car condo bike boat"),
+    "sell": _words("house home flat apartment car business company"),
+    "run": _words("marathon half half-marathon 5k 10k 15k race ultra triathlon"),
+    "finish": _words(
+        "marathon half half-marathon 5k 10k 15k race ultra triathlon degree thesis course "
+        "migration dissertation book project training"
+    ),
+    "complete": _words("marathon half race degree thesis course migration dissertation project training"),
+    "pass": _words("exam test driving bar course interview exams tests"),
+    "win": frozenset(),
+    "launch": frozenset(),
+    "open": _words("restaurant shop business store bakery cafe studio clinic practice"),
+    "close": _words("round deal sale funding"),
+    "quit": frozenset(),
+    "book": _words("flight flights trip holiday vacation tickets"),
+    "lead": frozenset(),
+    "present": _words("poster paper talk thesis research"),
+    "start": _words("job business company school university college course degree therapy treatment"),
+    "join": frozenset(),
+    "get": _words(
+        "job promotion degree diploma license licence visa citizenship tattoo puppy dog cat kitten"
+    ),
+    "have": _words("baby surgery operation"),
+    "reach": _words("rank level diamond platinum gold"),
+    "hit": _words("diamond platinum gold rank level"),
+    "send": _words("v4 v5 v6 v7 v8 project"),
+    "sign": _words("lease contract deal"),
+    "move": frozenset(),
+}
+# Words a memory leaves out: how a chat opens, hedges and laughs.
+DISCOURSE = _words("""
+so also just finally honestly actually basically literally anyway anyways btw well oh ah hey like
+um uh hmm yeah yes yep no nah ok okay lol haha hahaha lmao omg ugh wow please pls now then though too
+really totally
+""")
+CHAT_NOISE = _words("lol haha hahaha lmao omg ugh xd 💀 🎉 😂 😅 🙂 😊 ❤️ 👍")
+FREQUENCY = _words("""
+every each always usually often sometimes daily weekly monthly nightly regularly mostly generally
+normally twice weekends weekdays mornings evenings nights mondays tuesdays wednesdays thursdays
+fridays saturdays sundays
+""")

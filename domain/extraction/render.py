@@ -1,0 +1,371 @@
+"""A clause of the person's, written as a memory: in the third person with no subject ("Works as a
+nurse at Denver Health", "Has a cat named Pixel"), the times it names written out against when
+it was said, without the openers, hedges and laughs of a chat."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from domain.extraction.clauses import Clause, is_noise
+from domain.extraction.lexicon import DISCOURSE
+from domain.extraction.times import When, resolve_phrase, written
+from domain.text.parse import Sentence, Word
+
+_PRONOUNS = {
+    "my": "their",
+    "me": "them",
+    "myself": "themselves",
+    "mine": "theirs",
+    "i": "they",
+    "our": "their",
+    "us": "them",
+    "we": "they",
+    "ours": "theirs",
+    "ourselves": "themselves",
+}
+_ASSISTANT = {
+    "you": "the assistant",
+    "your": "the assistant's",
+    "u": "the assistant",
+    "ur": "the assistant's",
+}
+_CONTRACTIONS = {
+    "n't": "not",
+    "nt": "not",
+    "'ll": "will",
+    "'d": "would",
+    "ca": "can",
+    "wo": "will",
+    "'re": "are",
+    "'m": "am",
+    "m": "am",
+    "'ve": "have",
+    "'s": "is",
+    "gon": "going",
+    "wan": "want",
+    "na": "to",
+}
+_THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+_KEPT_PREPOSITIONS = frozenset({"since", "by", "before", "until", "after"})
+_TIME_PREPOSITIONS = frozenset(
+    {"in", "on", "at", "since", "by", "before", "until", "till", "after", "from", "during", "over"}
+)
+_NOT_TIMES = frozenset({"every", "each", "most", "some", "all", "many"})
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?%])")
+
+
+@dataclass(frozen=True)
+class Dated:
+    """A time a clause names: the words it takes, how they are written now, the time."""
+
+    first: int
+    last: int
+    text: str
+    when: When
+
+
+def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
+    """The times a sentence names (its DATE and TIME entities, with the preposition before each)."""
+    found = []
+    for kind, words in sentence.entities():
+        if kind not in ("DATE", "TIME") or words[0].lower in _NOT_TIMES:
+            continue
+        first = words[0].i
+        before = sentence.words[first - 1] if first > 0 else None
+        prep = before.lower if before is not None and before.lower in _TIME_PREPOSITIONS else None
+        phrase = " ".join(w.text for w in words)
+        when = resolve_phrase(f"{prep} {phrase}" if prep else phrase, at, future) or resolve_phrase(
+            phrase, at, future
+        )
+        if when is None:
+            continue
+        start = first - 1 if prep else first
+        found.append(
+            Dated(start, words[-1].i, written(when, prep) if prep in _KEPT_PREPOSITIONS else when.text, when)
+        )
+    taken = {i for d in found for i in range(d.first, d.last + 1)}
+    for word in sentence.words[1:]:
+        # "last Tues": a day a small model does not see as a date
+        before = sentence.words[word.i - 1]
+        if word.i in taken or before.lower not in ("last", "next", "this") or word.ent:
+            continue
+        when = resolve_phrase(f"{before.lower} {word.lower}", at, future)
+        if when is not None and when.grain == "day":
+            found.append(Dated(before.i, word.i, when.text, when))
+    return found
+
+
+def third_person(word: Word) -> str:
+    """A verb said by "I", as said of someone else: am → is, have → has, go → goes, write → writes."""
+    lemma = word.lemma.lower()
+    if word.tag in ("VBD", "VBN", "VBG", "MD"):
+        return {"were": "was"}.get(word.lower, _CONTRACTIONS.get(word.lower, word.text))
+    if lemma in _THIRD:
+        return _THIRD[lemma]
+    if word.lower in ("'ve", "ve"):
+        return "has"
+    if lemma.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return lemma + "es"
+    if lemma.endswith("y") and len(lemma) > 1 and lemma[-2] not in "aeiou":
+        return lemma[:-1] + "ies"
+    return lemma + "s"
+
+
+def _finite(words: Sequence[Word]) -> Word | None:
+    """The word that agrees with the subject: the first auxiliary or verb, in the present."""
+    for word in words:
+        if word.pos in ("AUX", "VERB") and word.tag in ("VBP", "VBZ", "VB") and word.dep != "xcomp":
+            return word
+        if word.pos in ("AUX", "VERB") and word.tag in ("VBD", "MD"):
+            return None
+    return None
+
+
+def written_words(
+    words: Sequence[Word],
+    dated: Iterable[Dated],
+    drop_subject_agreement: bool = True,
+    assistant: bool = False,
+) -> str:
+    """`words` (in order, from one sentence) as a memory's sentence."""
+    by_start = {d.first: d for d in dated}
+    skip: set[int] = set()
+    for d in by_start.values():
+        skip |= set(range(d.first + 1, d.last + 1))
+    finite = _finite(words) if drop_subject_agreement else None
+    kept = [w for w in words if w.i not in skip]
+    out: list[str] = []
+    for place, word in enumerate(kept):
+        after = kept[place + 1] if place + 1 < len(kept) else None
+        if word.i in by_start:
+            last = by_start[word.i].last
+            text, space = by_start[word.i].text, " "
+        else:
+            last = word.i
+            text, space = _word(word, word is finite, assistant), word.space
+            if word.lower in ("n't", "nt") and out and not out[-1].endswith(" "):
+                out[-1] += " "
+        if after is not None and after.i != last + 1 and not space and after.pos != "PUNCT":
+            space = " "  # a word between them was left out
+        out.append(text + space)
+    return tidy("".join(out))
+
+
+def _word(word: Word, finite: bool, assistant: bool) -> str:
+    lower = word.lower
+    if finite:
+        if lower in ("wanna", "gonna"):
+            return "wants to" if lower == "wanna" else "is going to"
+        if word.lemma.lower() == "be" or lower in ("am", "'m", "m", "are", "'re"):
+            return "is" if lower in ("am", "'m", "m", "are", "'re", "be") else word.text
+        return third_person(word)
+    if lower in _PRONOUNS and word.pos == "PRON":
+        return _PRONOUNS[lower]
+    if assistant and lower in _ASSISTANT and word.pos == "PRON":
+        return _ASSISTANT[lower]
+    if (
+        lower in _CONTRACTIONS
+        and word.tag != "POS"
+        and (word.pos in ("AUX", "PART", "VERB") or word.dep == "neg")
+    ):
+        return _CONTRACTIONS[lower]
+    return word.text
+
+
+def word_space(words: Sequence[Word], index: int) -> str:
+    return next((w.space for w in words if w.i == index), " ")
+
+
+def tidy(text: str) -> str:
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:-–—")
+    text = re.sub(r"\bthey (was|am|is)\b", lambda m: "they were" if m.group(1) == "was" else "they are", text)
+    for quote in ('"', "“", "”"):
+        if text.count(quote) % 2:
+            text = text.replace(quote, "")
+    text = text.rstrip(".!?… ").strip()
+    text = re.sub(r"\bcan not\b", "cannot", text)
+    return text[:1].upper() + text[1:] if text else text
+
+
+def leading_trimmed(words: list[Word]) -> list[Word]:
+    """Without the openers, fillers and laughs a chat line starts or ends with."""
+    while words and (
+        words[0].lower in DISCOURSE
+        or words[0].pos in ("PUNCT", "INTJ", "CCONJ")
+        or words[0].dep in ("cc", "intj")
+        or is_noise(words[0])
+    ):
+        words = words[1:]
+    while words and (
+        words[-1].pos == "PUNCT"
+        or is_noise(words[-1])
+        or words[-1].lower in DISCOURSE
+        or words[-1].dep in ("cc",)
+    ):
+        words = words[:-1]
+    return words
+
+
+_SUBORDINATE = frozenset(
+    {
+        "so",
+        "because",
+        "since",
+        "but",
+        "although",
+        "though",
+        "while",
+        "if",
+        "when",
+        "as",
+        "cause",
+        "before",
+        "after",
+        "until",
+        "unless",
+        "whereas",
+        "whether",
+    }
+)
+_OTHERS = frozenset(
+    {
+        "he",
+        "she",
+        "it",
+        "him",
+        "her",
+        "his",
+        "hers",
+        "its",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "this",
+        "that",
+        "these",
+        "those",
+        "himself",
+        "herself",
+        "itself",
+        "themselves",
+    }
+)
+_REMOVABLE = frozenset({"advcl", "xcomp", "prep", "relcl", "acl", "npadvmod", "ccomp", "appos", "conj"})
+_CORE = frozenset({"ccomp", "xcomp"})
+_STEADY = frozenset({"always", "usually", "often", "never", "sometimes", "recently", "still", "mostly"})
+_FILLERS = (
+    ("by", "the", "way"),
+    ("to", "be", "honest"),
+    ("for", "some", "reason"),
+    ("at", "least"),
+    ("if", "i", "'m", "honest"),
+    ("in", "fact"),
+    ("of", "course"),
+    ("for", "sure"),
+    ("to", "be", "fair"),
+)
+
+
+def _cut(sentence: Sentence, head: Word, child: Word) -> bool:
+    """Whether a word under the clause's head starts a part that is not the clause's own."""
+    if child.dep in ("nsubj", "nsubjpass", "expl", "intj", "parataxis", "dep", "punct", "discourse"):
+        return True
+    if child.dep == "cc":  # "and": cut with the clause it joins, kept in "my business and my routines"
+        return any(c.dep == "conj" and c.pos in ("VERB", "AUX") for c in sentence.children(head.i))
+    if child.dep == "conj" and child.pos in ("VERB", "AUX"):
+        return True
+    if child.dep in ("advcl", "ccomp") and child.i < head.i:
+        return True
+    if child.dep == "advcl" and any(
+        c.dep == "mark" and c.lower in _SUBORDINATE for c in sentence.children(child.i)
+    ):
+        return True
+    return child.dep == "ccomp" and any(c.dep in ("nsubj", "nsubjpass") for c in sentence.children(child.i))
+
+
+def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = False) -> list[Word]:
+    """The words of a clause, without its subject, the clauses joined to it ("and I ...", "so
+    ..."), the chat around it, and any part that points at someone or something named elsewhere
+    ("to research it"). Nothing when its very core does ("I love it")."""
+    sentence, head = clause.sentence, clause.head
+    inside = {w.i for w in sentence.subtree(head.i)}
+    for word in sentence.subtree(head.i):
+        if (
+            word.i in inside
+            and word is not head
+            and (
+                (word.head == head.i and _cut(sentence, head, word))
+                or (word.head != head.i and word.dep == "advcl" and _cut(sentence, head, word))
+            )
+        ):
+            inside -= {w.i for w in sentence.subtree(word.i)}
+    inside -= {
+        w.i
+        for w in sentence.subtree(head.i)
+        if w.head == head.i and w.dep == "advmod" and w.lower in DISCOURSE
+    }  # the word alone: what hangs on a misread "lol" is kept
+    inside -= {w.i for w in sentence.words if w.lower in ("here", "there") and w.dep == "advmod"}
+    inside -= set(drop)
+    for word in [w for w in sentence.words if w.i in inside and w.lower in _OTHERS and w.pos == "PRON"]:
+        if word.i not in inside:
+            continue
+        part = next(
+            (
+                a
+                for a in [word, *sentence.ancestors(word.i)]
+                if a is not head and a.dep in _REMOVABLE and a.i in inside
+            ),
+            None,
+        )
+        if part is None or (part.i == word.i and word.head == head.i) or part.dep in _CORE:
+            return []  # what the clause is about is named elsewhere ("I love seeing them eat")
+        inside -= {w.i for w in sentence.subtree(part.i)}
+    if not assistant and any(
+        w.lower in ("you", "your", "yours", "u", "ur") and w.pos == "PRON" and w.i in inside
+        for w in sentence.words
+    ):
+        return []  # about the one they talk to, not about them
+    words = [w for w in sentence.words if w.i in inside and not is_noise(w)]
+    words = _without_fillers(words)
+    return _head_first(leading_trimmed(words), head)
+
+
+def _head_first(words: list[Word], head: Word) -> list[Word]:
+    """The clause starting at its verb, as a memory does: what came before it ("However", "That's
+    why", "Once") is left out, a time or place before it ("In May, I ...") is moved after it."""
+    start = next(
+        (
+            n
+            for n, w in enumerate(words)
+            if w.i == head.i or (w.head == head.i and w.dep in ("aux", "auxpass", "neg") and w.i < head.i)
+        ),
+        None,
+    )
+    if start is None or start == 0:
+        return words
+    before, rest = words[:start], words[start:]
+    moved = [
+        w
+        for w in before
+        if w.dep in ("prep", "npadvmod", "pobj", "det", "amod", "nummod", "compound")
+        or any(a.dep in ("prep", "npadvmod") and a.head == head.i for a in [w])
+    ]
+    kept_adverbs = [w for w in before if w.dep == "advmod" and w.lower in _STEADY]
+    names = any(w.pos in ("NOUN", "PROPN", "NUM") for w in moved)
+    return [*kept_adverbs, *rest, *moved] if names else [*kept_adverbs, *rest]
+
+
+def _without_fillers(words: list[Word]) -> list[Word]:
+    lowered = [w.lower for w in words]
+    out = list(words)
+    for filler in _FILLERS:
+        n = len(filler)
+        for start in range(len(lowered) - n, -1, -1):
+            if tuple(lowered[start : start + n]) == filler:
+                del out[start : start + n]
+                del lowered[start : start + n]
+    return out

@@ -1,0 +1,104 @@
+"""The offline extractor: what a person says of themselves, kept as a memory they would recognise.
+
+No model, nothing invented. Each sentence the person said (role user; the assistant's words are
+not theirs) is parsed (`domain/text/parse.py`), cut into clauses (`clauses.py`), and a clause is
+kept only when it asserts something about the person — not asked, denied, supposed, reported
+or guessed — and a rule below knows what it is: where they live, work, what they do, prefer,
+want, what happened to them, who their people and pets are, what they asked to be reminded of.
+A memory is one fact, written in the third person with the times it names resolved against when
+it was said ("Moved from Chicago to Denver in February 2026"). What no rule knows is left:
+lower recall, no guesses.
+
+`extract` is a pure function of the messages, their times and the parse, and the parse of a text
+is always the same: extracting a conversation twice gives the same memories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from domain.commands import Message
+from domain.extraction import lexicon as lex
+from domain.extraction.candidate import Candidate
+from domain.extraction.clauses import Clause, clauses, is_question
+from domain.extraction.render import times
+from domain.extraction.rules.happenings import event, plan
+from domain.extraction.rules.identity import copula, favourite, residence, switch, work
+from domain.extraction.rules.living import habit, health, household, negative
+from domain.extraction.rules.people import people
+from domain.extraction.rules.requests import need, reminder
+from domain.extraction.rules.said import RULES_VERSION, Rule, Said
+from domain.extraction.rules.wishes import goal, liking, standing_request
+from domain.model import utc
+from domain.text.parse import Parser
+
+__all__ = ["RULES", "RULES_VERSION", "extract"]
+
+RULES: tuple[Rule, ...] = (
+    reminder,
+    need,
+    residence,
+    work,
+    copula,
+    favourite,
+    health,
+    household,
+    negative,
+    liking,
+    goal,
+    switch,
+    event,
+    plan,
+    habit,
+    standing_request,
+)
+
+
+def _direction(clause: Clause) -> bool | None:
+    """Whether the times of a clause are ahead (a plan, a wish, a reminder) or behind (the past)."""
+    if clause.lemma in lex.WANTING or clause.lemma in ("remind", "need", "decide", "plan", "save", "train"):
+        return True
+    if clause.past:
+        return False
+    if clause.looking_ahead or clause.head.tag == "VB":
+        return True
+    return None
+
+
+def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[Candidate]:
+    """The memories the rules find in a conversation, one per thing said (the first statement of
+    a slot's value or of a sentence wins; later ones add their positions)."""
+    theirs = [(position, m) for position, m in enumerate(messages) if m.role == "user"]
+    parsed = parser.parse([m.content for _, m in theirs])
+    found: dict[tuple[str | None, str], Candidate] = {}
+    for (position, message), sentences in zip(theirs, parsed, strict=True):
+        said_at = utc(message.timestamp or at)
+        for sentence in sentences:
+            owner = None
+            for clause in clauses(sentence):
+                owner = owner or (clause if clause.person in ("i", "we", "none") else None)
+                dated = tuple(times(sentence, said_at, _direction(clause)))
+                said = Said(clause, position, said_at, dated)
+                for rule in RULES:
+                    made = rule(said)
+                    if made:
+                        for candidate in made:
+                            _keep(found, candidate)
+                        break
+            if owner is None and sentence.words:
+                root = next((w for w in sentence.words if w.dep == "ROOT"), sentence.words[0])
+                owner = Clause(sentence, root, None, "none", False, False, False, is_question(sentence))
+            for candidate in people(sentence, position, said_at, owner):
+                _keep(found, candidate)
+    return list(found.values())
+
+
+def _keep(found: dict[tuple[str | None, str], Candidate], candidate: Candidate) -> None:
+    key = (candidate.attribute, (candidate.value or candidate.content).casefold())
+    if key in found:
+        earlier = found[key]
+        if candidate.positions[0] not in earlier.positions:
+            found[key] = earlier.model_copy(update={"positions": (*earlier.positions, *candidate.positions)})
+    else:
+        found[key] = candidate

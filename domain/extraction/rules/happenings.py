@@ -1,0 +1,113 @@
+"""What happened to the person, and what they will do on a date."""
+
+from __future__ import annotations
+
+from domain.extraction import lexicon as lex
+from domain.extraction.candidate import Candidate
+from domain.extraction.render import clause_words
+from domain.extraction.rules.said import (
+    NOT_A_THING,
+    Said,
+    candidate,
+    children,
+    names_a_thing,
+    one,
+    place,
+)
+from domain.model import MemoryKind
+
+# --- what happened to them ---------------------------------------------------------------------------
+
+
+def event(said: Said) -> list[Candidate]:
+    clause = said.clause
+    lemma = clause.lemma
+    if clause.person not in ("i", "we") or not clause.asserted or not clause.past:
+        return []
+    if lemma in ("go", "travel", "fly", "visit", "come"):
+        where = next(
+            (
+                p
+                for p in [*children(said, clause.head, "prep"), *children(said, clause.head, "dobj")]
+                if place(said, p)
+            ),
+            None,
+        )
+        if where is None or lemma == "come":
+            return []
+        return one(
+            candidate(said, MemoryKind.EVENT, "trip", said.text(), valid_from=said.when(), confidence=0.75)
+        )
+    objects = children(said, clause.head, "dobj", "attr")
+    known = lemma in lex.LIFE_EVENTS
+    if not known and lemma in lex.EVENT_OBJECTS:
+        wanted = lex.EVENT_OBJECTS[lemma]
+        object_words = {w.lemma.lower() for o in objects for w in said.sentence.subtree(o.i)} | {
+            w.lower for o in objects for w in said.sentence.subtree(o.i)
+        }
+        first = any(w.lower == "first" for o in objects for w in said.sentence.subtree(o.i))
+        known = bool(objects) and (
+            bool(object_words & wanted) or (not wanted and objects[0].lower not in NOT_A_THING)
+        )
+        if lemma in ("run", "finish") and object_words & {"5k", "10k", "15k"} and not first:
+            known = False
+    if lemma == "get" and any(
+        c.lemma.lower() in ("married", "engaged", "divorced", "promoted", "hired")
+        for c in children(said, clause.head, "acomp", "oprd", "dobj", "attr")
+    ):
+        known = True
+    if not known and lemma in ("marry", "engage", "promote", "hire") and clause.head.tag == "VBN":
+        known = True
+    if not known:
+        return []
+    return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8))
+
+
+_PLANNED = frozenset(
+    {
+        "present",
+        "fly",
+        "travel",
+        "visit",
+        "attend",
+        "perform",
+        "host",
+        "compete",
+        "start",
+        "move",
+        "go",
+        "run",
+        "leave",
+        "begin",
+        "speak",
+        "graduate",
+        "marry",
+        "retire",
+        "launch",
+        "open",
+    }
+)
+
+
+def plan(said: Said) -> list[Candidate]:
+    """ "I'm presenting a poster in Lisbon in November": something the person will do, on a date."""
+    clause = said.clause
+    if clause.person not in ("i", "we") or not clause.asserted or clause.past:
+        return []
+    ahead = clause.looking_ahead or clause.head.tag in ("VBP",)
+    inside = {w.i for w in clause_words(clause)}
+    dated = [
+        d
+        for d in said.dated
+        if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
+    ]
+    if not ahead or not dated or clause.lemma not in _PLANNED:
+        return []
+    taken = {i for d in dated for i in range(d.first, d.last + 1)}
+    if not names_a_thing(said, [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]):
+        return []
+    if clause.lemma in ("go", "travel", "fly", "visit") and not any(
+        place(said, w) for w in children(said, clause.head, "prep", "dobj", "advmod")
+    ):
+        return []
+    return one(candidate(said, MemoryKind.EVENT, "plan", said.text(), confidence=0.75))

@@ -1,0 +1,294 @@
+"""Who the person is: where they live, where and as what they work, what they are (a nurse,
+vegan, allergic to cats), their favourites and the tools they switched to."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.extraction import lexicon as lex
+from domain.extraction.candidate import Candidate
+from domain.extraction.render import clause_words
+from domain.extraction.rules.said import (
+    Said,
+    candidate,
+    children,
+    frequency,
+    names_a_thing,
+    one,
+    organisation,
+    place,
+)
+from domain.extraction.slots import canonical_slot
+from domain.model import MemoryKind
+from domain.text.parse import Word, joined
+
+# --- where they live, where and as what they work ------------------------------------------------
+
+
+def residence(said: Said) -> list[Candidate]:
+    clause = said.clause
+    if clause.person not in ("i", "we") or not clause.asserted:
+        return []
+    lemma = clause.lemma
+    target: str | None = None
+    if lemma in ("move", "relocate"):
+        for prep in children(said, clause.head, "prep"):
+            if prep.lower in ("to", "into"):
+                target = place(said, prep, named=True) or target
+    elif lemma in ("live", "base", "settle") and (not clause.past or clause.perfect):
+        for prep in children(said, clause.head, "prep"):
+            if prep.lower == "in":
+                target = place(said, prep) or target
+    if target is None:
+        return []
+    content = said.text()
+    if clause.looking_ahead and not clause.past:
+        found = candidate(
+            said, MemoryKind.EVENT, "moving", content, entities=(target,), typed="where", confidence=0.8
+        )
+    else:
+        found = candidate(
+            said,
+            MemoryKind.FACT,
+            "residence",
+            content,
+            attribute="home_city",
+            value=target,
+            entities=(target,),
+            valid_from=said.when(),
+        )
+    return [found] if found else []
+
+
+def work(said: Said) -> list[Candidate]:
+    clause = said.clause
+    if (
+        clause.person != "i"
+        or not clause.asserted
+        or clause.lemma not in ("work", "join", "start", "drive", "teach", "intern", "volunteer")
+    ):
+        return []
+    found: list[Candidate | None] = []
+    preps = children(said, clause.head, "prep")
+    role = next((p for p in preps if p.lower == "as"), None)
+    inside = clause_words(clause)
+    where = next(
+        (p for p in inside if p.dep == "prep" and p.lower in ("at", "for", "with") and organisation(said, p)),
+        None,
+    ) or next((p for p in preps if p.lower in ("at", "for", "with")), None)
+    if (
+        clause.lemma == "work"
+        and any(p.lower == "on" for p in preps)
+        and not clause.past
+        and clause.head.tag == "VBG"
+    ):
+        project = next(p for p in preps if p.lower == "on")
+        if names_a_thing(said, said.sentence.subtree(project.i)):
+            return one(candidate(said, MemoryKind.FACT, "project", said.text(), confidence=0.75))
+    if clause.lemma == "join" and (objects := children(said, clause.head, "dobj")):
+        where = objects[0]
+    employer = organisation(said, where) if where is not None else None
+    if (
+        clause.lemma in ("join", "start")
+        and where is not None
+        and where.dep == "dobj"
+        and where.pos != "PROPN"
+    ):
+        employer = None  # "joined a climbing club", "joined an LGBTQ group": not an employer
+    if clause.lemma in ("join", "start") and where is not None and where.dep == "prep":
+        noun = next((w for w in said.sentence.children(where.i) if w.dep == "pobj"), None)
+        if noun is not None and noun.pos != "PROPN":
+            employer = None
+    if employer and clause.lemma in ("join", "start") and not clause.past:
+        return []
+    if role is not None and clause.lemma == "work":
+        title_words = [w for w in said.sentence.subtree(role.i) if w.i != role.i]
+        title_words = _noun_phrase(said, title_words)
+        if title_words:
+            title = joined([w for w in title_words if w.dep not in ("det", "poss")])
+            whole = said.text(drop=[w.i for w in said.sentence.subtree(where.i)] if where is not None else ())
+            found.append(candidate(said, MemoryKind.FACT, "job", whole, attribute="job_title", value=title))
+    if employer:
+        verb = {
+            "work": "Works at",
+            "join": "Joined",
+            "start": "Started at",
+            "drive": "Works for",
+            "teach": "Teaches at",
+            "intern": "Interns at",
+            "volunteer": "Volunteers at",
+        }[clause.lemma]
+        text = f"{verb} {employer}" if found or clause.lemma != "work" else said.text()
+        if clause.lemma in ("join", "start"):
+            text = said.text()
+        found.append(
+            candidate(
+                said,
+                MemoryKind.FACT,
+                "employer",
+                text,
+                attribute="employer",
+                value=employer,
+                entities=(employer,),
+                valid_from=said.when(),
+            )
+        )
+    elif not found and clause.lemma == "work" and where is not None and frequency(said):
+        found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
+    return [f for f in found if f]
+
+
+def _noun_phrase(said: Said, words: Sequence[Word]) -> list[Word]:
+    """The head noun with what is bound to it (its adjectives, compounds), without what follows
+    it ("a night nurse at Denver Health" -> "a night nurse")."""
+    nouns = [w for w in words if w.pos in ("NOUN", "PROPN") and w.dep == "pobj"] or [
+        w for w in words if w.pos in ("NOUN", "PROPN")
+    ]
+    if not nouns:
+        return []
+    head = nouns[0]
+    bound = [
+        w
+        for w in words
+        if w.i <= head.i and (w.head == head.i or w.i == head.i or said.sentence.words[w.head].head == head.i)
+    ]
+    return bound
+
+
+def copula(said: Said) -> list[Candidate]:
+    """ "I'm a nurse", "I'm vegan", "I'm allergic to cats", "I'm 58", "I'm in my second year"."""
+    clause = said.clause
+    if clause.person != "i" or clause.lemma != "be" or not clause.asserted or clause.past:
+        return []
+    for word in children(said, clause.head, "attr", "acomp"):
+        lower = word.lower
+        if lower in lex.DIETS or word.lemma.lower() in lex.DIETS:
+            return one(candidate(said, MemoryKind.FACT, "diet", f"Is {lower}", attribute="diet", value=lower))
+        if lower in ("allergic", "intolerant") or lower.endswith("intolerant"):
+            return one(candidate(said, MemoryKind.FACT, "health", said.text(), confidence=0.9))
+        if lower in ("pregnant",):
+            return one(candidate(said, MemoryKind.EVENT, "pregnant", said.text()))
+        if (
+            word.dep == "attr"
+            and word.pos == "NOUN"
+            and word.lemma.lower() in lex.OCCUPATIONS
+            and not any(c.lower in ("fan", "bit") for c in children(said, word))
+        ):
+            phrase = [
+                w
+                for w in said.sentence.subtree(word.i)
+                if w.i <= word.i and w.dep not in ("det", "poss", "predet")
+            ]
+            field = next((p for p in children(said, word, "prep") if p.lower in ("in", "of")), None)
+            if field is not None and not any(
+                w.ent in ("GPE", "ORG", "FAC") for w in said.sentence.subtree(field.i)
+            ):
+                phrase += said.sentence.subtree(field.i)  # "a PhD student in marine biology"
+            title = joined(phrase)
+            return one(
+                candidate(said, MemoryKind.FACT, "job", said.text(), attribute="job_title", value=title)
+            )
+        if word.dep == "attr" and lower == "fan":
+            return one(candidate(said, MemoryKind.PREFERENCE, "fan", said.text(), confidence=0.8))
+        if (
+            word.lemma.lower() in ("year", "years")
+            and any(c.lower == "old" for c in children(said, word))
+            or (word.pos == "NUM" and word.dep == "attr")
+        ):
+            return one(candidate(said, MemoryKind.FACT, "age", said.text()))
+    for prep in children(said, clause.head, "prep"):
+        objects = children(said, prep, "pobj")
+        if (
+            prep.lower == "in"
+            and objects
+            and objects[0].lemma.lower() in ("year", "grade", "semester")
+            and any(
+                w.tag == "JJ" or w.pos == "NUM" or w.ent == "ORDINAL"
+                for w in said.sentence.subtree(objects[0].i)
+            )
+        ):
+            return one(candidate(said, MemoryKind.FACT, "studies", said.text()))
+        if prep.lower == "on" and objects and objects[0].lemma.lower() == "leave":
+            return one(candidate(said, MemoryKind.FACT, "leave", said.text()))
+    return []
+
+
+def favourite(said: Said) -> list[Candidate]:
+    """ "My favourite food is ramen"."""
+    clause = said.clause
+    subject = clause.subject
+    if clause.person != "my" or subject is None or clause.lemma != "be" or not clause.asserted:
+        return []
+    if not any(c.lower in ("favourite", "favorite") for c in children(said, subject)):
+        return []
+    value_word = next(iter(children(said, clause.head, "attr", "acomp")), None)
+    if value_word is None:
+        return []
+    predicate = [w for w in clause_words(clause) if w.i > clause.head.i and w.dep != "det"]
+    value = joined(predicate).strip(" ,.!")
+    if not value:
+        return []
+    thing = subject.lemma.lower()
+    slot = canonical_slot(f"favorite_{thing}")
+    subject_words = [w for w in said.sentence.subtree(subject.i) if w.lower != "my"]
+    words = sorted({*subject_words, *clause_words(clause)}, key=lambda w: w.i)
+    return one(
+        candidate(
+            said, MemoryKind.PREFERENCE, "favourite", said.text(words=words), attribute=slot, value=value
+        )
+    )
+
+
+EDITORS = (
+    "VS Code",
+    "VSCode",
+    "Visual Studio Code",
+    "Vim",
+    "Neovim",
+    "Emacs",
+    "Sublime Text",
+    "Sublime",
+    "IntelliJ",
+    "PyCharm",
+    "WebStorm",
+    "Zed",
+    "Cursor",
+    "Helix",
+    "Atom",
+    "Nano",
+    "Kate",
+    "Xcode",
+)
+
+
+def switch(said: Said) -> list[Candidate]:
+    """ "I switched to Neovim": a tool or habit changed (an editor fills its slot)."""
+    clause = said.clause
+    if (
+        clause.person != "i"
+        or not clause.asserted
+        or clause.lemma not in ("switch", "change", "move", "convert")
+    ):
+        return []
+    to = next((p for p in children(said, clause.head, "prep") if p.lower == "to"), None)
+    if to is None:
+        return []
+    target = [w for w in said.sentence.subtree(to.i) if w.pos == "PROPN"]
+    if not target:
+        return []
+    name = joined(target)
+    editor = next((e for e in EDITORS if name.lower().startswith(e.lower())), None)
+    return one(
+        candidate(
+            said,
+            MemoryKind.PREFERENCE,
+            "switch",
+            said.text(),
+            attribute="editor" if editor else None,
+            value=editor,
+            entities=(editor or name,),
+            typed="software" if editor else None,
+            relation="uses" if editor else None,
+            valid_from=said.when(),
+        )
+    )

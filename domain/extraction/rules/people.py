@@ -1,0 +1,133 @@
+"""The people and animals in the person's life, by name: "my sister Anna", "a dog named Biscuit"."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from domain.extraction import lexicon as lex
+from domain.extraction.candidate import Candidate
+from domain.extraction.clauses import Clause, is_question
+from domain.extraction.rules.said import (
+    Said,
+    candidate,
+)
+from domain.model import MemoryKind
+from domain.text.parse import Sentence, Word, joined
+
+# --- the people and animals in their life --------------------------------------------------------------
+
+
+def _named(said: Said, word: Word) -> str | None:
+    """The name given to a relative or a pet: "my sister Anna", "a dog named Biscuit", "my boss,
+    Grace Hopper", "my physio is called Dr. Okafor"."""
+    sentence = said.sentence
+    for child in sentence.children(word.i):
+        if (
+            child.dep == "appos"
+            and child.pos == "PROPN"
+            and not any(c.dep in ("conj", "cc") for c in sentence.children(child.i))
+        ):  # "my girlfriend, Toby and I": a list, not a name
+            return _full_name(said, child)
+        if child.dep == "acl" and child.lemma.lower() in ("name", "call"):
+            named = [
+                w
+                for w in sentence.children(child.i)
+                if w.dep in ("oprd", "attr", "dobj", "xcomp") and w.pos == "PROPN"
+            ]
+            if named:
+                return _full_name(said, named[0])
+    head = sentence.words[word.head]
+    if word.dep == "compound" and head.pos == "PROPN":
+        return _full_name(said, head)
+    if word.dep in ("nsubj", "nsubjpass"):
+        if head.lemma.lower() == "be" and not said.clause.asked:
+            attr = [w for w in sentence.children(head.i) if w.dep == "attr" and w.pos == "PROPN"]
+            if attr:
+                return _full_name(said, attr[0])
+        if head.lemma.lower() in ("call", "name") and head.tag == "VBN":
+            named = [
+                w
+                for w in sentence.children(head.i)
+                if w.dep in ("oprd", "attr", "xcomp") and w.pos == "PROPN"
+            ]
+            if named:
+                return _full_name(said, named[0])
+    return None
+
+
+def _full_name(said: Said, word: Word) -> str:
+    words = [
+        w
+        for w in said.sentence.subtree(word.i)
+        if w.pos == "PROPN" or (w.pos == "PUNCT" and w.text == ".") and w.i <= word.i
+    ] or [word]
+    words = [w for w in words if w.i <= word.i or w.head == word.i and w.pos == "PROPN"]
+    return joined(words).strip(" ,")
+
+
+def people(sentence: Sentence, position: int, at: datetime, owner: Clause | None) -> list[Candidate]:
+    """The relatives, people and pets a sentence names as the person's own."""
+    if owner is None or is_question(sentence):
+        return []
+    said = Said(owner, position, at, ())
+    found = []
+    for word in sentence.words:
+        lemma = word.lemma.lower()
+        if word.pos != "NOUN":
+            continue
+        mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
+        pet = lex.PETS.get(lemma)
+        relation = (
+            "best friend"
+            if lemma == "friend" and any(c.lower == "best" for c in sentence.children(word.i))
+            else lemma
+        )
+        if pet is None and relation not in lex.FAMILY | lex.CLOSE | lex.CASUAL:
+            continue
+        if not mine and (pet is None or not any(c.lower in ("a", "an") for c in sentence.children(word.i))):
+            continue
+        name = _named(said, word)
+        if not name or name.lower() in ("i", "me") or not name[:1].isupper():
+            continue
+        holder = sentence.words[word.head] if word.dep in ("nsubj", "compound") else None
+        if word.dep == "compound":
+            holder = sentence.words[sentence.words[word.head].head]
+        if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
+            continue  # "my friend Kemi says ...": who said it, not who they are to the person
+        if pet is not None:
+            found.append(
+                candidate(
+                    said,
+                    MemoryKind.FACT,
+                    "pet",
+                    f"Has a {pet} named {name}",
+                    attribute=f"pet_{pet.replace(' ', '_')}",
+                    value=name,
+                    entities=(name,),
+                    typed="animal",
+                    relation="pet",
+                    confidence=0.85,
+                )
+            )
+            continue
+        slot = lex.SINGLE.get(relation)
+        text = (
+            f"{relation.capitalize()} is named {name}"
+            if slot or relation in lex.CLOSE
+            else f"Has a {relation} named {name}"
+        )
+        found.append(
+            candidate(
+                said,
+                MemoryKind.PERSON,
+                "person",
+                text,
+                attribute=slot,
+                value=name if slot else None,
+                entities=(name,),
+                typed="person",
+                relation=relation.replace(" ", "_").replace("-", "_"),
+                confidence=0.85,
+            )
+        )
+    return [f for f in found if f]

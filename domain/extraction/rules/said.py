@@ -1,0 +1,215 @@
+"""A clause as the rules read it, and the helpers every rule shares: the candidate it makes, the
+place or organisation it names, whether its words name a thing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from domain.extraction import lexicon as lex
+from domain.extraction.candidate import Candidate, Relation
+from domain.extraction.clauses import Clause
+from domain.extraction.render import Dated, clause_words, tidy, written_words
+from domain.model import MemoryKind
+from domain.text.parse import Sentence, Word, joined
+
+RULES_VERSION = "rules/3"
+_NOT_A_START = frozenset(
+    {
+        "to",
+        "that",
+        "which",
+        "who",
+        "whom",
+        "when",
+        "if",
+        "because",
+        "and",
+        "but",
+        "or",
+        "so",
+        "why",
+        "what",
+        "where",
+        "how",
+        "though",
+        "although",
+        "while",
+        "as",
+        "than",
+    }
+)
+NOT_A_THING = frozenset({"few", "some", "bit", "lots", "couple"}) | frozenset(
+    {
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "them",
+        "you",
+        "him",
+        "her",
+        "one",
+        "something",
+        "anything",
+        "everything",
+        "nothing",
+        "what",
+        "which",
+        "u",
+        "lot",
+        "stuff",
+    }
+)
+_SLOT_TYPES = {"home_city": ("place", "lives_in"), "employer": ("organization", "works_at")}
+
+
+@dataclass(frozen=True)
+class Said:
+    """A clause of the person's, where it was said, and the times its sentence names."""
+
+    clause: Clause
+    position: int
+    at: datetime
+    dated: tuple[Dated, ...]
+
+    @property
+    def sentence(self) -> Sentence:
+        return self.clause.sentence
+
+    def text(self, drop: Sequence[int] = (), words: Sequence[Word] | None = None) -> str:
+        chosen = list(words) if words is not None else clause_words(self.clause, drop)
+        inside = {w.i for w in chosen}
+        return written_words(chosen, [d for d in self.dated if d.first in inside or d.first + 1 in inside])
+
+    def when(self, past_only: bool = True) -> datetime | None:
+        """The time the clause names, when it is in the past (else None: it holds from when said)."""
+        inside = {w.i for w in clause_words(self.clause)}
+        for dated in self.dated:
+            if dated.first in inside or dated.first + 1 in inside:
+                moment = dated.when.moment()
+                if not past_only or moment.date() <= self.at.date():
+                    return moment
+        return None
+
+    def due(self) -> datetime | None:
+        for dated in self.dated:
+            if dated.when.moment().date() >= self.at.date():
+                return dated.when.moment()
+        return None
+
+
+def candidate(
+    said: Said,
+    kind: MemoryKind,
+    rule: str,
+    content: str,
+    *,
+    attribute: str | None = None,
+    value: str | None = None,
+    entities: tuple[str, ...] = (),
+    typed: str | None = None,
+    relation: str | None = None,
+    confidence: float = 0.9,
+    valid_from: datetime | None = None,
+    due_at: datetime | None = None,
+) -> Candidate | None:
+    content = tidy(content)
+    if len(content.split()) < 2 or content.split()[0].lower() in _NOT_A_START:
+        return None  # a fragment ("To relax by reading", "That got ...")
+    if attribute in _SLOT_TYPES and typed is None:
+        typed, relation = _SLOT_TYPES[attribute]
+    return Candidate(
+        kind=kind,
+        content=content,
+        attribute=attribute,
+        value=value,
+        valid_from=valid_from or said.at,
+        due_at=due_at,
+        entities=entities,
+        confidence=confidence,
+        positions=(said.position,),
+        entity_types=tuple((name, typed) for name in entities) if typed else (),
+        relations=tuple(Relation(predicate=relation, object=name) for name in entities) if relation else (),
+        extractor=f"{RULES_VERSION}:{rule}",
+    )
+
+
+Rule = Callable[[Said], list[Candidate]]
+
+
+def children(said: Said, word: Word, *deps: str) -> list[Word]:
+    return [w for w in said.sentence.children(word.i) if not deps or w.dep in deps]
+
+
+def place(said: Said, under: Word, named: bool = False) -> str | None:
+    """The place named under a word (a city, a country); `named`: any proper name there that is
+    not an organisation will do (a small model often takes a city for a person)."""
+    inside = {w.i for w in said.sentence.subtree(under.i)}
+    for kind, words in said.sentence.entities():
+        if kind in ("GPE", "LOC") and words[0].i in inside:
+            return joined(words)
+    if named:
+        proper = [w for w in said.sentence.subtree(under.i) if w.pos == "PROPN" and w.ent not in ("ORG",)]
+        possessed = any(w.tag == "POS" for w in said.sentence.subtree(under.i))
+        if proper and not possessed and len(proper) <= 3:
+            return joined(proper)
+    return None
+
+
+def organisation(said: Said, under: Word) -> str | None:
+    inside = {w.i for w in said.sentence.subtree(under.i)}
+    for kind, words in said.sentence.entities():
+        if kind in ("ORG", "GPE", "PERSON", "FAC") and words[0].i in inside and words[-1].i in inside:
+            return joined(words).rstrip(".")
+    proper = [w for w in said.sentence.subtree(under.i) if w.pos == "PROPN"]
+    return joined(proper) if proper and len(proper) <= 4 else None
+
+
+def objects(said: Said, word: Word) -> list[Word]:
+    return children(said, word, "dobj", "attr", "oprd", "xcomp", "ccomp", "pobj", "acomp")
+
+
+def names_a_thing(said: Said, words: Sequence[Word]) -> bool:
+    """Whether words say what they are about (not "it", "that one", "something")."""
+    nouns = [
+        w
+        for w in words
+        if w.pos in ("NOUN", "PROPN", "NUM")
+        or (w.pos == "VERB" and w.tag == "VBG")
+        or (w.dep in ("dobj", "pobj") and w.pos not in ("PRON", "DET"))
+    ]
+    return bool(nouns) and not any(
+        w.lower in NOT_A_THING
+        and w.pos in ("PRON", "DET", "NOUN", "NUM")
+        and w.dep in ("dobj", "pobj", "nsubj", "attr")
+        for w in words
+    )
+
+
+def one(found: Candidate | None) -> list[Candidate]:
+    return [found] if found else []
+
+
+def frequency(said: Said) -> bool:
+    words = clause_words(said.clause)
+    return (
+        any(w.lower in lex.FREQUENCY for w in words)
+        or any(
+            w.lower in ("for", "since")
+            and any(
+                c.ent in ("DATE",) or c.lemma.lower() in ("year", "month", "week")
+                for c in said.sentence.subtree(w.i)
+            )
+            for w in words
+        )
+        or any(
+            w.lower == "a"
+            and said.sentence.words[w.head].lemma.lower() in ("week", "day", "month", "year")
+            and w.i > 0
+            and said.sentence.words[w.i - 1].lemma.lower() in ("time", "day", "twice", "once")
+            for w in words
+        )
+    )

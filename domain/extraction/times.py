@@ -1,0 +1,416 @@
+"""Times as people say them ("last month", "next Friday", "in October", "two weeks ago"), resolved
+against the moment they were said, to a day and how precise it is, and written out again so that
+a memory read later means the same ("in February 2026", "on 27 March 2026").
+
+The past or the future is chosen by the sentence (a past verb, a plan), as a person would: "in
+October", said in March of a plan, is the coming October; of a trip taken, the last one. What is
+not recognised resolves to nothing: a memory then keeps the time it was said.
+"""
+
+from __future__ import annotations
+
+import re
+from calendar import monthrange
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from dateparser.search import search_dates
+
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_SHORT_MONTHS = {m[:3]: i for i, m in enumerate(MONTHS, 1)} | {"sept": 9}
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_SEASONS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11), "winter": (12, 2)}
+_NUMBERS = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+} | {"a": 1, "an": 1, "a couple of": 2, "a few": 3, "couple of": 2, "few": 3}
+_UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_HOLIDAYS = {
+    "christmas": (12, 25),
+    "christmas eve": (12, 24),
+    "new year": (1, 1),
+    "new year's": (1, 1),
+    "new years": (1, 1),
+    "halloween": (10, 31),
+    "valentine's day": (2, 14),
+}
+
+
+@dataclass(frozen=True)
+class When:
+    """A resolved time: its first day, how precise it is, and how it is written."""
+
+    start: date
+    grain: str  # day, week, weekend, month, season, year, end
+    text: str
+
+    def moment(self) -> datetime:
+        return datetime(self.start.year, self.start.month, self.start.day, tzinfo=UTC)
+
+
+def _day(d: date) -> str:
+    return f"{d.day} {MONTHS[d.month - 1].capitalize()} {d.year}"
+
+
+def _on(d: date) -> When:
+    return When(d, "day", f"on {_day(d)}")
+
+
+def _month(year: int, month: int, prefix: str = "in") -> When:
+    return When(date(year, month, 1), "month", f"{prefix} {MONTHS[month - 1].capitalize()} {year}")
+
+
+def _year(year: int, prefix: str = "in") -> When:
+    return When(date(year, 1, 1), "year", f"{prefix} {year}")
+
+
+def _week_of(d: date) -> When:
+    monday = d - timedelta(days=d.weekday())
+    return When(monday, "week", f"in the week of {_day(monday)}")
+
+
+def _weekend_of(d: date) -> When:
+    saturday = (
+        d + timedelta(days=(5 - d.weekday()) % 7) if d.weekday() < 5 else d - timedelta(days=d.weekday() - 5)
+    )
+    return When(saturday, "weekend", f"on the weekend of {_day(saturday)}")
+
+
+def _shift_month(year: int, month: int, by: int) -> tuple[int, int]:
+    index = year * 12 + month - 1 + by
+    return index // 12, index % 12 + 1
+
+
+def _number(text: str) -> int | None:
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    return _NUMBERS.get(text)
+
+
+def _nearest(month: int, day: int, at: date, future: bool) -> date:
+    this = date(at.year, month, min(day, monthrange(at.year, month)[1]))
+    if future and this < at:
+        return date(at.year + 1, month, min(day, monthrange(at.year + 1, month)[1]))
+    if not future and this > at:
+        return date(at.year - 1, month, min(day, monthrange(at.year - 1, month)[1]))
+    return this
+
+
+_PREP = r"(?:(?P<prep>in|on|since|by|at|from|until|till|before|after|during|over)\s+)?"
+_NUM = r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a few|a|an)"
+_MONTHS = "|".join(MONTHS) + "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
+
+
+def _m(name: str) -> str:
+    return rf"(?P<{name}>{_MONTHS})\.?"
+
+
+def _d(name: str) -> str:
+    return rf"(?P<{name}>\d{{1,2}})(?:st|nd|rd|th)?"
+
+
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rf"^{_PREP}{body}$"))
+    for name, body in (
+        ("today", r"(?:today|tonight|this (?:morning|afternoon|evening))"),
+        ("yesterday", r"(?:yesterday(?: (?:morning|afternoon|evening))?|last night)"),
+        ("tomorrow", r"tomorrow(?: (?:morning|afternoon|evening|night))?"),
+        ("ago", rf"{_NUM} (?P<unit>day|week|month|year)s? ago"),
+        ("within", rf"in {_NUM} (?P<unit>day|week|month|year)s?"),
+        ("nth", r"the (?P<day>\d{1,2})(?:st|nd|rd|th)"),
+        (
+            "relative",
+            r"(?P<which>last|next|this|coming|the coming|the next|the last|past|the past) "
+            r"(?P<unit>week|weekend|month|year|spring|summer|autumn|fall|winter)",
+        ),
+        (
+            "weekday",
+            r"(?:(?P<which>last|next|this|coming|the coming) )?(?P<weekday>"
+            + "|".join(WEEKDAYS)
+            + r"|mon|tues|tue|"
+            r"wed|thurs|thur|thu|fri|sat|sun)\.?"
+            r"(?: (?:morning|afternoon|evening|night))?",
+        ),
+        (
+            "season",
+            r"(?:the )?(?P<season>spring|summer|autumn|fall|winter)(?: of)?(?: (?P<year>(?:19|20)\d\d))?",
+        ),
+        ("end", rf"the end of (?:the |this )?(?P<unit>week|month|year|{_MONTHS})"),
+        (
+            "month_day",
+            rf"(?:the )?(?:{_m('month')} {_d('day')}|{_d('day2')} (?:of )?{_m('month2')})"
+            r"(?:,? (?P<year>(?:19|20)\d\d))?",
+        ),
+        ("month", rf"(?:(?P<which>last|next|this|coming) )?{_m('month')}(?:,? (?P<year>(?:19|20)\d\d))?"),
+        ("year", r"(?P<year>(?:19|20)\d\d)"),
+        (
+            "holiday",
+            r"(?P<holiday>christmas eve|christmas|new year's|new years|new year|halloween|"
+            r"valentine's day)",
+        ),
+    )
+)
+
+
+def resolve_phrase(phrase: str, at: datetime, future: bool | None = None) -> When | None:
+    """The time `phrase` names (the whole phrase, e.g. "last month", "on March 2"), said at `at`;
+    `future`: whether the sentence looks ahead (None: the nearest either way)."""
+    text = re.sub(r"\s+", " ", phrase.strip().lower().replace("’", "'"))
+    day = at.astimezone(UTC).date()
+    for name, pattern in _PATTERNS:
+        match = pattern.match(text)
+        if match:
+            return _RESOLVERS[name](match, day, future)
+    return None
+
+
+def _today(m: re.Match[str], at: date, future: bool | None) -> When:
+    return _on(at)
+
+
+def _yesterday(m: re.Match[str], at: date, future: bool | None) -> When:
+    return _on(at - timedelta(days=1))
+
+
+def _tomorrow(m: re.Match[str], at: date, future: bool | None) -> When:
+    return _on(at + timedelta(days=1))
+
+
+def _ago(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    n, unit = _number(m.group("n")), m.group("unit")
+    if n is None:
+        return None
+    if unit == "year":
+        return _year(at.year - n)
+    if unit == "month":
+        return _month(*_shift_month(at.year, at.month, -n))
+    return _on(at - timedelta(days=n * _UNITS[unit]))
+
+
+def _within(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    n, unit = _number(m.group("n")), m.group("unit")
+    if n is None:
+        return None
+    if unit == "year":
+        return _year(at.year + n)
+    if unit == "month":
+        return _month(*_shift_month(at.year, at.month, n))
+    return (
+        _on(at + timedelta(days=n * _UNITS[unit])) if unit == "day" else _week_of(at + timedelta(days=7 * n))
+    )
+
+
+def _relative(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    which, unit = m.group("which").replace("the ", ""), m.group("unit")
+    step = {"last": -1, "past": -1, "next": 1, "coming": 1, "this": 0}[which]
+    if unit == "week":
+        return _week_of(at + timedelta(days=7 * step))
+    if unit == "weekend":
+        if step == 0:
+            return _weekend_of(at)
+        return (
+            _weekend_of(at + timedelta(days=7 * step))
+            if step > 0
+            else _weekend_of(at - timedelta(days=at.weekday() + 2))
+        )
+    if unit == "month":
+        return _month(*_shift_month(at.year, at.month, step))
+    if unit == "year":
+        return _year(at.year + step)
+    first, _ = _SEASONS[unit]
+    year = at.year + step if unit != "winter" or step >= 0 else at.year - 1
+    if step == 0 and first < at.month and unit != "winter" and future:
+        year = at.year
+    name = "autumn" if unit == "fall" else unit
+    return When(date(year, first, 1), "season", f"in {name} {year}")
+
+
+def _weekday(m: re.Match[str], at: date, future: bool | None) -> When:
+    target = next(i for i, day in enumerate(WEEKDAYS) if day.startswith(m.group("weekday")))
+    which = (m.group("which") or "").replace("the ", "")
+    ahead = (target - at.weekday()) % 7
+    behind = (at.weekday() - target) % 7
+    if which in ("next", "coming", "this") or (not which and future):
+        return _on(at + timedelta(days=ahead or 7))
+    if which == "last" or future is False or not which:
+        return _on(at - timedelta(days=behind or 7))
+    return _on(at + timedelta(days=ahead))
+
+
+def _season(m: re.Match[str], at: date, future: bool | None) -> When:
+    name = m.group("season")
+    first, _ = _SEASONS[name]
+    if m.group("year"):
+        year = int(m.group("year"))
+    else:
+        start = _nearest(first, 1, at, bool(future))
+        year = start.year
+    label = "autumn" if name == "fall" else name
+    return When(date(year, first, 1), "season", f"in {label} {year}")
+
+
+def _nth(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    day = int(m.group("day"))
+    if not 1 <= day <= 31:
+        return None
+    year, month = at.year, at.month
+    if future is not False and day < at.day:
+        year, month = _shift_month(year, month, 1)
+    elif future is False and day > at.day:
+        year, month = _shift_month(year, month, -1)
+    return _on(date(year, month, min(day, monthrange(year, month)[1])))
+
+
+def _month_number(text: str) -> int:
+    text = text.rstrip(".")
+    return (
+        MONTHS.index(text) + 1 if text in MONTHS else _SHORT_MONTHS[text[:4] if text == "sept" else text[:3]]
+    )
+
+
+def _end(m: re.Match[str], at: date, future: bool | None) -> When:
+    unit = m.group("unit")
+    if unit == "week":
+        friday = at + timedelta(days=(4 - at.weekday()) % 7)
+        return When(friday, "day", f"by the end of the week of {_day(friday - timedelta(days=4))}")
+    if unit == "year":
+        return When(date(at.year, 12, 31), "day", f"by the end of {at.year}")
+    month = at.month if unit == "month" else _month_number(unit)
+    year = at.year if unit == "month" else _nearest(month, 1, at, future is not False).year
+    last = date(year, month, monthrange(year, month)[1])
+    return When(last, "day", f"at the end of {MONTHS[month - 1].capitalize()} {year}")
+
+
+def _month_day(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    month = _month_number(m.group("month") or m.group("month2"))
+    day = int(m.group("day") or m.group("day2"))
+    if not 1 <= day <= 31:
+        return None
+    if m.group("year"):
+        year = int(m.group("year"))
+        return _on(date(year, month, min(day, monthrange(year, month)[1])))
+    return _on(_nearest(month, day, at, bool(future)) if future is not None else _closest(month, day, at))
+
+
+def _closest(month: int, day: int, at: date) -> date:
+    before, after = _nearest(month, day, at, False), _nearest(month, day, at, True)
+    return before if (at - before) <= (after - at) else after
+
+
+def _month_alone(m: re.Match[str], at: date, future: bool | None) -> When:
+    month = _month_number(m.group("month"))
+    prefix = "in"
+    if m.group("year"):
+        return _month(int(m.group("year")), month, prefix)
+    which = m.group("which")
+    if which in ("next", "coming"):
+        start = _nearest(month, 1, at + timedelta(days=1), True)
+    elif which == "last":
+        start = _nearest(month, 1, date(at.year, at.month, 1) - timedelta(days=1), False)
+    elif which == "this" or future is None:
+        start = date(at.year, month, 1)
+    else:
+        start = _nearest(month, 1, at.replace(day=1), future)
+    return _month(start.year, start.month, prefix)
+
+
+def _year_alone(m: re.Match[str], at: date, future: bool | None) -> When:
+    prefix = m.group("prep") if m.group("prep") in ("since", "by", "until", "before", "after") else "in"
+    return _year(int(m.group("year")), prefix)
+
+
+def _holiday(m: re.Match[str], at: date, future: bool | None) -> When:
+    month, day = _HOLIDAYS[m.group("holiday")]
+    found = _nearest(month, day, at, future is not False)
+    name = m.group("holiday").title().replace("'S", "'s")
+    return When(found, "day", f"{m.group('prep') or 'at'} {name} {found.year}")
+
+
+_RESOLVERS = {
+    "today": _today,
+    "yesterday": _yesterday,
+    "tomorrow": _tomorrow,
+    "ago": _ago,
+    "within": _within,
+    "relative": _relative,
+    "weekday": _weekday,
+    "season": _season,
+    "end": _end,
+    "month_day": _month_day,
+    "nth": _nth,
+    "month": _month_alone,
+    "year": _year_alone,
+    "holiday": _holiday,
+}
+
+
+def written(when: When, prep: str | None) -> str:
+    """How the time is written in a memory, keeping a preposition the person used where it
+    carries meaning ("since 2019", "by 30 May 2026", "before Christmas 2026")."""
+    if prep in ("since", "by", "before", "until", "after") and when.text.startswith(("on ", "in ", "at ")):
+        return f"{prep} {when.text.split(' ', 1)[1]}"
+    return when.text
+
+
+_WHEN_WORD = re.compile(
+    r"\d|\b(?:yesterday|today|tonight|tomorrow|last|next|ago|week|month|year|weekend|"
+    r"morning|evening|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|"
+    r"february|march|april|may|june|july|august|september|october|november|december)\b",
+    re.IGNORECASE,
+)
+_SINCE_YEAR = re.compile(r"\bsince (?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
+
+
+def resolve(text: str, at: datetime, future: bool = False) -> datetime | None:
+    """The time a free text names ("last month", "since 2019", "next Friday at 10"), resolved
+    against `at`, in the past unless `future`; None when it names none. For what a model wrote,
+    whose phrase is not cut out for us: the text is searched with `dateparser`."""
+    if not future and (year := _SINCE_YEAR.search(text)):
+        return datetime(int(year.group("year")), 1, 1, tzinfo=UTC)
+    whole = resolve_phrase(text, at, future)
+    if whole is not None:
+        return whole.moment()
+    found = search_dates(
+        text,
+        languages=["en"],
+        settings={
+            "RELATIVE_BASE": at.astimezone(UTC).replace(tzinfo=None),
+            "PREFER_DATES_FROM": "future" if future else "past",
+            "PREFER_DAY_OF_MONTH": "first",
+            "RETURN_AS_TIMEZONE_AWARE": False,
+        },
+    )
+    for phrase, moment in found or []:
+        if _WHEN_WORD.search(phrase) and phrase.strip().lower() not in {"may", "march", "sun"}:
+            return moment.replace(tzinfo=UTC)
+    return None

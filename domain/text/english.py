@@ -1,0 +1,118 @@
+"""English: its words, the lists of words each purpose leaves out, and its analyzers."""
+
+from __future__ import annotations
+
+import re
+
+from domain.text.analyzer import Analyzer
+
+
+def _listed(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Lucene's English stop words, which its index leaves out.
+LUCENE_STOP_WORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    }
+)
+# Words that ask, point or join rather than name what a text is about: NLTK's English stop words
+# (question words, pronouns, auxiliaries, prepositions) and their contractions, less those that
+# are also words of their own ("won"). A search looks for them only when a query holds nothing else.
+FUNCTION_WORDS = _listed("""
+i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her
+hers herself it its itself they them their theirs themselves what which who whom this that these
+those am is are was were be been being have has had having do does did doing a an the and but if
+or because as until while of at by for with about against between into through during before after
+above below to from up down in out on off over under again further then once here there when where
+why how all any both each few more most other some such no nor not only own same so than too very
+s t can will just don should now d ll m re ve aren couldn didn doesn hadn hasn haven isn mustn
+shouldn wasn weren wouldn i'm i've i'd i'll you're you've you'd you'll
+he's she's it's we're we've we'd we'll they're they've they'd they'll that's what's who's where's
+when's why's how's there's here's let's don't doesn't didn't isn't aren't wasn't weren't haven't
+hasn't hadn't won't wouldn't can't couldn't shouldn't mustn't
+""")
+# Words that carry no detail of their own: a memory that adds only these adds nothing.
+DETAIL_STOP_WORDS = _listed("""
+    a an the and or but of to in on at for with by from as is are was were be been being am i me my
+    mine we our us you your it its this that these those there here so very really just also too
+    do does did have has had will would can could should may might""")
+# What a chat says without saying what it is about: function words, fillers, greetings, the
+# verbs of any conversation. A topic or a summary's sentence is weighed without them.
+CHAT_STOP_WORDS = _listed("""
+a about above after again against all also am an and any are aren't as at be because been before
+being below between both but by can can't cannot could couldn't did didn't do does doesn't doing
+don't down during each even ever every few for from further get gets getting got had hadn't has
+hasn't have haven't having he he'd he'll he's her here here's hers herself him himself his how
+how's i i'd i'll i'm i've if in into is isn't it it's its itself just know let's like lot me more
+most much must my myself no nor not now of off oh ok okay on once one only or other ought our ours
+ourselves out over own really right same she she'd she'll she's should shouldn't so some still such
+sure than that that's the their theirs them themselves then there there's these they they'd they'll
+they're they've thing things think this those through to too under until up us very want was wasn't
+we we'd we'll we're we've well were weren't what what's when when's where where's which while who
+who's whom why why's will with won't would wouldn't yeah yes you you'd you'll you're you've your
+yours yourself yourselves go going gonna wanna been make made time today yesterday tomorrow new
+good great nice thanks thank hi hello hey bye cool awesome wow amazing glad definitely totally
+actually maybe kind sort pretty quite bit way day days week year years said say
+yep yup nope wow oops woohoo haha lol omg ooh aww hmm ugh whoa yay sorry please sounds sound
+feel feels felt feeling look looks looked looking seem seems seemed bring brings brought take takes
+took taken come comes came give gives gave keep keeps kept put puts tell tells told let lets find
+found see seen saw seeing try tried trying mean means meant long lots little big thing stuff always
+never sometimes often usually though although maybe anyway anything something everything nothing
+""")
+
+SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+
+# Lucene's English analyzer: lower-cased, its stop words out, possessive dropped, Porter-stemmed.
+INDEX = Analyzer(
+    "index", re.compile(r"\w+(?:'\w+)?", re.UNICODE), stop=LUCENE_STOP_WORDS, suffix="'s", stemmer="porter"
+)
+# What a search looks for: the index's words less the function words.
+QUERY = Analyzer("query", INDEX.token, stop=LUCENE_STOP_WORDS | FUNCTION_WORDS, suffix="'s", stemmer="porter")
+# The words that carry a memory's details, Porter2-stemmed ("lives" and "live" are one; "5" and
+# "10" two): what consolidation and grounding compare.
+DETAIL = Analyzer("detail", re.compile(r"\w+"), fold=str.casefold, stop=DETAIL_STOP_WORDS, stemmer="english")
+# The words a conversation is about, as said (no stems: a topic is shown to a person).
+TOPIC = Analyzer(
+    "topic",
+    re.compile(r"[A-Za-z][A-Za-z'-]+"),
+    fold_first=False,
+    strip="'-",
+    min_length=3,
+    stop=CHAT_STOP_WORDS,
+)
+
+ANALYZERS = {a.name: a for a in (INDEX, QUERY, DETAIL, TOPIC)}

