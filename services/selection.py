@@ -9,11 +9,12 @@ say it once (issue 28). Used by the context block, and by /search where asked.
   thanks!" is found through what was said around it, and would be shown with nothing of its own.
   A turn that says little (fewer than `INFORMATIVE` informative words: its words less stop and
   function words, as BM25 reads them) is shown only when one of those words is one asked about.
-- **Nothing twice.** An item whose informative words lie (for `SAME` of them) within those of
-  one shown before it says nothing new and is left out; where a memory or summary carries what a
-  turn shown before it carried, it takes the turn's place (the distilled statement first). A
-  memory and the turn it came from are already one hit (search fuses them as one piece of
-  evidence).
+- **Nothing twice.** An item whose informative words all lie within those of one shown before it
+  says nothing new and is left out; where a memory or summary carries all that a turn shown
+  before it carried, it takes the turn's place (the distilled statement first). One word more is
+  something new: "lives in Lisbon near the river" and "lives in Porto near the river" are two
+  things. A memory and the turn it came from are already one hit (search fuses them as one piece
+  of evidence).
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from services.search import Hit
 # on Saturday!" (ye, saturday). "I got the job!" (got, job) says little too, but is kept when
 # what was asked names the job.
 INFORMATIVE = 3
-# Share of an item's informative words found in an earlier item's for it to add nothing.
-SAME = 0.8
 
 
 def informative(text: str) -> frozenset[str]:
@@ -45,8 +44,8 @@ def says_little(hit: Hit, asked: frozenset[str]) -> bool:
 
 
 def _within(words: frozenset[str], other: frozenset[str]) -> bool:
-    """Whether (nearly) every informative word of one item is in the other's."""
-    return bool(words) and len(words & other) >= SAME * len(words)
+    """Whether every informative word of one item is in the other's."""
+    return bool(words) and words <= other
 
 
 def select(hits: Iterable[Hit], asked: Sequence[str], floor: float | None = None,

@@ -69,6 +69,12 @@ def test_a_memory_that_says_less_than_the_turn_before_it_is_left_out() -> None:
     assert [h.type for h in select(hits, ["where do I live?"])] == ["message"]
 
 
+def test_one_word_more_is_something_new() -> None:
+    hits = [hit("memory", "Ada lives in Lisbon near the river"),
+            hit("memory", "Ada lives in Porto near the river")]
+    assert len(select(hits, ["where does Ada live?"])) == 2
+
+
 def test_the_floor_the_limit_and_what_the_block_already_shows() -> None:
     hits = [hit("memory", "Prefers green tea", 0.95),
             hit("message", "the boiler broke again on Monday", 0.70),
