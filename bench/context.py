@@ -81,6 +81,7 @@ def floor_sweep(lore: Lore, people: list[Person], dia: dict[tuple[str, int], str
 
 def precision(lore: Lore, people: list[Person], dia: dict[tuple[str, int], str], show: int) -> None:
     turns = {f"lifechats-{c.person}": {t.id: t for t in c.turns()} for c in chats.load()}
+    answers = {(f"lifechats-{c.person}", q.text): q.answer for c in chats.load() for q in c.questions}
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     shown = 0
     now = datetime.now(UTC)
@@ -104,7 +105,8 @@ def precision(lore: Lore, people: list[Person], dia: dict[tuple[str, int], str],
             r["answer"] += any(ans for _, _, ans in labels)
         if shown < show:
             shown += 1
-            console.print(f"\n[bold]{person.user}: {question.question}[/bold] (answer: {question.answer})")
+            answer = answers[(person.user, question.question)]
+            console.print(f"\n[bold]{person.user}: {question.question}[/bold] (answer: {answer})")
             for hit, (rel, fill, ans) in zip(items, labels, strict=True):
                 mark = ("A" if ans else "R" if rel else "-") + ("F" if fill else " ")
                 console.print(f"  {mark} {hit.type:7} {hit.fields.get('content')!s:.130}")
@@ -129,6 +131,7 @@ def main() -> None:
     parser.add_argument("--lifechats", type=int, default=6, help="people of bench/lifechats")
     parser.add_argument("--reuse", action="store_true", help="the store bench.retrieval --keep left")
     parser.add_argument("--show", type=int, default=0, help="print this many lifechats blocks, labelled")
+    parser.add_argument("--no-sweep", action="store_true", help="only the lifechats blocks")
     args = parser.parse_args()
     settings = Settings(home=Path(tempfile.mkdtemp(prefix="lore-context-")), kafka_bootstrap=None)
     lore = bootstrap(settings, embedder=open_embedder(settings))
@@ -140,7 +143,8 @@ def main() -> None:
     with TestClient(create_app(lambda: lore)) as client:
         if not args.reuse:
             record(client, people)
-        floor_sweep(lore, people, dia)
+        if not args.no_sweep:
+            floor_sweep(lore, people, dia)
         precision(lore, people, dia, args.show)
     console.print(f"parts: {TUNED}, {HELD_OUT}, {OWN}")
 

@@ -33,7 +33,7 @@ RELEVANT = 10
 # The least cosine of an item's own vector to the message (or a question synthesized from it) for
 # it to count as relevant, in each embedder's own scale; chosen on LoCoMo conversations 0-4
 # (bench/README, "Context blocks"). A model not measured has no floor.
-FLOORS = {"e5-small-v2-int8-onnx": 0.0}
+FLOORS = {"e5-small-v2-int8-onnx": 0.76}
 # The block's first line: how the model is to use it.
 INSTRUCTION = ("Use these notes only where they help with the person's message; where two disagree, "
                "the newer holds.")
