@@ -1,7 +1,7 @@
 """Context blocks: how many of their relevant items bear on the question, how many are filler, and
 whether the answer is there — and the relevance floor they are built with.
 
-    python -m bench.context --reuse        # on the store bench.retrieval --keep left
+    python -m bench.context --reuse        # on the store bench.retrieval left
     python -m bench.context                # records LoCoMo and lifechats first (wipes the database)
 
 1. **The floor, chosen on LoCoMo conversations 0-4.** For each question, the relevant items a
@@ -129,7 +129,7 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--conversations", type=int, default=10, help="LoCoMo conversations (of 10)")
     parser.add_argument("--lifechats", type=int, default=6, help="people of bench/lifechats")
-    parser.add_argument("--reuse", action="store_true", help="the store bench.retrieval --keep left")
+    parser.add_argument("--reuse", action="store_true", help="the store bench.retrieval left")
     parser.add_argument("--show", type=int, default=0, help="print this many lifechats blocks, labelled")
     parser.add_argument("--no-sweep", action="store_true", help="only the lifechats blocks")
     args = parser.parse_args()

@@ -396,9 +396,7 @@ def main() -> None:
     parser.add_argument("--fusion-grid", action="store_true",
                         help="also each source alone and the fusion settings' grid (LoCoMo)")
     parser.add_argument("--reuse", action="store_true",
-                        help="search the store as it is (recorded by an earlier run with --keep)")
-    parser.add_argument("--keep", action="store_true", help="leave the store for --reuse (no wipe first "
-                        "with --reuse)")
+                        help="search the store as an earlier run left it (no wipe, nothing recorded)")
     parser.add_argument("--memories", choices=("rules", "every-sentence"), default="rules",
                         help="what makes the memories: the offline extractor, or (a stress test) every "
                         "sentence the person says")
