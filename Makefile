@@ -49,7 +49,7 @@ bench: setup infra-up
 bench-ingest: setup infra-up
 	LORE_KAFKA_BOOTSTRAP=$${LORE_KAFKA_BOOTSTRAP:-127.0.0.1:9092} $(BIN)/python -m bench.ingest
 
-## bench-retrieval: LoCoMo and FactConsolidation retrieval quality (wipes the local Neo4j's graph)
+## bench-retrieval: LoCoMo, lifechats and FactConsolidation retrieval quality (wipes the local Neo4j's graph)
 bench-retrieval: setup infra-up
 	$(BIN)/python -m bench.retrieval
 

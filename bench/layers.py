@@ -38,9 +38,9 @@ from rouge_score import rouge_scorer
 
 from bench.retrieval import (
     CATEGORIES,
-    end_sessions,
-    ingest_locomo,
     load_locomo,
+    locomo_people,
+    record,
     scores,
     session_time,
     turn_text,
@@ -303,8 +303,7 @@ def main() -> None:
     lore.projector.wipe()
     data = load_locomo(args.conversations)
     with TestClient(create_app(lambda: lore)) as client:
-        ingest_locomo(client, data)
-        end_sessions(client, data)
+        record(client, locomo_people(args.conversations))
         wait_for_layers(lore)
         summary_quality(lore, model, data, args.llm_sessions)
         profile_coverage(lore, model, data)

@@ -14,7 +14,8 @@ trap '.venv/bin/lore infra wipe --yes >/dev/null' EXIT
 .venv/bin/python -m bench.core --events 5000 --users 50 --vector-events 3000 --embed-sample 300 --verify
 LORE_KAFKA_BOOTSTRAP=127.0.0.1:$LORE_LOCAL_KAFKA_PORT .venv/bin/python -m bench.ingest --commands 3000 --users 50 \
     --paced 300 --rate 200 --embed-commands 100
-.venv/bin/python -m bench.retrieval --conversations 1 --fc-sizes 6k --baselines local
+.venv/bin/python -m bench.retrieval --conversations 1 --lifechats 1 --fc-sizes 6k --baselines local
+.venv/bin/python -m bench.context --conversations 1 --lifechats 1 --reuse
 .venv/bin/python -m bench.turn_windows --conversations 1
 .venv/bin/python -m bench.embedders --turns 64 --queries 5 --models local,e5-small-v2
 .venv/bin/python -m bench.extraction --sessions 10

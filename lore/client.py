@@ -118,16 +118,20 @@ class _Calls:
     @staticmethod
     def search(user_id: str, query: str, *, limit: int = 10, valid_at: datetime | None = None,
                known_at: datetime | None = None, kinds: list[str] | None = None,
-               include_history: bool | None = None) -> _Call[SearchResponse]:
+               include_history: bool | None = None, context_rules: bool | None = None,
+               min_relevance: float | None = None) -> _Call[SearchResponse]:
         return _Call("POST", "/v1/users/{user_id}/search", SearchResponse, _user(user_id), body={
             "query": query, "limit": limit, "valid_at": valid_at, "known_at": known_at, "kinds": kinds,
-            "include_history": include_history})
+            "include_history": include_history, "context_rules": context_rules,
+            "min_relevance": min_relevance})
 
     @staticmethod
     def context(user_id: str, message: str, *, token_budget: int = 1000,
-                recent_messages: list[dict[str, str]] | None = None) -> _Call[ContextResponse]:
+                recent_messages: list[dict[str, str]] | None = None, min_relevance: float | None = None,
+                relevant_limit: int | None = None) -> _Call[ContextResponse]:
         return _Call("POST", "/v1/users/{user_id}/context", ContextResponse, _user(user_id), body={
-            "message": message, "token_budget": token_budget, "recent_messages": recent_messages})
+            "message": message, "token_budget": token_budget, "recent_messages": recent_messages,
+            "min_relevance": min_relevance, "relevant_limit": relevant_limit})
 
     @staticmethod
     def forget(user_id: str, memory_id: str, *, purge: bool = False,

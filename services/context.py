@@ -24,11 +24,24 @@ from projections.temporal import TemporalQueries
 from projections.views import MemoryView
 from services.questions import QuestionSynthesizer
 from services.search import Hit, SearchService
+from services.selection import select
 
 Format = Literal["text", "markdown", "json"]
 SUMMARIES = 5
 TODOS = 5
 RELEVANT = 10
+# The least cosine of an item's own vector to the message (or a question synthesized from it) for
+# it to count as relevant, in each embedder's own scale; chosen on LoCoMo conversations 0-4
+# (bench/README, "Context blocks"). A model not measured has no floor.
+FLOORS = {"e5-small-v2-int8-onnx": 0.76}
+# The block's first line: how the model is to use it.
+INSTRUCTION = ("Use these notes only where they help with the person's message; where two disagree, "
+               "the newer holds.")
+
+
+def default_floor(model: str | None) -> float | None:
+    """The relevance floor measured for an embedder (None: none measured, no floor)."""
+    return FLOORS.get(model) if model else None
 # The most of the budget each layer may take (what one leaves goes to those after it).
 SHARES = {"profile": 0.3, "recent_sessions": 0.2, "always": 0.4, "todos": 0.1, "relevant": 1.0}
 TITLES = {"profile": "About them", "recent_sessions": "Recent conversations", "always": "Always keep in mind",
@@ -80,6 +93,9 @@ class ContextBlock:
     profile_version: int
     questions: list[str]
     timings_ms: dict[str, float]
+    instruction: str = INSTRUCTION
+    relevant_found: int = 0     # relevant items that passed the rules, before the budget
+    floor: float | None = None
 
     def cited(self, kind: str) -> list[str]:
         return list(dict.fromkeys(i.id for s in self.sections for i in s.items if i.type == kind))
@@ -124,7 +140,7 @@ class Renderer:
 
     def header(self, now: datetime) -> str:
         title = f"What you know about this person (as of {now:%Y-%m-%d})"
-        return f"# {title}" if self.form == "markdown" else f"{title}:"
+        return (f"# {title}" if self.form == "markdown" else f"{title}:") + f"\n{INSTRUCTION}"
 
     def title(self, section: Section) -> str:
         return f"\n## {section.title}" if self.form == "markdown" else f"\n{section.title}:"
@@ -134,7 +150,7 @@ class Renderer:
 
     def render(self, now: datetime, sections: Sequence[Section]) -> str:
         if self.form == "json":
-            return json.dumps({"as_of": now.isoformat(), "sections": [
+            return json.dumps({"as_of": now.isoformat(), "instruction": INSTRUCTION, "sections": [
                 {"name": s.name, "title": s.title, "items": [{"type": i.type, "id": i.id, "text": i.text}
                                                              for i in s.items]} for s in sections]},
                               ensure_ascii=False)
@@ -179,7 +195,12 @@ class ContextBuilder:
         self.synthesizer = synthesizer
 
     def build(self, user_id: str, message: str, recent: Sequence[str], budget: int, now: datetime,
-              form: Format = "text", synthesize: bool = True) -> ContextBlock:
+              form: Format = "text", synthesize: bool = True, floor: float | None = None,
+              relevant: int = RELEVANT) -> ContextBlock:
+        """`floor`: the least cosine of a relevant item to what was asked (None: the embedder's
+        default); `relevant`: how many relevant items at most."""
+        if floor is None:
+            floor = default_floor(self.search.embedder.model if self.search.embedder else None)
         timings: dict[str, float] = {}
         started = time.perf_counter()
         profile = next(iter(self.layers.profiles(user_id)), None)
@@ -197,9 +218,11 @@ class ContextBuilder:
         timings["questions"] = _ms(started)
         started = time.perf_counter()
         loaded = {m.memory_id for m in [*always, *todos]}
-        hits = self.search.search(user_id, message, Window(valid_at=now, known_at=None), limit=RELEVANT * 2,
-                                  types=("memory", "message"), also=tuple(questions))
-        relevant = [h for h in hits if h.id not in loaded][:RELEVANT]
+        hits = self.search.search(user_id, message, Window(valid_at=now, known_at=None), limit=relevant * 2,
+                                  types=("memory", "message"), also=tuple(questions), measure=True)
+        shown = [m.content for m in [*always, *todos]] + [s.summary.summary for s in summaries]
+        relevant_hits = select((h for h in hits if h.id not in loaded), [message, *questions], floor,
+                               relevant, shown)
         timings["search"] = _ms(started)
 
         render = Renderer(self.counter, form)
@@ -231,7 +254,7 @@ class ContextBuilder:
         pack("always", [Item("memory", m.memory_id, memory_line(m)) for m in always])
         pack("todos", [Item("memory", m.memory_id, todo_line(m)) for m in todos])
         pack("relevant", [Item(h.type, h.id, hit_line(h))  # type: ignore[arg-type]
-                                      for h in relevant])
+                          for h in relevant_hits])
 
         text = render.render(now, sections)
         tokens = self.counter.count(text)
@@ -242,15 +265,15 @@ class ContextBuilder:
                 sections.pop()
             text = render.render(now, sections)
             tokens = self.counter.count(text)
-        shown = {(s.name, i.id) for s in sections for i in s.items}
+        kept = {(s.name, i.id) for s in sections for i in s.items}
         return ContextBlock(
             text=text, tokens=tokens, tokenizer=self.counter.name, sections=sections,
-            always=[m for m in always if ("always", m.memory_id) in shown],
-            todos=[m for m in todos if ("todos", m.memory_id) in shown],
-            relevant=[h for h in relevant if ("relevant", h.id) in shown],
+            always=[m for m in always if ("always", m.memory_id) in kept],
+            todos=[m for m in todos if ("todos", m.memory_id) in kept],
+            relevant=[h for h in relevant_hits if ("relevant", h.id) in kept],
             profile_version=profile.version if profile is not None and any(
                 s.name == "profile" for s in sections) else 0,
-            questions=questions, timings_ms=timings)
+            questions=questions, timings_ms=timings, relevant_found=len(relevant_hits), floor=floor)
 
 
 def _ms(started: float) -> float:

@@ -1,5 +1,11 @@
 """Hybrid search: candidates from every source, fused by reciprocal rank, then reranked by
-recency, importance and use. The sources run side by side; the query is embedded once."""
+recency, importance and use. The sources run side by side; the query is embedded once.
+
+Memories, turns and summaries compete on one ranking (issue 28): each source's lists of each
+type are merged by score into one list before the fusion, and a memory extracted from a turn is
+fused with that turn as one piece of evidence, shown once. Ranked in lists of their own, a few
+weak memories each came first of theirs and pushed the turns that held the answer out of the
+top 10 (bench/README, "Memories and turns on one ranking")."""
 
 from __future__ import annotations
 
@@ -11,6 +17,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
+from domain.model import message_id
 from domain.retrieval.time_focus import TimeFocus, mentions_time, time_focus
 from infra.embedding import Embedder
 from infra.embedding.port import embed_queries
@@ -87,10 +96,12 @@ class SearchService:
 
     def search(self, user_id: str, query: str, window: Window, limit: int = 10,
                sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
-               mmr_lambda: float | None = None, also: tuple[str, ...] = ()) -> list[Hit]:
+               mmr_lambda: float | None = None, also: tuple[str, ...] = (),
+               measure: bool = False) -> list[Hit]:
         """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone);
         `also`: more queries for the same need (questions synthesized from a message), searched
-        beside it like a rewriter's rewordings.
+        beside it like a rewriter's rewordings. `measure`: each hit's own closeness to what was
+        asked, `scores["cosine"]` (its stored vector against the best of the asked wordings').
 
         Everything that can overlap does: the query is embedded while the person's counts and the
         entities the query names are read, and the text source (which needs no vector) is asked
@@ -131,8 +142,11 @@ class SearchService:
                     lists[("graph", kind)] = timed("graph", self.queries.graph)(
                         kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
         with step("fuse"):
-            ranked = self._rerank(_fuse(lists), window, time_focus(query, window.valid_at or self.clock()))
+            focus = time_focus(query, window.valid_at or self.clock())
+            ranked = self._rerank(_fuse(lists, user_id), window, focus)
         chosen = ranked[:limit] if mmr_lambda is None else self._diversify(ranked[:depth], mmr_lambda, limit)
+        if measure and vectors:
+            self._measure(chosen, vectors)
         SEARCH_SECONDS.observe(time.perf_counter() - started)
         return chosen
 
@@ -147,6 +161,17 @@ class SearchService:
         for position, index in enumerate(order, start=1):
             hits[index].ranks["mmr"] = position
         return [hits[i] for i in order]
+
+    def _measure(self, hits: list[Hit], asked: list[list[float]]) -> None:
+        """Each hit's cosine to the nearest asked wording (hits without a stored vector: none)."""
+        stored = self.queries.vectors([(h.type, h.id) for h in hits])
+        wordings = np.array(asked, dtype=np.float32)
+        wordings /= np.linalg.norm(wordings, axis=1, keepdims=True)
+        for hit in hits:
+            vector = stored.get((hit.type, hit.id))
+            if vector:
+                v = np.array(vector, dtype=np.float32)
+                hit.scores["cosine"] = float(np.max(wordings @ v) / (np.linalg.norm(v) or 1.0))
 
     def _rerank(self, hits: list[Hit], window: Window, focus: TimeFocus) -> list[Hit]:
         """Recency applies to memories (beliefs go stale; a turn of a conversation is a record), and
@@ -210,14 +235,49 @@ def _weight(source: str) -> float:
     return SOURCE_WEIGHTS.get(base, 1.0) * (REWORDING_WEIGHT if rewording else 1.0)
 
 
-def _fuse(lists: dict[tuple[str, ItemType], list[Candidate]]) -> list[Hit]:
-    """Weighted reciprocal-rank fusion: Σ weight / (RRF_K + rank) over the lists an item is in."""
+def _fuse(lists: dict[tuple[str, ItemType], list[Candidate]], user_id: str) -> list[Hit]:
+    """Weighted reciprocal-rank fusion of pieces of evidence: Σ weight / (RRF_K + rank) over the
+    sources' lists, each one list over every type it searched (`_merged`). A memory extracted from
+    a turn is the same evidence as that turn: the two are one hit, ranked in each list where the
+    better of them is, and shown as whichever of them ranked best anywhere (the memory on a tie)."""
     hits: dict[tuple[ItemType, str], Hit] = {}
-    for (source, kind), candidates in lists.items():
+    members: dict[tuple[ItemType, str], dict[tuple[ItemType, str], tuple[int, Candidate]]] = {}
+    for source, candidates in _merged(lists).items():
         for rank, candidate in enumerate(candidates, start=1):
-            hit = hits.setdefault((kind, candidate.id), Hit(kind, candidate.id, 0.0, {"rrf": 0.0}, {}))
+            key = _evidence(candidate, user_id)
+            mine = members.setdefault(key, {})
+            best, _ = mine.get((candidate.type, candidate.id), (rank, candidate))
+            mine[(candidate.type, candidate.id)] = (min(best, rank), candidate)
+            hit = hits.setdefault(key, Hit(candidate.type, candidate.id, 0.0, {"rrf": 0.0}, {}))
+            if source in hit.ranks:
+                continue
             hit.scores[source] = candidate.score
             hit.ranks[source] = rank
             hit.scores["rrf"] += _weight(source) / (RRF_K + rank)
-            hit.fields.update(candidate.fields)
+    for key, hit in hits.items():
+        _, shown = min(members[key].values(), key=lambda m: (m[0], m[1].type != "memory"))
+        hit.type, hit.id = shown.type, shown.id
+        hit.fields.update(shown.fields)
     return list(hits.values())
+
+
+def _merged(lists: dict[tuple[str, ItemType], list[Candidate]]) -> dict[str, list[Candidate]]:
+    """One list per source over every type it searched, best score first: a source scores each
+    type on one scale (one query vector's cosines; BM25 with each type's statistics), so a memory
+    ranks among the turns where its score puts it, not first of a list of its own whatever its
+    score (issue 28: the best of 18 weak memories came first)."""
+    merged: dict[str, list[Candidate]] = {}
+    for (source, _), candidates in lists.items():
+        merged.setdefault(source, []).extend(candidates)
+    return {source: sorted(candidates, key=lambda c: (-c.score, c.type, c.id))
+            for source, candidates in merged.items()}
+
+
+def _evidence(candidate: Candidate, user_id: str) -> tuple[ItemType, str]:
+    """What a candidate is evidence of: a memory extracted from turns, the first of them; else itself."""
+    if candidate.type == "memory":
+        refs = candidate.fields.get("messages") or []
+        if refs:
+            episode, _, position = str(refs[0]).rpartition("#")
+            return "message", message_id(user_id, episode, int(position))
+    return candidate.type, candidate.id

@@ -207,6 +207,14 @@ class SearchRequest(BaseModel):
         default=None, ge=0, le=1,
         description="Diversify by maximal marginal relevance: 1 = plain relevance, 0.5-0.7 keeps "
         "near-duplicates apart. Default: off.")
+    context_rules: bool = Field(
+        default=False, description="Apply the context block's rules: leave out turns that say little "
+        "(an acknowledgement, a greeting) unless they name what was asked, anything that repeats a hit "
+        "before it (a memory takes the place of a turn that says the same), and hits below min_relevance.")
+    min_relevance: float | None = Field(
+        default=None, ge=-1, le=1,
+        description="Leave out hits whose own vector's cosine to the query is below this (each hit's "
+        "scores then hold its `cosine`). With context_rules and no value: the context block's default.")
 
     _has_a_word = field_validator("query")(classmethod(lambda cls, text: names_a_word(text)))
 
@@ -224,7 +232,8 @@ class SearchHit(BaseModel):
     id: str
     content: str
     score: float = Field(description="Final score: fused rank, reranked by recency, importance, use.")
-    scores: dict[str, float] = Field(description="Per source: vector (cosine), text (BM25), graph, rrf.")
+    scores: dict[str, float] = Field(description="Per source: vector (cosine), text (BM25), graph, rrf; "
+                                     "cosine: the hit's own vector against the query, where measured.")
     ranks: dict[str, int] = Field(description="Rank in each source that found it, from 1.")
     kind: str | None = None
     attribute: str | None = None
@@ -269,6 +278,12 @@ class ContextRequest(BaseModel):
         default="text", description="text or markdown to paste into a prompt; json: the sections as data.")
     synthesize_questions: bool = Field(default=True, description="Search the questions the memory should "
                                        "answer about the message too (LORE_QUESTIONS).")
+    min_relevance: float | None = Field(
+        default=None, ge=-1, le=1, description="The relevance floor: a memory or turn is relevant when its "
+        "own vector's cosine to the message (or a question synthesized from it) is at least this. Default: "
+        "the measured default (see the response's min_relevance).")
+    relevant_limit: int = Field(default=10, ge=1, le=50,
+                                description="At most this many relevant memories and turns.")
 
 
 class ContextItem(BaseModel):
@@ -293,7 +308,12 @@ class Citations(BaseModel):
 
 
 class ContextResponse(BaseModel):
-    text: str = Field(description="Paste into the system prompt (format json: the sections as JSON).")
+    text: str = Field(description="Paste into the system prompt (format json: the sections as JSON). "
+                      "Its first lines: a title and the instruction.")
+    instruction: str = Field(description="The one line the block opens with: how the model is to use it.")
+    relevant_count: int = Field(description="How many memories and turns passed the relevance rules (floor, "
+                                "no filler, nothing twice), before the token budget.")
+    min_relevance: float | None = Field(description="The relevance floor applied (null: none).")
     tokens: int = Field(description="Tokens of `text`, counted by `tokenizer`: at most token_budget.")
     tokenizer: str = Field(description="cl100k_base (GPT-4's): a real count, not characters / 4.")
     sections: list[ContextSection] = Field(description="The layers it holds, in order; empty ones left out.")

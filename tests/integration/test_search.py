@@ -287,3 +287,33 @@ def test_a_context_request_with_a_very_long_message_is_answered_from_its_telling
     assert hits and "billing" in hits[0]["content"]  # 401 words: more than Lucene's clause budget
     too_long = client.post("/v1/users/ada/context", json={"message": "x" * 200_001})
     assert too_long.status_code == 422 and "message" in too_long.text
+
+
+def test_the_context_block_says_each_thing_once_without_filler_and_says_how_to_use_it(
+    client: TestClient,
+) -> None:
+    response = client.post("/v1/users/ada/episodes", params={"wait": "true"}, json={
+        "session_id": "family", "messages": [
+            {"role": "user", "content": "My sister Ife moved to Lagos with her husband Tunde last spring",
+             "timestamp": "2026-04-12T09:00:00Z"},
+            {"role": "assistant", "content": "Got it, thanks!", "timestamp": "2026-04-12T09:00:20Z"},
+            {"role": "user", "content": "Tunde teaches chemistry at a school in Lagos",
+             "timestamp": "2026-04-12T09:01:00Z"}]})
+    assert response.status_code == 202
+    remember(client, "ada", "Ada's sister Ife moved to Lagos with her husband Tunde last spring")
+    body = client.post("/v1/users/ada/context", json={
+        "message": "what does my sister's husband in Lagos do?", "synthesize_questions": False}).json()
+    relevant = next(s for s in body["sections"] if s["name"] == "relevant")["items"]
+    texts = [i["text"] for i in relevant]
+    assert not any("Got it" in t for t in texts)                                   # filler: left out
+    assert sum("moved to Lagos" in t for t in texts) == 1                          # said once,
+    assert next(i for i in relevant if "moved to Lagos" in i["text"])["type"] == "memory"  # by the memory
+    assert any("chemistry" in t for t in texts)
+    assert body["relevant_count"] == len(relevant) >= 2
+    assert body["instruction"] and body["text"].splitlines()[1] == body["instruction"]
+    one = client.post("/v1/users/ada/context", json={"message": "what does my sister's husband in Lagos do?",
+                                                      "relevant_limit": 1, "min_relevance": -1}).json()
+    assert one["relevant_count"] == 1 and one["min_relevance"] == -1
+    hits = search(client, "ada", "what does my sister's husband in Lagos do?", context_rules=True)
+    assert hits and not any("Got it" in h["content"] for h in hits)
+    assert all("cosine" in h["scores"] for h in search(client, "ada", "Lagos", min_relevance=0.0))

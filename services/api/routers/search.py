@@ -26,7 +26,9 @@ from services.api.schemas import (
     SearchResponse,
 )
 from services.bootstrap import Lore
+from services.context import INSTRUCTION, default_floor
 from services.search import Hit
+from services.selection import select
 
 router = APIRouter(prefix="/users/{user_id}", tags=["search"])
 
@@ -51,8 +53,11 @@ def public(hit: Hit) -> SearchHit:
 def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchResponse:
     """Vector (HNSW), BM25 and graph candidates, scoped to the person and to what was true at
     `valid_at` as known at `known_at`, fused by reciprocal rank and reranked by recency,
-    importance and use. Each hit says what each source scored it. With `synthesize_questions`,
-    the questions the memory should answer about the query are searched too, and fused."""
+    importance and use. Each source gives one list over memories and turns, so that they compete
+    on one scale; a memory and the turn it was extracted from are one hit. Each hit says what each
+    source scored it. With `synthesize_questions`, the questions the memory should answer about
+    the query are searched too, and fused. With `context_rules`, the context block's rules apply
+    (no turn that says little, nothing twice, the relevance floor)."""
     started = time.perf_counter()
     paused = _paused(lore, user_id)
     if paused:
@@ -72,8 +77,14 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
         asked = time.perf_counter()
         questions = synthesizer.questions(body.query, body.recent_messages)
         questions_ms = round((time.perf_counter() - asked) * 1000, 2)
-    hits = lore.search.search(user_id, body.query, window, body.limit, types=types,
-                              mmr_lambda=body.mmr_lambda, also=tuple(questions))
+    floor = body.min_relevance if body.min_relevance is not None or not body.context_rules else default_floor(
+        lore.search.embedder.model if lore.search.embedder else None)
+    asked = body.limit * 2 if body.context_rules else body.limit
+    hits = lore.search.search(user_id, body.query, window, asked, types=types, mmr_lambda=body.mmr_lambda,
+                              also=tuple(questions), measure=floor is not None)
+    if body.context_rules or floor is not None:
+        hits = select(hits, [body.query, *questions], floor, body.limit) if body.context_rules else [
+            h for h in hits if h.scores.get("cosine", 1.0) >= floor]  # type: ignore[operator]
     lore.use.found(user_id, (h.id for h in hits if h.type == "memory"), now)
     return SearchResponse(query=body.query, hits=[public(h) for h in hits],
                           took_ms=round((time.perf_counter() - started) * 1000, 2), questions=questions,
@@ -107,16 +118,21 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
     """The person in layers, within `token_budget` (counted with cl100k_base): their profile, the
     last sessions in brief, what always matters (preferences, what works for them), what is due,
     then the memories and turns relevant to `message` (searched with the questions the memory
-    should answer about it). Each section only if it has something; every item cited by id."""
+    should answer about it): at most `relevant_limit`, each at least `min_relevance` close to what
+    was asked, no turn that says little (an acknowledgement, a greeting), nothing said twice (a
+    memory takes the place of a turn that says the same). The block opens with one line telling
+    the model how to use it. Each section only if it has something; every item cited by id."""
     settings = lore.queries.settings(user_id)
     paused = _paused(lore, user_id, settings)
     if paused:
-        return ContextResponse(text="", tokens=0, tokenizer="cl100k_base", sections=[],
+        return ContextResponse(text="", instruction=INSTRUCTION, relevant_count=0, min_relevance=None,
+                               tokens=0, tokenizer="cl100k_base", sections=[],
                                cited=Citations(memories=[], summaries=[], messages=[], profile_version=None),
                                questions=[], timings_ms={}, memories=[], note=paused)
     now = datetime.now(UTC)
     block = lore.context.build(user_id, body.message, [m.content for m in body.recent_messages],
-                               body.token_budget, now, body.format, body.synthesize_questions)
+                               body.token_budget, now, body.format, body.synthesize_questions,
+                               floor=body.min_relevance, relevant=body.relevant_limit)
     lore.use.cited(user_id, block.cited("memory"), now)
     sections = [ContextSection(name=s.name, title=s.title,  # type: ignore[arg-type]
                                items=[ContextItem(type=i.type, id=i.id, text=i.text) for i in s.items])
@@ -127,7 +143,9 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
                       labels=labels)
     if settings.get("citations") is False:  # the person chose not to be shown what was used
         cited = Citations(memories=[], summaries=[], messages=[], profile_version=None)
-    return ContextResponse(text=block.text, tokens=block.tokens, tokenizer=block.tokenizer, sections=sections,
+    return ContextResponse(text=block.text, instruction=block.instruction,
+                           relevant_count=block.relevant_found, min_relevance=block.floor,
+                           tokens=block.tokens, tokenizer=block.tokenizer, sections=sections,
                            cited=cited, questions=block.questions, timings_ms=block.timings_ms,
                            memories=[*map(view_hit, block.always), *map(view_hit, block.todos),
                                      *(public(h) for h in block.relevant)])
