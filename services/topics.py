@@ -76,8 +76,12 @@ class TopicFinder:
              floor: float = RELEVANCE_FLOOR) -> list[TopicItem]:
         """What the person has about `topic` (said between `since` and `until`, when given), most
         about it first."""
-        hits = self.search.search(user_id, topic, Window(valid_at=None, known_at=None, include_history=True),
-                                  limit=MOST, sources=("text",), types=_TYPES)
+        # Each kind on its own: the search shows a memory and the turn it came from as one hit, and
+        # forgetting a topic takes both.
+        window = Window(valid_at=None, known_at=None, include_history=True)
+        hits = [hit for kind in _TYPES
+                for hit in self.search.search(user_id, topic, window, limit=MOST, sources=("text",),
+                                              types=(kind,))]
         texts = [str(h.fields.get("content") or "") for h in hits]
         wanted = said(topic_words(topic), texts)
         found = []

@@ -23,6 +23,7 @@ from services.bootstrap import Lore, bootstrap
 from services.compact import compact
 from tests.support.kafka_flow import wait_until
 from tests.support.servers import private_stack
+from tests.support.settled import nothing_due
 
 AT = datetime(2026, 2, 1, tzinfo=UTC)
 
@@ -176,13 +177,7 @@ def test_a_key_another_process_just_made_is_found_however_soon_it_is_asked_for(s
 
 
 def _settled(lore: Lore, user: str) -> bool:
-    """Nothing of the person's is due: extraction, summaries and the profile are written."""
-    records, _, _ = lore.driver.execute_query(
-        "OPTIONAL MATCH (x:Extraction {user_id: $u, status: 'due'}) WITH count(x) AS x "
-        "OPTIONAL MATCH (s:Summary {user_id: $u, status: 'due'}) WITH x, count(s) AS s "
-        "OPTIONAL MATCH (p:User {user_id: $u, profile_due: true}) WITH x, s, count(p) AS p "
-        "RETURN x + s + p AS due", u=user)
-    return records[0]["due"] == 0
+    return nothing_due(lore.driver, user)
 
 
 @pytest.mark.parametrize("mode", ["sqlite", "kafka"])

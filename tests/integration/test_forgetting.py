@@ -19,6 +19,7 @@ from services.bootstrap import bootstrap
 from tests.support.kafka_flow import wait_until
 from tests.support.rebuild import rebuilt_fingerprint
 from tests.support.servers import ServerEndpoints
+from tests.support.settled import nothing_due
 
 DAY = "2026-03-02T09:00:00Z"
 CHAT = [("user", "Morning! I moved to Lisbon last month."), ("assistant", "Thank you for telling me."),
@@ -58,9 +59,10 @@ def seen(client: TestClient, memory_id: str) -> dict[str, bool]:
 
 
 def summary_settled(neo4j: Driver) -> bool:
-    """The session's summary is written (not due: a revised one is withheld while it is)."""
+    """The session's summary is written (not due: a revised one is withheld while it is), and no
+    other work of Ada's is due (extraction, the profile) to change the graph under a comparison."""
     records, _, _ = neo4j.execute_query("MATCH (s:Summary {user_id: 'ada'}) RETURN s.status AS status")
-    return bool(records) and all(r["status"] != "due" for r in records)
+    return bool(records) and all(r["status"] != "due" for r in records) and nothing_due(neo4j, "ada")
 
 
 def test_forgetting_hides_the_memory_and_its_words_everywhere_and_restoring_brings_them_back(
