@@ -23,11 +23,11 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel
 
-from projections.views import MemoryView
-from services.api.schemas import (
+from lore.schemas import (
     ContextResponse,
     KeyView,
     MemoryPage,
+    MemoryView,
     ProfileOut,
     SearchResponse,
     Stats,

@@ -15,8 +15,10 @@ tenants apply exactly as on the HTTP API: the MCP server can reach no one its ke
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import os
 from collections import OrderedDict
 from datetime import datetime
 from typing import Any
@@ -155,3 +157,43 @@ def build_server(client: AsyncLoreClient | KeyPerClient, *, host: str = "127.0.0
         return json.dumps((await lore().profile(user_id)).model_dump(mode="json"))
 
     return server
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`lore-mcp`: serve the MCP tools (remember, recall, context, timeline, forget, list_todos) and each
+    person's profile as a resource. Over stdio by default: point your assistant's MCP config at
+    `lore-mcp` with LORE_API_KEY in its environment. With --http and no LORE_API_KEY, every MCP
+    client brings its own Lore key, checked with Lore on each request."""
+    parser = argparse.ArgumentParser(prog="lore-mcp", description=main.__doc__)
+    parser.add_argument("--url", default=None,
+                        help="Lore's HTTP API (default: http://LORE_API_HOST:LORE_API_PORT, 127.0.0.1:8000).")
+    parser.add_argument("--api-key", default=os.environ.get("LORE_API_KEY"),
+                        help="A key of `lore keys create` (LORE_API_KEY): the tools reach its tenant's "
+                        "people only. Over --http without it, each MCP client sends its own (Bearer).")
+    parser.add_argument("--http", action="store_true", help="Serve streamable HTTP instead of stdio.")
+    parser.add_argument("--port", type=int, default=8765, help="Port of the streamable HTTP endpoint (/mcp).")
+    args = parser.parse_args(argv)
+    base = args.url or (f"http://{os.environ.get('LORE_API_HOST', '127.0.0.1')}:"
+                        f"{os.environ.get('LORE_API_PORT', '8000')}")
+
+    async def serve() -> None:
+        if args.http and not args.api_key:
+            clients = KeyPerClient(base)
+            try:
+                await build_server(clients, port=args.port).run_streamable_http_async(host="127.0.0.1",
+                                                                                      port=args.port)
+            finally:
+                await clients.aclose()
+            return
+        async with AsyncLoreClient(base, api_key=args.api_key) as client:
+            server = build_server(client)
+            if args.http:
+                await server.run_streamable_http_async(host="127.0.0.1", port=args.port)
+            else:
+                await server.run_stdio_async()
+
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    main()

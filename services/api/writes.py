@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from domain.commands import Command, command_adapter
-from services.api.schemas import WriteAccepted
+from lore.schemas import WriteAccepted
 from services.intake import Intake, Receipt
 from services.wire import describe, to_message
 

@@ -16,7 +16,6 @@ from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
 from services.cli.keys import keys_app
 from services.cli.maintain import maintain
-from services.cli.mcp import mcp
 from services.cli.migrate import migrate_log
 from services.cli.rebuild import catch_up, compact, fingerprint, rebuild
 from services.cli.reembed import reembed
@@ -45,7 +44,6 @@ app.command()(reextract)
 app.command()(export)
 app.command()(maintain)
 app.command()(reembed)
-app.command()(mcp)
 
 
 @app.callback()

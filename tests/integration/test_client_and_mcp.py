@@ -1,6 +1,6 @@
 """The Python client and the MCP server against a real Lore (uvicorn over the real Neo4j, keys
 on): what the client remembers it finds, sync and async; the `mcp` SDK's own client drives
-`lore mcp` over stdio: remember, then recall finds it; and the key's tenant bounds both."""
+`lore-mcp` over stdio: remember, then recall finds it; and the key's tenant bounds both."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_the_client_remembers_and_finds_sync_and_async(lore_url: tuple[str, Sett
 
 def test_the_mcp_sdks_client_remembers_then_recalls_through_lore_mcp(lore_url: tuple[str, Settings]) -> None:
     url, settings = lore_url
-    server = StdioServerParameters(command=sys.executable, args=["-m", "services.cli", "mcp", "--url", url],
+    server = StdioServerParameters(command=sys.executable, args=["-m", "lore.mcp", "--url", url],
                                    env={**os.environ, "LORE_API_KEY": api_key(settings, "acme")},
                                    cwd=str(Path(__file__).resolve().parents[2]))
 
@@ -88,14 +88,14 @@ def test_the_mcp_sdks_client_remembers_then_recalls_through_lore_mcp(lore_url: t
 
 
 def test_over_http_each_mcp_client_brings_its_own_key(lore_url: tuple[str, Settings], tmp_path: Path) -> None:
-    """One `lore mcp --http` for two assistants: each sends its own Lore key and reaches its own
+    """One `lore-mcp --http` for two assistants: each sends its own Lore key and reaches its own
     tenant's ada; no key, a bad key or a revoked one is refused (401) before any tool runs."""
     url, settings = lore_url
     acme, globex = api_key(settings, "acme"), api_key(settings, "globex")
     port = free_port()
     log = (tmp_path / "mcp.log").open("wb")
     mcp_server = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "mcp", "--http", "--url", url, "--port", str(port)],
+        [sys.executable, "-m", "lore.mcp", "--http", "--url", url, "--port", str(port)],
         env={k: v for k, v in os.environ.items() if k != "LORE_API_KEY"},
         stdout=log, stderr=subprocess.STDOUT, cwd=str(Path(__file__).resolve().parents[2]))
     endpoint = f"http://127.0.0.1:{port}/mcp"
@@ -116,7 +116,7 @@ def test_over_http_each_mcp_client_brings_its_own_key(lore_url: tuple[str, Setti
             return str((await client.call_tool("recall", {"user_id": "ada", "query": query})).content)
 
     try:
-        wait_until(listening, "lore mcp --http to listen", workers=[mcp_server])
+        wait_until(listening, "lore-mcp --http to listen", workers=[mcp_server])
         assert "plays the oboe" in asyncio.run(as_client(acme, "Ada plays the oboe", "oboe"))
         assert "lives in Oslo" in asyncio.run(as_client(globex, "Ada lives in Oslo", "Oslo"))
         assert "oboe" not in asyncio.run(as_client(globex, None, "oboe"))  # acme's ada is not globex's

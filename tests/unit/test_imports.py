@@ -47,3 +47,19 @@ def test_no_module_of_lore_imports_itself_back_through_others() -> None:
         if module not in state:
             visit(module, [module])
     assert circles == [], f"import circles: {circles[:5]}"
+
+
+def test_the_client_loads_only_itself_httpx_and_pydantic() -> None:
+    """A user who only wants the client pays for no server: run in a fresh interpreter."""
+    import json
+    import subprocess
+
+    probe = "import json, sys, lore.client; print(json.dumps(sorted(sys.modules)))"
+    loaded = json.loads(subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                                       text=True).stdout)
+    roots = {m.split(".")[0] for m in loaded}
+    assert {"httpx", "pydantic", "lore"} <= roots
+    server = {"neo4j", "faststream", "fastapi", "aiokafka", "kafka", "confluent_kafka", "services",
+              "projections", "infra", "uvicorn", "onnxruntime", "spacy"}
+    assert roots & server == set(), f"import lore.client loads {sorted(roots & server)}"
+    assert len(loaded) < 600, len(loaded)  # 1,829 before the client's shapes left the server

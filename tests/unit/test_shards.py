@@ -12,8 +12,8 @@ from pydantic import ValidationError
 from infra.eventlog.kafka import key_partition
 from infra.eventlog.shards import shard_assignor, shard_of, shard_partitions
 from infra.settings import Settings
+from lore.schemas import MaintenanceRunView
 from services.api.routers.maintenance import combined
-from services.api.schemas import MaintenanceRunView
 
 
 class Cluster:

@@ -16,9 +16,9 @@ from starlette.concurrency import run_in_threadpool
 
 from domain.commands import IDENTIFIER_PATTERN, Command
 from domain.model import derived_id
+from lore.schemas import ExtractionAccepted, ExtractionRequest, ExtractionState, SessionEnd
 from projections.extraction import ExtractionView
 from services.api.deps import IntakeDep, LoreDep, UserId, Wait
-from services.api.schemas import ExtractionAccepted, ExtractionRequest, ExtractionState, SessionEnd
 from services.api.writes import WRITE_RESPONSES, command, submit
 from services.bootstrap import Lore
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from domain.access import Scope
+from lore.schemas import KeyView
 from services.api.auth import PrincipalDep, needs
-from services.api.schemas import KeyView
 
 router = APIRouter(tags=["keys"])
 

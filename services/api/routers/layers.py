@@ -9,9 +9,9 @@ from fastapi import APIRouter, HTTPException, Query
 
 from domain.access import split_person
 from domain.model import utc
+from lore.schemas import BasicInfoOut, ProfileHistory, ProfileOut, SummaryOut, SummaryPage
 from projections.layers import ProfileView, SummaryView
 from services.api.deps import LoreDep, UserId
-from services.api.schemas import BasicInfoOut, ProfileHistory, ProfileOut, SummaryOut, SummaryPage
 
 router = APIRouter(prefix="/users/{user_id}", tags=["layers"])
 

@@ -9,9 +9,9 @@ from fastapi import APIRouter, HTTPException, Query, status
 from starlette.concurrency import run_in_threadpool
 
 from domain.access import Scope
+from lore.schemas import MaintenanceRequest, MaintenanceRunPage, MaintenanceRunView
 from services.api.auth import PrincipalDep, needs
 from services.api.deps import ShardsDep
-from services.api.schemas import MaintenanceRequest, MaintenanceRunPage, MaintenanceRunView
 from services.bootstrap import maintenance_service
 from services.lifecycle.maintenance import MaintenanceBusy, MaintenanceReport, run_id_for
 

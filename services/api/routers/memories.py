@@ -11,9 +11,7 @@ from fastapi.responses import JSONResponse
 
 from domain.access import split_person
 from domain.model import MemoryKind, MemoryStatus, utc
-from projections.views import MemoryView
-from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
-from services.api.schemas import (
+from lore.schemas import (
     EpisodeCreate,
     FeedbackCreate,
     MemoryCreate,
@@ -23,6 +21,8 @@ from services.api.schemas import (
     UserSettingsUpdate,
     WriteAccepted,
 )
+from projections.views import MemoryView
+from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
 from services.api.writes import WRITE_RESPONSES, command, submit
 
 router = APIRouter(prefix="/users/{user_id}", tags=["memories"])

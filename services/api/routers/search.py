@@ -10,11 +10,7 @@ from fastapi import APIRouter
 
 from domain.access import Scope
 from domain.model import utc
-from projections.search import ItemType, Window
-from projections.views import MemoryView
-from services.api.auth import needs
-from services.api.deps import LoreDep, UserId
-from services.api.schemas import (
+from lore.schemas import (
     Citations,
     ContextItem,
     ContextRequest,
@@ -25,6 +21,10 @@ from services.api.schemas import (
     SearchRequest,
     SearchResponse,
 )
+from projections.search import ItemType, Window
+from projections.views import MemoryView
+from services.api.auth import needs
+from services.api.deps import LoreDep, UserId
 from services.bootstrap import Lore
 from services.context import INSTRUCTION, default_floor
 from services.search import Hit

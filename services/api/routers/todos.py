@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, status
 from fastapi.responses import JSONResponse
 
+from lore.schemas import TodoCreate, TodoDone, TodoPage, WriteAccepted
 from services.api.deps import IntakeDep, MemoryId, QueriesDep, UserId, Wait
-from services.api.schemas import TodoCreate, TodoDone, TodoPage, WriteAccepted
 from services.api.writes import WRITE_RESPONSES, command, submit
 
 router = APIRouter(prefix="/users/{user_id}/todos", tags=["todos"])

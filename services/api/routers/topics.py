@@ -8,8 +8,8 @@ from fastapi import APIRouter, HTTPException, status
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from lore.schemas import TopicForget, TopicForgetOut, TopicItemOut
 from services.api.deps import IntakeDep, LoreDep, UserId
-from services.api.schemas import TopicForget, TopicForgetOut, TopicItemOut
 from services.api.writes import WRITE_RESPONSES, command, submit
 from services.topics import TopicFinder, TopicItem, topic_words
 
