@@ -285,6 +285,9 @@ class KafkaServer:
             "transaction.state.log.min.isr": "1",
             "group.initial.rebalance.delay.ms": "0",
             "message.max.bytes": "2097152",
+            # The cleaner (it compacts the key topic) takes one buffer of this size at start; Kafka's
+            # 128 MiB default fails to allocate in the small heaps a test or a laptop gives it.
+            "log.cleaner.dedupe.buffer.size": str(16 * 1024 * 1024),
         }
         if self.password:
             secret = check_secret(self.password, "LORE_KAFKA_PASSWORD")
