@@ -31,6 +31,7 @@ from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
 from domain.extraction.rules.wishes import goal, liking, standing_request
 from domain.model import utc
+from domain.text.english import typed_plainly
 from domain.text.parse import Parser
 
 __all__ = ["RULES", "RULES_VERSION", "extract"]
@@ -40,9 +41,9 @@ RULES: tuple[Rule, ...] = (
     need,
     residence,
     work,
+    health,
     copula,
     favourite,
-    health,
     household,
     negative,
     liking,
@@ -63,6 +64,8 @@ def _direction(clause: Clause) -> bool | None:
         return False
     if clause.looking_ahead or clause.head.tag == "VB":
         return True
+    if clause.head.tag in ("VBP", "VBZ") and not clause.perfect:
+        return True  # a day said with the present is a schedule: "I fly on Friday", "my exam is on the 16th"
     return None
 
 
@@ -70,7 +73,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
     """The memories the rules find in a conversation, one per thing said (the first statement of
     a slot's value or of a sentence wins; later ones add their positions)."""
     theirs = [(position, m) for position, m in enumerate(messages) if m.role == "user"]
-    parsed = parser.parse([m.content for _, m in theirs])
+    parsed = parser.parse([typed_plainly(m.content) for _, m in theirs])
     found: dict[tuple[str | None, str], Candidate] = {}
     for (position, message), sentences in zip(theirs, parsed, strict=True):
         said_at = utc(message.timestamp or at)
@@ -89,7 +92,9 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             if owner is None and sentence.words:
                 root = next((w for w in sentence.words if w.dep == "ROOT"), sentence.words[0])
                 owner = Clause(sentence, root, None, "none", False, False, False, is_question(sentence))
-            for candidate in people(sentence, position, said_at, owner):
+            for candidate in people(
+                sentence, position, said_at, owner, tuple(times(sentence, said_at, False))
+            ):
                 _keep(found, candidate)
     return list(found.values())
 

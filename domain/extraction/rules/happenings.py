@@ -85,16 +85,77 @@ _PLANNED = frozenset(
         "retire",
         "launch",
         "open",
+        "sign",
+        "finish",
+        "return",
+        "meet",
+        "register",
+        "enter",
+        "sit",
+        "celebrate",
+        "throw",
+        "race",
+        "play",
+        "head",
+        "drive",
+        "take",
+        "do",
+        "have",
+        "see",
+        "come",
+    }
+)
+# What one "has" or "does" on a day that is worth keeping ("I have my driving test on the 9th").
+_OCCASIONS = frozenset(
+    {
+        "exam",
+        "test",
+        "interview",
+        "appointment",
+        "wedding",
+        "conference",
+        "trip",
+        "flight",
+        "race",
+        "marathon",
+        "triathlon",
+        "ironman",
+        "deadline",
+        "presentation",
+        "audition",
+        "recital",
+        "concert",
+        "gig",
+        "match",
+        "tournament",
+        "competition",
+        "graduation",
+        "party",
+        "surgery",
+        "operation",
+        "holiday",
+        "vacation",
+        "course",
+        "class",
+        "classes",
+        "move",
+        "viewing",
+        "defence",
+        "defense",
+        "exhibition",
+        "show",
+        "festival",
     }
 )
 
 
 def plan(said: Said) -> list[Candidate]:
-    """ "I'm presenting a poster in Lisbon in November": something the person will do, on a date."""
+    """ "I'm presenting a poster in Lisbon in November", "we're moving to Leeds in May", "I have my
+    driving test on the 9th": something the person will do, on a date."""
     clause = said.clause
     if clause.person not in ("i", "we") or not clause.asserted or clause.past:
         return []
-    ahead = clause.looking_ahead or clause.head.tag in ("VBP",)
+    ahead = clause.looking_ahead or clause.head.tag in ("VBP", "VBZ")
     inside = {w.i for w in clause_words(clause)}
     dated = [
         d
@@ -104,10 +165,26 @@ def plan(said: Said) -> list[Candidate]:
     if not ahead or not dated or clause.lemma not in _PLANNED:
         return []
     taken = {i for d in dated for i in range(d.first, d.last + 1)}
-    if not names_a_thing(said, [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]):
+    after = [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]
+    time_off = clause.lemma == "take" and any(
+        p.lower == "off" for p in children(said, clause.head, "prt", "advmod")
+    )  # "I'm taking next week off"
+    if not names_a_thing(said, after) and not time_off:
         return []
-    if clause.lemma in ("go", "travel", "fly", "visit") and not any(
+    if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not any(
         place(said, w) for w in children(said, clause.head, "prep", "dobj", "advmod")
     ):
         return []
-    return one(candidate(said, MemoryKind.EVENT, "plan", said.text(), confidence=0.75))
+    occasion = any(
+        w.lemma.lower() in _OCCASIONS
+        for o in children(said, clause.head, "dobj")
+        for w in said.sentence.subtree(o.i)
+    )
+    if clause.lemma in ("have", "take", "see", "play", "sit") and not (occasion or time_off):
+        return []
+    if clause.lemma == "do" and not (occasion and clause.looking_ahead):
+        return []
+    text = (
+        f"Is taking time off {dated[0].text}" if time_off and not names_a_thing(said, after) else said.text()
+    )
+    return one(candidate(said, MemoryKind.PLAN, "plan", text, confidence=0.75))

@@ -14,7 +14,7 @@ from domain.extraction.render import Dated, clause_words, tidy, written_words
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
-RULES_VERSION = "rules/3"
+RULES_VERSION = "rules/4"
 _NOT_A_START = frozenset(
     {
         "to",
@@ -80,9 +80,17 @@ class Said:
         return self.clause.sentence
 
     def text(self, drop: Sequence[int] = (), words: Sequence[Word] | None = None) -> str:
+        """The clause (or `words`) as a memory; with `words` that keep their own subject ("knees
+        are sore"), the verb agrees with it as said."""
         chosen = list(words) if words is not None else clause_words(self.clause, drop)
         inside = {w.i for w in chosen}
-        return written_words(chosen, [d for d in self.dated if d.first in inside or d.first + 1 in inside])
+        subject = self.clause.subject
+        own_subject = words is not None and subject is not None and subject.i in inside
+        return written_words(
+            chosen,
+            [d for d in self.dated if d.first in inside or d.first + 1 in inside],
+            drop_subject_agreement=not own_subject,
+        )
 
     def when(self, past_only: bool = True) -> datetime | None:
         """The time the clause names, when it is in the past (else None: it holds from when said)."""

@@ -103,7 +103,8 @@ def goal(said: Said) -> list[Candidate]:
         return []
     if lemma == "need":
         return []  # a need is a to-do when it has a time (see `todo`)
-    task = [w for w in said.sentence.subtree(xcomp[0].i)]
+    own = {w.i for w in clause_words(clause)}
+    task = [w for w in said.sentence.subtree(xcomp[0].i) if w.i in own]  # "before I forget them" cut
     if not names_a_thing(said, task) and not any(w.pos == "PROPN" for w in task):
         return []
     return one(candidate(said, MemoryKind.GOAL, "goal", said.text(), confidence=0.8))
