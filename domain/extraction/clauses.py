@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from domain.extraction.lexicon import CHAT_NOISE, COMPANY_VERBS, DISCOURSE, REPORTING
+from domain.extraction.lexicon import (
+    CHAT_NOISE,
+    COMPANY_VERBS,
+    DISCOURSE,
+    REPORTING,
+    SARCASM_MARKS,
+    SARCASM_OPENERS,
+)
 from domain.text.parse import Sentence, Word
 
 _SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
@@ -113,6 +120,14 @@ class Clause:
             or progressive
             or self.lemma in ("plan", "want", "hope", "intend")
         )
+
+
+def is_sarcastic(sentence: Sentence) -> bool:
+    """A sentence that says it means the opposite: it opens "Oh great", "Yeah right", or carries
+    "/s" or an eye-roll."""
+    words = [w.lower for w in sentence.words if w.pos != "PUNCT"]
+    text = sentence.text.lower()
+    return any(tuple(words[: len(o)]) == o for o in SARCASM_OPENERS) or any(m in text for m in SARCASM_MARKS)
 
 
 def is_question(sentence: Sentence) -> bool:

@@ -138,6 +138,23 @@ FOODS = _words("""
 drink drinks soda sugar meat dairy gluten bread carbs carbohydrates alcohol wine beer chocolate sweets
 snacks caffeine coffee tea salt fat junk takeaway takeaways fries crisps chips
 """)
+# What money is for, in what a person earns, owes and pays: "I pay 700 in rent".
+MONEY_WORDS = _words("""
+salary rent debt debts loan loans mortgage savings pension income wage wages paycheck bills bill
+card cards credit overdraft tuition fees allowance budget
+""")
+# How a chat line says it means the opposite ("Oh great, ...", "... /s", "🙄").
+SARCASM_OPENERS = (
+    ("oh", "great"),
+    ("oh", "wonderful"),
+    ("oh", "perfect"),
+    ("oh", "joy"),
+    ("yeah", "right"),
+    ("oh", "fantastic"),
+    ("just", "great"),
+    ("how", "lovely"),
+)
+SARCASM_MARKS = frozenset({"/s", "🙄", "🙃"})
 # Who tells a person what they have: "my doctor says I'm anemic" is a diagnosis, not hearsay.
 MEDICS = _words("""
 doctor doc gp physician consultant specialist surgeon cardiologist dermatologist neurologist
@@ -189,7 +206,7 @@ sleep wake go_to listen watch code program fish hunt garden jog lift box row sai
 TOOLS = _words("use")
 # Verbs of a lasting change in one's life, told in the past.
 LIFE_EVENTS = _words("""
-graduate retire marry divorce adopt emigrate immigrate publish relocate propose
+graduate retire marry divorce adopt emigrate immigrate publish relocate propose resign
 """)
 # Verbs of an event whose object says what happened ("ran a marathon", "passed the exam").
 EVENT_OBJECTS = {

@@ -267,3 +267,78 @@ def test_learning_something_now_is_a_fact_and_a_subjectless_ing_line_is_the_pers
 
 def test_an_age_said_with_years_old_is_kept() -> None:
     assert kinds("I am 64 years old.") == [("fact", "Is 64 years old")]
+
+
+# --- money, work changes, a relative's age, sarcasm ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I earn about 2,000 a month after tax.", "Earns about 2,000 a month after tax"),
+        ("I make 45k a year.", "Makes 45k a year"),
+        ("I owe 3000 on my credit card.", "Owes 3000 on their credit card"),
+        ("I pay 700 in rent.", "Pays 700 in rent"),
+        ("I have about 4k of credit card debt.", "Has about 4k of credit card debt"),
+        ("I save 200 a month.", "Saves 200 a month"),
+    ],
+)
+def test_what_the_person_earns_owes_and_pays_is_a_fact(line: str, content: str) -> None:
+    assert kinds(line) == [("fact", content)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I made 3 cakes.",
+        "I spent 3 hours on it.",
+        "I got 5 stars.",
+        "I paid the bill.",
+        "If I earned 50k I'd move.",
+    ],
+)
+def test_a_number_that_is_no_money_of_theirs_is_left(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":money")] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I got laid off last week.", "Got laid off in the week of 2 March 2026"),
+        ("I handed in my notice today.", "Handed in their notice on 10 March 2026"),
+        ("I resigned in May.", "Resigned in May 2025"),
+    ],
+)
+def test_a_change_of_work_is_an_event(line: str, content: str) -> None:
+    assert kinds(line) == [("event", content)]
+
+
+def test_the_age_of_a_relative_is_kept_and_a_denied_or_asked_one_is_not() -> None:
+    assert kinds("My daughter is 7.") == [("person", "Daughter is 7")]
+    assert ("person", "Son Leo is 12 years old") in kinds("My son Leo is 12 years old.")
+    assert found("My daughter is not 7.") == [] and found("Is my son 12?") == []
+    assert found("My boss is 50.") == []  # no relative
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Oh great, I just love waiting in line.",
+        "I love mondays /s",
+        "Yeah right, I'm a morning person.",
+        "I adore traffic 🙄",
+    ],
+)
+def test_a_sentence_that_says_it_means_the_opposite_gives_nothing(line: str) -> None:
+    assert found(line) == []
+
+
+def test_sarcasm_in_one_sentence_leaves_the_others() -> None:
+    assert kinds("I'm allergic to wasps. Oh great, summer again.") == [("health", "Is allergic to wasps")]
+
+
+def test_a_jobs_field_is_in_its_title_and_a_place_of_work_is_not() -> None:
+    (field,) = found("I'm a professor of physics.")
+    assert (field.attribute, field.value) == ("job_title", "professor of physics")
+    (firm,) = found("I'm the cofounder of a small startup.")
+    assert (firm.value, firm.content) == ("cofounder", "Is the cofounder of a small startup")

@@ -21,11 +21,11 @@ from datetime import datetime
 from domain.commands import Message
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
-from domain.extraction.clauses import Clause, clauses, is_question
+from domain.extraction.clauses import Clause, clauses, is_question, is_sarcastic
 from domain.extraction.render import times
 from domain.extraction.rules.happenings import event, plan
 from domain.extraction.rules.identity import copula, favourite, residence, switch, work
-from domain.extraction.rules.living import habit, health, household, negative
+from domain.extraction.rules.living import habit, health, household, money, negative
 from domain.extraction.rules.people import people
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
@@ -42,6 +42,7 @@ RULES: tuple[Rule, ...] = (
     residence,
     work,
     health,
+    money,
     copula,
     favourite,
     household,
@@ -78,6 +79,8 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
     for (position, message), sentences in zip(theirs, parsed, strict=True):
         said_at = utc(message.timestamp or at)
         for sentence in sentences:
+            if is_sarcastic(sentence):
+                continue  # "Oh great, I just love queues": it means the opposite
             owner = None
             for clause in clauses(sentence):
                 owner = owner or (clause if clause.person in ("i", "we", "none") else None)

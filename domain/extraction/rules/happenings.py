@@ -56,8 +56,14 @@ def event(said: Said) -> list[Candidate]:
         for c in children(said, clause.head, "acomp", "oprd", "dobj", "attr")
     ):
         known = True
-    if not known and lemma in ("marry", "engage", "promote", "hire") and clause.head.tag == "VBN":
+    if not known and lemma in ("marry", "engage", "promote", "hire", "fire") and clause.head.tag == "VBN":
         known = True
+    if lemma == "lay" and any(p.lower == "off" for p in children(said, clause.head, "prt")):
+        known = True  # "I was laid off"
+    if lemma in ("hand", "give", "put") and any(
+        o.lemma.lower() in ("notice", "resignation") for o in objects
+    ):
+        known = True  # "I handed in my notice"
     if not known:
         return []
     return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8))

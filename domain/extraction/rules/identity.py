@@ -182,8 +182,8 @@ def copula(said: Said) -> list[Candidate]:
             ]
             field = next((p for p in children(said, word, "prep") if p.lower in ("in", "of")), None)
             if field is not None and not any(
-                w.ent in ("GPE", "ORG", "FAC") for w in said.sentence.subtree(field.i)
-            ):
+                w.ent in ("GPE", "ORG", "FAC") or w.dep == "det" for w in said.sentence.subtree(field.i)
+            ):  # a field ("in marine biology"), not a place of work ("of a small startup")
                 phrase += said.sentence.subtree(field.i)  # "a PhD student in marine biology"
             title = joined(phrase)
             return _job_and_where(said, word, title)

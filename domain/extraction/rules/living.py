@@ -227,6 +227,37 @@ def health(said: Said) -> list[Candidate]:
     return []
 
 
+_PER = frozenset({"month", "year", "week", "hour", "day", "annum"})
+
+
+def money(said: Said) -> list[Candidate]:
+    """What the person earns, owes, pays and saves, with its amount: "I earn 2,000 a month", "I owe
+    3k on my card", "I pay 700 in rent", "I have about 4k of credit card debt"."""
+    clause = said.clause
+    if (
+        clause.person != "i"
+        or not clause.asserted
+        or clause.lemma not in ("earn", "make", "owe", "pay", "save", "have", "spend", "borrow", "get")
+    ):
+        return []
+    words = clause_words(clause)
+    amounts = [
+        w
+        for w in words
+        if w.ent == "MONEY"
+        or (w.pos == "NUM" and w.ent not in ("DATE", "TIME", "ORDINAL"))
+        or (w.lower[:-1].replace(",", "").replace(".", "").isdigit() and w.lower.endswith("k"))
+    ]
+    if not amounts:
+        return []
+    lemmas = {w.lemma.lower() for w in words}
+    about_money = bool(lemmas & lex.MONEY_WORDS) or any(w.ent == "MONEY" for w in words)
+    per_period = bool(lemmas & _PER) and any(w.lower in ("a", "an", "per") for w in words)
+    if clause.lemma in ("earn", "owe") or about_money or (clause.lemma in ("make", "save") and per_period):
+        return one(candidate(said, MemoryKind.FACT, "money", said.text(), confidence=0.8))
+    return []
+
+
 def household(said: Said) -> list[Candidate]:
     """ "I have four grandchildren", "I have two dogs"."""
     clause = said.clause

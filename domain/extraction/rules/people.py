@@ -105,6 +105,26 @@ def _gone(sentence: Sentence, word: Word) -> str | None:
     return None
 
 
+def _age(sentence: Sentence, word: Word) -> str | None:
+    """ "my daughter is 7", "my son Leo is 12 years old": the age said of a relative."""
+    subject = word
+    if word.dep == "compound" and sentence.words[word.head].pos == "PROPN":
+        subject = sentence.words[word.head]
+    if subject.dep != "nsubj" or sentence.words[subject.head].lemma.lower() != "be":
+        return None
+    verb = sentence.words[subject.head]
+    if any(c.dep == "neg" for c in sentence.children(verb.i)) or is_question(sentence):
+        return None
+    for c in sentence.children(verb.i):
+        if c.dep == "attr" and c.pos == "NUM":
+            return c.text
+        if c.dep == "acomp" and c.lower == "old":
+            number = [w for w in sentence.subtree(c.i) if w.pos == "NUM"]
+            if number:
+                return f"{number[0].text} years old"
+    return None
+
+
 def people(
     sentence: Sentence, position: int, at: datetime, owner: Clause | None, dated: tuple[Dated, ...] = ()
 ) -> list[Candidate]:
@@ -126,6 +146,16 @@ def people(
         )
         if pet is None and relation not in lex.FAMILY | lex.CLOSE | lex.CASUAL:
             continue
+        if mine and relation in lex.FAMILY and (age := _age(sentence, word)):
+            found.append(
+                candidate(
+                    said,
+                    MemoryKind.PERSON,
+                    "age",
+                    f"{relation.capitalize()} {_named(said, word) or ''} is {age}".replace("  ", " "),
+                    confidence=0.8,
+                )
+            )
         if not mine and (pet is None or not any(c.lower in ("a", "an") for c in sentence.children(word.i))):
             continue
         name = _named(said, word)
