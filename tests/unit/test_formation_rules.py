@@ -342,3 +342,10 @@ def test_a_jobs_field_is_in_its_title_and_a_place_of_work_is_not() -> None:
     assert (field.attribute, field.value) == ("job_title", "professor of physics")
     (firm,) = found("I'm the cofounder of a small startup.")
     assert (firm.value, firm.content) == ("cofounder", "Is the cofounder of a small startup")
+
+
+def test_expecting_a_baby_is_an_event_and_applying_for_something_a_goal() -> None:
+    assert kinds("We're expecting twins in June.") == [("event", "Is expecting twins in June 2026")]
+    assert found("I'm expecting a parcel.") == [] and found("She is expecting a baby.") == []
+    assert kinds("I'm applying for jobs in Berlin.") == [("goal", "Is applying for jobs in Berlin")]
+    assert found("I applied for the job.") == []

@@ -19,9 +19,20 @@ from domain.model import MemoryKind
 # --- what happened to them ---------------------------------------------------------------------------
 
 
+_BABY = frozenset({"baby", "twins", "twin", "child", "boy", "girl", "daughter", "son"})
+
+
 def event(said: Said) -> list[Candidate]:
     clause = said.clause
     lemma = clause.lemma
+    if (
+        lemma == "expect"
+        and clause.person in ("i", "we")
+        and clause.asserted
+        and clause.looking_ahead
+        and any(o.lemma.lower() in _BABY for o in children(said, clause.head, "dobj"))
+    ):
+        return one(candidate(said, MemoryKind.EVENT, "expecting", said.text(), confidence=0.85))  # a baby
     if clause.person not in ("i", "we") or not clause.asserted or not clause.past:
         return []
     if lemma in ("go", "travel", "fly", "visit", "come"):

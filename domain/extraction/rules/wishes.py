@@ -97,7 +97,11 @@ def goal(said: Said) -> list[Candidate]:
         return one(candidate(said, MemoryKind.GOAL, "saving", said.text(), confidence=0.8))
     if lemma == "plan" and children(said, clause.head, "dobj"):
         return one(candidate(said, MemoryKind.GOAL, "plan", said.text(), confidence=0.8))
-    if lemma in ("train",) and any(p.lower == "for" for p in children(said, clause.head, "prep")):
+    if (
+        lemma in ("train", "apply")
+        and any(p.lower == "for" for p in children(said, clause.head, "prep"))
+        and (lemma == "train" or clause.looking_ahead)
+    ):
         return one(candidate(said, MemoryKind.GOAL, "training", said.text(), confidence=0.8))
     if not xcomp or (lemma not in lex.WANTING and not polite):
         return []
