@@ -23,6 +23,8 @@ from domain.extraction.lexicon import (
 from domain.text.parse import Sentence, Word
 
 _SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
+# Forms the small model lemmatizes wrongly ("hoping" as "hop").
+_LEMMA_FIXES = {"hoping": "hope", "hoped": "hope", "hopes": "hope"}
 _CLAUSE_DEPS = ("ROOT", "conj", "ccomp", "advcl", "parataxis", "xcomp", "relcl", "acl")
 _HYPOTHETICAL_MODALS = frozenset(
     {"would", "could", "might", "should", "may", "must", "'d", "ca", "can", "shall"}
@@ -80,7 +82,9 @@ class Clause:
     @property
     def lemma(self) -> str:
         lower = self.head.lower
-        return "be" if lower in ("m", "'m", "am", "im") else self.head.lemma.lower()
+        if lower in ("m", "'m", "am", "im"):
+            return "be"
+        return _LEMMA_FIXES.get(lower, self.head.lemma.lower())
 
     def children(self, *deps: str) -> list[Word]:
         return [w for w in self.sentence.children(self.head.i) if not deps or w.dep in deps]
@@ -178,6 +182,16 @@ def _person(sentence: Sentence, subject: Word | None, head: Word) -> str:
         # "Training for the Berlin marathon!", "Moving to Leeds next week": a chat line that opens
         # with its verb in -ing, its "I'm" left out
         if head.dep == "ROOT" and head.tag == "VBG" and first is head and not is_question(sentence):
+            return "i"
+        # "Need to renew my passport by Friday", "Have to call the bank": a need, its "I" left out
+        if (
+            head.dep == "ROOT"
+            and first is head
+            and head.lemma.lower() in ("need", "have", "want")
+            and head.tag in ("VB", "VBP")
+            and any(c.dep == "xcomp" for c in sentence.children(head.i))
+            and not is_question(sentence)
+        ):
             return "i"
         return "none"
     word = subject.lower

@@ -10,6 +10,9 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w.replace("_", " ") for w in text.split())
 
 
+words = _words  # for the rules' own small lists
+
+
 # The head noun of an occupation ("a night nurse", "the IT manager", "a freelance writer").
 OCCUPATIONS = _words("""
 accountant actor actress administrator advisor adviser agent analyst anesthetist animator architect

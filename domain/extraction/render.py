@@ -352,15 +352,25 @@ def _head_first(words: list[Word], head: Word) -> list[Word]:
     if start is None or start == 0:
         return words
     before, rest = words[:start], words[start:]
+    places = {w.i: w for w in words}
     moved = [
         w
         for w in before
-        if w.dep in ("prep", "npadvmod", "pobj", "det", "amod", "nummod", "compound")
-        or any(a.dep in ("prep", "npadvmod") and a.head == head.i for a in [w])
+        if (
+            w.dep in ("prep", "npadvmod", "pobj", "det", "amod", "nummod", "compound")
+            or any(a.dep in ("prep", "npadvmod") and a.head == head.i for a in [w])
+        )
+        # "Tom and I went ...", misread: Tom is who went with them, not a time to move
+        and not (w.pos == "PROPN" and w.dep == "npadvmod" and _before_and_i(w, places))
     ]
     kept_adverbs = [w for w in before if w.dep == "advmod" and w.lower in _STEADY]
     names = any(w.pos in ("NOUN", "PROPN", "NUM") for w in moved)
     return [*kept_adverbs, *rest, *moved] if names else [*kept_adverbs, *rest]
+
+
+def _before_and_i(word: Word, places: dict[int, Word]) -> bool:
+    after = places.get(word.i + 1)
+    return after is not None and after.lower == "and"
 
 
 def _without_fillers(words: list[Word]) -> list[Word]:

@@ -349,3 +349,31 @@ def test_expecting_a_baby_is_an_event_and_applying_for_something_a_goal() -> Non
     assert found("I'm expecting a parcel.") == [] and found("She is expecting a baby.") == []
     assert kinds("I'm applying for jobs in Berlin.") == [("goal", "Is applying for jobs in Berlin")]
     assert found("I applied for the job.") == []
+
+
+def test_a_thing_of_the_persons_on_a_day_is_a_plan_and_a_birthday_a_fact() -> None:
+    assert kinds("My last day is June 30.") == [("plan", "Last day is on 30 June 2026")]
+    assert kinds("My exam is on the 16th.") == [("plan", "Exam is on 16 March 2026")]
+    assert [k for k, _ in kinds("My birthday is on May 3.")] == ["fact"]
+    assert found("My day was long.") == [] and found("Is my flight on Friday?") == []
+    assert found("My sister's wedding is in June.") == []  # hers
+
+
+def test_more_of_how_people_say_what_they_want_need_and_do() -> None:
+    assert kinds("I'm hoping to move to Spain next year.") == [("goal", "Is hoping to move to Spain in 2027")]
+    assert kinds("Need to renew my car insurance by Friday.") == [
+        ("todo", "Renew their car insurance by 13 March 2026")
+    ]
+    assert kinds("I run a small bakery in Leeds.") == [("fact", "Runs a small bakery in Leeds")]
+    assert found("My therapist thinks I have anxiety.") == []  # a guess, not a diagnosis
+    assert kinds("My therapist says I have anxiety.") == [("health", "Has anxiety")]
+
+
+def test_what_the_person_did_with_someone_says_with_whom() -> None:
+    assert ("event", "Is expecting twins with their wife Leila") in kinds(
+        "My wife Leila and I are expecting twins!"
+    )
+    assert kinds("My husband and I moved to Leeds last year.") == [
+        ("fact", "Moved to Leeds in 2025 with their husband")
+    ]
+    assert kinds("Tom and I went to Paris in May.") == [("event", "Went to Paris in May 2025")]

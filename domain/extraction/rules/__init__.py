@@ -23,7 +23,7 @@ from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, clauses, is_question, is_sarcastic
 from domain.extraction.render import times
-from domain.extraction.rules.happenings import event, plan
+from domain.extraction.rules.happenings import event, plan, scheduled
 from domain.extraction.rules.identity import copula, favourite, residence, switch, work
 from domain.extraction.rules.living import habit, health, household, money, negative
 from domain.extraction.rules.people import people
@@ -52,6 +52,7 @@ RULES: tuple[Rule, ...] = (
     switch,
     event,
     plan,
+    scheduled,
     habit,
     standing_request,
 )

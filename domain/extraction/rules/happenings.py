@@ -172,6 +172,8 @@ def plan(said: Said) -> list[Candidate]:
     clause = said.clause
     if clause.person not in ("i", "we") or not clause.asserted or clause.past:
         return []
+    if clause.lemma == "be":
+        return _away(said)
     ahead = clause.looking_ahead or clause.head.tag in ("VBP", "VBZ")
     inside = {w.i for w in clause_words(clause)}
     dated = [
@@ -205,3 +207,53 @@ def plan(said: Said) -> list[Candidate]:
         f"Is taking time off {dated[0].text}" if time_off and not names_a_thing(said, after) else said.text()
     )
     return one(candidate(said, MemoryKind.PLAN, "plan", text, confidence=0.75))
+
+
+def _away(said: Said) -> list[Candidate]:
+    """ "I'll be in London from the 4th to the 9th": where the person will be, on a date."""
+    clause = said.clause
+    if not clause.looking_ahead:
+        return []
+    inside = {w.i for w in clause_words(clause)}
+    ahead = [
+        d
+        for d in said.dated
+        if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
+    ]
+    if not ahead or not any(
+        p.lower in ("in", "at") and place(said, p) for p in children(said, clause.head, "prep")
+    ):
+        return []
+    return one(candidate(said, MemoryKind.PLAN, "away", said.text(), confidence=0.75))
+
+
+_DATED = _OCCASIONS | frozenset({"day", "birthday", "anniversary", "due", "date", "start"})
+
+
+def scheduled(said: Said) -> list[Candidate]:
+    """ "My flight to Boston is at 6am tomorrow", "my last day is June 30", "my birthday is on
+    3 May": a thing of the person's, and the day it is on."""
+    clause = said.clause
+    subject = clause.subject
+    if clause.person != "my" or clause.lemma != "be" or not clause.asserted or subject is None:
+        return []
+    noun = subject.lemma.lower()
+    if noun not in _DATED or (
+        noun == "day" and not any(c.lower in ("last", "first") for c in children(said, subject, "amod"))
+    ):
+        return []
+    words = sorted(
+        {*(w for w in said.sentence.subtree(subject.i) if w.lower != "my"), *clause_words(clause)},
+        key=lambda w: w.i,
+    )
+    inside = {w.i for w in words}
+    dated = [d for d in said.dated if d.first in inside or d.first + 1 in inside]
+    if not dated:
+        return []
+    moment = dated[0].when.moment()
+    text = said.text(words=words)
+    if noun in ("birthday", "anniversary"):
+        return one(candidate(said, MemoryKind.FACT, "yearly", text, confidence=0.8))
+    if moment.date() > said.at.date():
+        return one(candidate(said, MemoryKind.PLAN, "scheduled", text, confidence=0.8))
+    return one(candidate(said, MemoryKind.EVENT, "scheduled", text, valid_from=moment, confidence=0.75))

@@ -22,6 +22,11 @@ from domain.text.parse import Word, joined
 
 # --- how they live -------------------------------------------------------------------------------------
 
+# What one runs, owns or manages that says what one does: "I run a small bakery in Leeds".
+_BUSINESSES = lex.words("""
+bakery shop business company restaurant cafe café farm store studio clinic practice firm agency salon
+bar pub garage startup charity school nursery hotel b&b gallery team department
+""")
 _DEFINING = frozenset(
     {
         "grow",
@@ -90,6 +95,10 @@ def habit(said: Said) -> list[Candidate]:
                 confidence=0.8 if editor else 0.75,
             )
         )
+    if lemma in ("run", "own", "manage", "co-own", "head") and any(
+        o.lemma.lower() in _BUSINESSES for o in children(said, clause.head, "dobj")
+    ):
+        return one(candidate(said, MemoryKind.FACT, "business", said.text(), confidence=0.85))
     if lemma not in lex.HABITS and not (lemma in ("deal", "struggle", "suffer", "live") and _condition(said)):
         return []
     steady = (
@@ -110,6 +119,8 @@ def _told_by_medic(said: Said) -> bool:
     while word.dep in ("ccomp", "xcomp", "conj") and word.head != word.i:
         above = said.sentence.words[word.head]
         if above.lemma.lower() in lex.REPORTING:
+            if above.lemma.lower() not in ("say", "tell", "confirm", "find", "diagnose"):
+                return False  # "my therapist thinks I have ...": a guess, not a diagnosis
             subjects = children(said, above, "nsubj")
             return (
                 bool(subjects)

@@ -86,11 +86,29 @@ class Said:
         inside = {w.i for w in chosen}
         subject = self.clause.subject
         own_subject = words is not None and subject is not None and subject.i in inside
-        return written_words(
+        text = written_words(
             chosen,
             [d for d in self.dated if d.first in inside or d.first + 1 in inside],
             drop_subject_agreement=not own_subject,
         )
+        partners = self.together()
+        return f"{text} with {partners}" if words is None and partners and text else text
+
+    def together(self) -> str | None:
+        """Who the person did it with when they said "my wife Leila and I": "their wife Leila"."""
+        subject = self.clause.subject
+        if subject is None or subject.lower in ("i", "we"):
+            return None
+        conj = [c for c in self.sentence.children(subject.i) if c.dep == "conj"]
+        if not any(c.lower == "i" for c in conj):
+            return None
+        others = [
+            w
+            for w in self.sentence.subtree(subject.i)
+            if w.i <= subject.i or (w.head == subject.i and w.dep in ("appos",))
+        ]
+        text = written_words(others, [], drop_subject_agreement=False) if others else ""
+        return (text[:1].lower() + text[1:] if text.startswith("Their ") else text) or None
 
     def when(self, past_only: bool = True) -> datetime | None:
         """The time the clause names, when it is in the past (else None: it holds from when said)."""
