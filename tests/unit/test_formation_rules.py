@@ -377,3 +377,40 @@ def test_what_the_person_did_with_someone_says_with_whom() -> None:
         ("fact", "Moved to Leeds in 2025 with their husband")
     ]
     assert kinds("Tom and I went to Paris in May.") == [("event", "Went to Paris in May 2025")]
+
+
+# --- a short reply to the assistant's question ------------------------------------------------
+
+
+def replied(question: str, answer: str) -> list[tuple[str | None, str | None, str]]:
+    messages = [
+        Message(role="assistant", content=question, timestamp=SAID_AT),
+        Message(role="user", content=answer, timestamp=SAID_AT),
+    ]
+    return [(c.attribute, c.value, c.content) for c in extract(messages, SAID_AT, english_parser())]
+
+
+def test_a_short_reply_to_a_question_about_a_name_or_a_home_is_a_memory() -> None:
+    assert replied("What's your dog's name?", "Biscuit. She is a beagle.") == [
+        ("pet_dog", "Biscuit", "Has a dog named Biscuit")
+    ]
+    assert replied("What is the cat called?", "Miso lol") == [("pet_cat", "Miso", "Has a cat named Miso")]
+    assert replied("What's your husband's name?", "Carlos") == [
+        ("partner", "Carlos", "Husband is named Carlos")
+    ]
+    assert replied("Where do you live?", "Porto, in the north.") == [("home_city", "Porto", "Lives in Porto")]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What's your dog's name?", "Not sure yet, we are deciding."),
+        ("What's your dog's name?", "Yes."),
+        ("Where are you from?", "Porto."),  # where from is not where one lives
+        ("Do you have a dog?", "Yes, Rex."),  # no name was asked for
+        ("Where do you live?", "I moved around a lot, Berlin and Paris mostly."),
+        ("What's your dog's name?", "Honestly I have no idea what my neighbour called hers, it changes"),
+    ],
+)
+def test_a_reply_that_names_nothing_asked_for_gives_nothing(question: str, answer: str) -> None:
+    assert replied(question, answer) == []

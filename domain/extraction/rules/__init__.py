@@ -23,6 +23,7 @@ from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, clauses, is_question, is_sarcastic
 from domain.extraction.render import times
+from domain.extraction.rules.answers import answers
 from domain.extraction.rules.happenings import event, plan, scheduled
 from domain.extraction.rules.identity import copula, favourite, residence, switch, work
 from domain.extraction.rules.living import habit, health, household, money, negative
@@ -79,6 +80,10 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
     found: dict[tuple[str | None, str], Candidate] = {}
     for (position, message), sentences in zip(theirs, parsed, strict=True):
         said_at = utc(message.timestamp or at)
+        before = messages[position - 1] if position > 0 else None
+        if before is not None and before.role == "assistant":
+            for candidate in answers(before.content, sentences, position, said_at):
+                _keep(found, candidate)
         for sentence in sentences:
             if is_sarcastic(sentence):
                 continue  # "Oh great, I just love queues": it means the opposite
