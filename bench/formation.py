@@ -1,7 +1,8 @@
 """Memory formation on a labelled set of our own: what an extractor keeps of what people said.
 
-    python -m bench.formation                     # the offline rules, both parts, errors listed
-    python -m bench.formation --part dev          # the part the rules were developed on
+    python -m bench.formation                     # the offline rules: the seen parts, then the fresh one
+    python -m bench.formation --part seen         # the parts the rules were developed on (dev + heldout)
+    python -m bench.formation --part fresh        # round two's held-out part, reported on only
     python -m bench.formation --extractor llm --sessions 4 --cache /tmp/llm.jsonl
                                                   # a model (LORE_LLM_*), on a sample of sessions
 
@@ -45,7 +46,9 @@ from domain.text import analyzer
 
 console = Console(width=180)
 FOLDER = Path(__file__).parent / "labelled"
-PARTS = ("dev", "heldout")
+PARTS = ("dev", "heldout", "fresh")
+# what each choice of --part reports: one table per group, its parts taken together
+GROUPS = {"dev": ("dev",), "heldout": ("heldout",), "fresh": ("fresh",), "seen": ("dev", "heldout")}
 _DETAIL = analyzer("detail")
 _CALENDAR = frozenset(str.split(
     "january february march april may june july august september october november december "
@@ -322,7 +325,8 @@ def extract_all(extractor: object, sessions: list[Session], cache: Path | None
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--part", choices=[*PARTS, "both"], default="both")
+    parser.add_argument("--part", choices=[*GROUPS, "all"], default="all",
+                        help="all: seen (dev + heldout, developed on) and fresh (held out), two tables")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules")
     parser.add_argument("--sessions", type=int, default=0,
                         help="a sample: the first session of every Nth chat... (0: every session)")
@@ -336,8 +340,8 @@ def main() -> None:
         from infra.settings import Settings
         from services.bootstrap import open_extractor
         extractor = open_extractor(Settings(extractor="llm"))
-    for part in (PARTS if args.part == "both" else (args.part,)):
-        sessions = load(part)
+    for part in (("seen", "fresh") if args.part == "all" else (args.part,)):
+        sessions = [session for name in GROUPS[part] for session in load(name)]
         if args.sessions:
             sessions = sample(sessions, args.sessions)
         found, spent = extract_all(extractor, sessions, args.cache)

@@ -20,6 +20,8 @@ class MemoryKind(StrEnum):
     PERSON = "person"
     TODO = "todo"
     CONTEXT = "context"
+    HEALTH = "health"  # a condition, a treatment, an allergy, an operation, a habit given up
+    PLAN = "plan"  # something arranged for a time ahead: a move, a start date, a booked trip
 
     @property
     def label(self) -> str:

@@ -45,14 +45,17 @@ class Candidate(BaseModel):
 
 
 # What the kinds are worth to an assistant before anything else is known (issue 10, item 3):
-# what works for the person most, then their preferences, then facts; passing situations least.
+# what works for the person most, then their preferences and health, then facts; a plan (it
+# passes once its day comes) below them; passing situations least.
 BASE_IMPORTANCE = {
     MemoryKind.LESSON: 0.8,
     MemoryKind.PREFERENCE: 0.7,
+    MemoryKind.HEALTH: 0.7,
     MemoryKind.GOAL: 0.6,
     MemoryKind.TODO: 0.6,
     MemoryKind.PERSON: 0.6,
     MemoryKind.FACT: 0.6,
+    MemoryKind.PLAN: 0.5,
     MemoryKind.EVENT: 0.4,
     MemoryKind.CONTEXT: 0.4,
 }

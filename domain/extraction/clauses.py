@@ -12,10 +12,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from domain.extraction.lexicon import CHAT_NOISE, DISCOURSE, REPORTING
+from domain.extraction.lexicon import (
+    CHAT_NOISE,
+    COMPANY_VERBS,
+    DISCOURSE,
+    REPORTING,
+    SARCASM_MARKS,
+    SARCASM_OPENERS,
+)
 from domain.text.parse import Sentence, Word
 
 _SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
+# Forms the small model lemmatizes wrongly ("hoping" as "hop").
+_LEMMA_FIXES = {"hoping": "hope", "hoped": "hope", "hopes": "hope"}
 _CLAUSE_DEPS = ("ROOT", "conj", "ccomp", "advcl", "parataxis", "xcomp", "relcl", "acl")
 _HYPOTHETICAL_MODALS = frozenset(
     {"would", "could", "might", "should", "may", "must", "'d", "ca", "can", "shall"}
@@ -73,7 +82,9 @@ class Clause:
     @property
     def lemma(self) -> str:
         lower = self.head.lower
-        return "be" if lower in ("m", "'m", "am", "im") else self.head.lemma.lower()
+        if lower in ("m", "'m", "am", "im"):
+            return "be"
+        return _LEMMA_FIXES.get(lower, self.head.lemma.lower())
 
     def children(self, *deps: str) -> list[Word]:
         return [w for w in self.sentence.children(self.head.i) if not deps or w.dep in deps]
@@ -113,6 +124,14 @@ class Clause:
             or progressive
             or self.lemma in ("plan", "want", "hope", "intend")
         )
+
+
+def is_sarcastic(sentence: Sentence) -> bool:
+    """A sentence that says it means the opposite: it opens "Oh great", "Yeah right", or carries
+    "/s" or an eye-roll."""
+    words = [w.lower for w in sentence.words if w.pos != "PUNCT"]
+    text = sentence.text.lower()
+    return any(tuple(words[: len(o)]) == o for o in SARCASM_OPENERS) or any(m in text for m in SARCASM_MARKS)
 
 
 def is_question(sentence: Sentence) -> bool:
@@ -160,12 +179,27 @@ def _person(sentence: Sentence, subject: Word | None, head: Word) -> str:
             and any(c.dep in ("dobj", "prep", "prt") for c in sentence.children(head.i))
         ):
             return "i"
+        # "Training for the Berlin marathon!", "Moving to Leeds next week": a chat line that opens
+        # with its verb in -ing, its "I'm" left out
+        if head.dep == "ROOT" and head.tag == "VBG" and first is head and not is_question(sentence):
+            return "i"
+        # "Need to renew my passport by Friday", "Have to call the bank": a need, its "I" left out
+        if (
+            head.dep == "ROOT"
+            and first is head
+            and head.lemma.lower() in ("need", "have", "want")
+            and head.tag in ("VB", "VBP")
+            and any(c.dep == "xcomp" for c in sentence.children(head.i))
+            and not is_question(sentence)
+        ):
+            return "i"
         return "none"
     word = subject.lower
     if word in ("i", "me"):
         return "i"
     if word == "we":
-        return "we"
+        # "we make software for clinics", "we're based in Madrid": a company speaking, not a household
+        return "other" if head.lemma.lower() in COMPANY_VERBS else "we"
     children = sentence.children(subject.i)
     if any(c.lower == "i" and c.dep == "conj" for c in children):
         return "we"  # "my wife and I"
@@ -200,8 +234,12 @@ def _supposed(sentence: Sentence, head: Word) -> bool:
         return True
     for verb in [head, *(w for w in sentence.children(head.i) if w.dep == "xcomp")]:
         for clause in sentence.children(verb.i):
-            if clause.dep == "advcl" and any(
-                c.dep == "mark" and c.lower in _CONDITIONAL_MARKS for c in sentence.children(clause.i)
+            if (
+                clause.dep == "advcl"
+                and any(
+                    c.dep == "mark" and c.lower in _CONDITIONAL_MARKS for c in sentence.children(clause.i)
+                )
+                and not _to_the_listener(sentence, clause)
             ):
                 between = [w for w in sentence.words if head.i < w.i < clause.i or clause.i < w.i < head.i]
                 if not any(w.lower in ("so", "but", "and") for w in between):
@@ -211,6 +249,10 @@ def _supposed(sentence: Sentence, head: Word) -> bool:
         children = sentence.children(word.i)
         if any(c.dep == "mark" and c.lower in _CONDITIONAL_MARKS for c in children):
             return True
+        if word.dep == "advcl" and any(
+            c.dep == "advmod" and c.tag == "WRB" and c.lower in ("when", "whenever") for c in children
+        ):
+            return True  # "... when my knee hurts": a condition of the clause above, said of no time
         if any(c.dep == "aux" and c.lower in _HYPOTHETICAL_MODALS for c in children) and not _would_like(
             sentence, word
         ):
@@ -225,6 +267,14 @@ def _supposed(sentence: Sentence, head: Word) -> bool:
         if word.dep not in ("conj", "xcomp") or word.head == word.i:
             return False
         word = sentence.words[word.head]
+
+
+def _to_the_listener(sentence: Sentence, clause: Word) -> bool:
+    """ "..., if you're suggesting meals", "if you need to know": a condition on the telling (its
+    subject is the one they talk to), not on what is told."""
+    return any(
+        c.dep in ("nsubj", "nsubjpass") and c.lower in ("you", "u") for c in sentence.children(clause.i)
+    ) and clause.i > next((w.i for w in sentence.words if w.dep == "ROOT"), 0)
 
 
 def _would_like(sentence: Sentence, verb: Word) -> bool:

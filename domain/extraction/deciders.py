@@ -57,8 +57,9 @@ class _Taken:
     events: list[Event]
 
 
-def decide_record_extraction(command: RecordExtraction, state: UserState, envelope: Envelope,
-                             embeddings: Sequence[Embedding]) -> list[Event]:
+def decide_record_extraction(
+    command: RecordExtraction, state: UserState, envelope: Envelope, embeddings: Sequence[Embedding]
+) -> list[Event]:
     if command.candidates:
         require_episodes(state, command.window)  # erased while it was being extracted
     scratch = copy.deepcopy(state)
@@ -69,28 +70,61 @@ def decide_record_extraction(command: RecordExtraction, state: UserState, envelo
     merge_vectors = iter(embeddings[count:])  # one per merge a model proposed with its sentence
     for number, candidate in enumerate(command.candidates):
         proposed = command.proposed[number] if command.proposed else None
-        taken = _take(command, number, _categorised(candidate, envelope.policy), proposed, scratch, envelope,
-                      vectors[number], merge_vectors)
+        taken = _take(
+            command,
+            number,
+            _categorised(candidate, envelope.policy),
+            proposed,
+            scratch,
+            envelope,
+            vectors[number],
+            merge_vectors,
+        )
         evolve(scratch, taken.events)
         changes.extend(taken.events)
         found = taken.judgement
-        verdicts.append(Verdict(candidate=number, verdict=found.verdict, memory_id=taken.memory_id,
-                                other=found.others, reason=found.reason, decided_by=found.decided_by))
+        verdicts.append(
+            Verdict(
+                candidate=number,
+                verdict=found.verdict,
+                memory_id=taken.memory_id,
+                other=found.others,
+                reason=found.reason,
+                decided_by=found.decided_by,
+            )
+        )
     extracted = MemoriesExtracted(
-        **envelope(), extraction_id=command.extraction_id, session_id=command.session_id,
-        window=command.window, extractor=command.extractor, prompt_version=command.prompt_version,
-        raw_output=command.raw_output, prompt_tokens=command.prompt_tokens,
-        completion_tokens=command.completion_tokens, skipped=command.skipped,
-        candidates=command.candidates, proposed=command.proposed, verdicts=tuple(verdicts))
+        **envelope(),
+        extraction_id=command.extraction_id,
+        session_id=command.session_id,
+        window=command.window,
+        extractor=command.extractor,
+        prompt_version=command.prompt_version,
+        raw_output=command.raw_output,
+        prompt_tokens=command.prompt_tokens,
+        completion_tokens=command.completion_tokens,
+        skipped=command.skipped,
+        candidates=command.candidates,
+        proposed=command.proposed,
+        verdicts=tuple(verdicts),
+    )
     return [extracted, *changes]
 
 
-def _take(command: RecordExtraction, number: int, candidate: Candidate, proposed: ProposedVerdict | None,
-          scratch: UserState, envelope: Envelope, vector: Embedding | None,
-          merge_vectors: Iterator[Embedding]) -> _Taken:
+def _take(
+    command: RecordExtraction,
+    number: int,
+    candidate: Candidate,
+    proposed: ProposedVerdict | None,
+    scratch: UserState,
+    envelope: Envelope,
+    vector: Embedding | None,
+    merge_vectors: Iterator[Embedding],
+) -> _Taken:
     """Judge one candidate and say what carries the judgement out."""
-    merge_vector = next(merge_vectors, None) if proposed and proposed.verdict == "merge" \
-        and proposed.content else None
+    merge_vector = (
+        next(merge_vectors, None) if proposed and proposed.verdict == "merge" and proposed.content else None
+    )
     found = judge(scratch, candidate, command.similar[number] if command.similar else (), proposed)
     if found.content:
         candidate = candidate.model_copy(update={"content": found.content})
@@ -98,32 +132,47 @@ def _take(command: RecordExtraction, number: int, candidate: Candidate, proposed
     by = found.decided_by or _decided_by(command)
     refs = _refs(command, candidate)
     target = found.target
-    if target is not None and found.verdict == "same" and refs \
-            and {(r.episode_id, r.position) for r in refs} <= target.messages:
+    if (
+        target is not None
+        and found.verdict == "same"
+        and refs
+        and {(r.episode_id, r.position) for r in refs} <= target.messages
+    ):
         # The same messages read again (windows overlap, an episode extracted again): no new source.
-        return _Taken(Judgement("same", "already taken from these messages", target, found.others),
-                      target.memory_id, [])
+        return _Taken(
+            Judgement("same", "already taken from these messages", target, found.others), target.memory_id, []
+        )
     if target is not None and found.verdict == "same":
         return _Taken(found, target.memory_id, [_reinforced(envelope, target, candidate, by, refs)])
     if found.verdict == "kept_out":
         return _Taken(found, None, [])
     memory_id = derived_id("memory", command.user_id, command.command_id, str(number))
     base = category.importance if (category := envelope.policy.category(candidate.category)) else None
-    return _Taken(found, memory_id, _recorded_from(command, candidate, found, envelope, memory_id, by, vector,
-                                                   base))
+    return _Taken(
+        found, memory_id, _recorded_from(command, candidate, found, envelope, memory_id, by, vector, base)
+    )
 
 
 def _decided_by(command: RecordExtraction) -> str:
     return command.extractor + (f":{command.prompt_version}" if command.prompt_version else "")
 
 
-def _reinforced(envelope: Envelope, target: MemoryState, candidate: Candidate, decided_by: str,
-                refs: tuple[MessageRef, ...]) -> MemoryReinforced:
+def _reinforced(
+    envelope: Envelope,
+    target: MemoryState,
+    candidate: Candidate,
+    decided_by: str,
+    refs: tuple[MessageRef, ...],
+) -> MemoryReinforced:
     """Said again: more certain, more important, one more source."""
-    return MemoryReinforced(**envelope(), memory_id=target.memory_id,
-                            confidence=restated(target.confidence, candidate.confidence),
-                            importance=round(min(1.0, target.importance + 0.1), 4),
-                            decided_by=decided_by, messages=refs)
+    return MemoryReinforced(
+        **envelope(),
+        memory_id=target.memory_id,
+        confidence=restated(target.confidence, candidate.confidence),
+        importance=round(min(1.0, target.importance + 0.1), 4),
+        decided_by=decided_by,
+        messages=refs,
+    )
 
 
 def _categorised(candidate: Candidate, policy: ExtractionPolicy) -> Candidate:
@@ -136,26 +185,64 @@ def _categorised(candidate: Candidate, policy: ExtractionPolicy) -> Candidate:
     return candidate.model_copy(update={"category": category.name, "kind": category.kind})
 
 
-def _recorded_from(command: RecordExtraction, candidate: Candidate, found: Judgement, envelope: Envelope,
-                   memory_id: str, decided_by: str, embedding: Embedding | None,
-                   base: float | None = None) -> list[Event]:
+def _recorded_from(
+    command: RecordExtraction,
+    candidate: Candidate,
+    found: Judgement,
+    envelope: Envelope,
+    memory_id: str,
+    decided_by: str,
+    embedding: Embedding | None,
+    base: float | None = None,
+) -> list[Event]:
     """A new memory (new, distinct, an update, a merge), and what it closes or merges."""
     merged = found.others if found.verdict == "merge" else ()
     after = found.after
-    events: list[Event] = [_extracted(command, candidate, envelope, memory_id,
-                                      after.valid_from if after is not None else None,
-                                      decided_by, merged, embedding, base)]
+    events: list[Event] = [
+        _extracted(
+            command,
+            candidate,
+            envelope,
+            memory_id,
+            after.valid_from if after is not None else None,
+            decided_by,
+            merged,
+            embedding,
+            base,
+        )
+    ]
     if found.verdict == "update" and found.target is not None:
-        events.append(MemorySuperseded(**envelope(), memory_id=found.target.memory_id,
-                                       by_memory_id=memory_id, valid_until=candidate.valid_from,
-                                       decided_by=decided_by, reason=found.reason))
+        events.append(
+            MemorySuperseded(
+                **envelope(),
+                memory_id=found.target.memory_id,
+                by_memory_id=memory_id,
+                valid_until=candidate.valid_from,
+                decided_by=decided_by,
+                reason=found.reason,
+            )
+        )
     if after is not None:
-        events.append(MemorySuperseded(**envelope(), memory_id=memory_id, by_memory_id=after.memory_id,
-                                       valid_until=after.valid_from, decided_by=decided_by,
-                                       reason="a later value was known already"))
+        events.append(
+            MemorySuperseded(
+                **envelope(),
+                memory_id=memory_id,
+                by_memory_id=after.memory_id,
+                valid_until=after.valid_from,
+                decided_by=decided_by,
+                reason="a later value was known already",
+            )
+        )
     if merged:
-        events.append(MemoryMerged(**envelope(), memory_id=memory_id, merged_from=merged,
-                                   decided_by=decided_by, reason=found.reason))
+        events.append(
+            MemoryMerged(
+                **envelope(),
+                memory_id=memory_id,
+                merged_from=merged,
+                decided_by=decided_by,
+                reason=found.reason,
+            )
+        )
     return events
 
 
@@ -164,23 +251,48 @@ def _refs(command: RecordExtraction, candidate: Candidate) -> tuple[MessageRef, 
     return tuple(command.window[p] for p in candidate.positions if 0 <= p < len(command.window))
 
 
-def _extracted(command: RecordExtraction, candidate: Candidate, envelope: Envelope, memory_id: str,
-               valid_until: datetime | None, decided_by: str, merged: tuple[str, ...],
-               embedding: Embedding | None, base: float | None = None) -> MemoryRecorded:
+def _extracted(
+    command: RecordExtraction,
+    candidate: Candidate,
+    envelope: Envelope,
+    memory_id: str,
+    valid_until: datetime | None,
+    decided_by: str,
+    merged: tuple[str, ...],
+    embedding: Embedding | None,
+    base: float | None = None,
+) -> MemoryRecorded:
     refs = _refs(command, candidate)
     episode = refs[0].episode_id if refs else (command.window[0].episode_id if command.window else None)
     return MemoryRecorded(
-        **envelope(), memory_id=memory_id, kind=candidate.kind, category=candidate.category,
+        **envelope(),
+        memory_id=memory_id,
+        kind=candidate.kind,
+        category=candidate.category,
         content=candidate.content,
-        attribute=candidate.attribute, value=candidate.value, valid_from=candidate.valid_from,
-        valid_until=valid_until, importance=importance(candidate, merges=len(merged), base=base),
-        confidence=candidate.confidence, source=candidate.extractor,
-        entities=tuple(dict.fromkeys([*candidate.entities, *(n for r in candidate.relations
-                                                           for n in (r.subject, r.object) if n)])),
-        episode_id=episode, embedding=embedding, decided_by=decided_by, due_at=candidate.due_at,
+        attribute=candidate.attribute,
+        value=candidate.value,
+        valid_from=candidate.valid_from,
+        valid_until=valid_until,
+        importance=importance(candidate, merges=len(merged), base=base),
+        confidence=candidate.confidence,
+        source=candidate.extractor,
+        entities=tuple(
+            dict.fromkeys(
+                [*candidate.entities, *(n for r in candidate.relations for n in (r.subject, r.object) if n)]
+            )
+        ),
+        episode_id=episode,
+        embedding=embedding,
+        decided_by=decided_by,
+        due_at=candidate.due_at,
         remind_at=remind_before(candidate.due_at) if candidate.kind is MemoryKind.TODO else None,
-        asserted=candidate.asserted, messages=refs, merged_from=merged,
-        entity_types=_typed(candidate), relations=candidate.relations)
+        asserted=candidate.asserted,
+        messages=refs,
+        merged_from=merged,
+        entity_types=_typed(candidate),
+        relations=candidate.relations,
+    )
 
 
 def _typed(candidate: Candidate) -> tuple[tuple[str, str], ...]:

@@ -1,8 +1,10 @@
 """Whether a model's candidate comes from the conversation it was asked about.
 
-Small models copy the example in their prompt ("Works at Acme as a designer") or name what no one
-said. A candidate is kept only when it shares a detail word with the conversation and every name
-it gives — a capitalised word inside its sentence, its slot's value, its entities — is said there.
+Small models copy the example in their prompt ("Works at Acme as a designer", "Call the dentist on
+11 March") or name what no one said. A candidate is kept only when it shares a detail word with the
+conversation, is not one of the prompt's examples with words the conversation does not say, and
+every name it gives — a capitalised word inside its sentence, its slot's value, its entities — is
+said there.
 Dates and numbers are left out of the test: a model may rightly write "in March" for "last month",
 or "2" for "two".
 """
@@ -52,12 +54,21 @@ def names(text: str, every_word: bool = False) -> set[str]:
 
 
 def ungrounded(
-    content: str, value: str | None, entities: tuple[str, ...] | list[str], conversation: str
+    content: str,
+    value: str | None,
+    entities: tuple[str, ...] | list[str],
+    conversation: str,
+    examples: tuple[str, ...] = (),
 ) -> str | None:
-    """Why the candidate is not from `conversation`, or None when it is."""
+    """Why the candidate is not from `conversation`, or None when it is. `examples`: the memories
+    the prompt shows (a copy of one, some of whose words no one said, is not from the conversation)."""
     said, detail = _said(conversation)
-    if not content_words(content) & detail:
+    words = content_words(content)
+    if not words & detail:
         return "no word of it is in the conversation"
+    unsaid = {w for w in words - detail if not w.isdigit() and w not in _CALENDAR}
+    if any(words <= content_words(example) and unsaid for example in examples):
+        return "it is the prompt's example, not what was said"
     named = names(content) | names(value or "", every_word=True)
     for entity in entities:
         named |= names(entity, every_word=True)

@@ -10,6 +10,9 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w.replace("_", " ") for w in text.split())
 
 
+words = _words  # for the rules' own small lists
+
+
 # The head noun of an occupation ("a night nurse", "the IT manager", "a freelance writer").
 OCCUPATIONS = _words("""
 accountant actor actress administrator advisor adviser agent analyst anesthetist animator architect
@@ -91,11 +94,80 @@ CONDITIONS = _words("""
 asthma diabetes arthritis anxiety depression adhd add autism dyslexia migraines migraine epilepsy
 eczema psoriasis celiac coeliac ibs crohn's insomnia apnea hypertension cancer tinnitus vertigo
 endometriosis pcos lupus fibromyalgia allergy allergies intolerance scoliosis sciatica tendinitis
-tendonitis gout anemia anaemia hypothyroidism hyperthyroidism ptsd ocd bipolar
+tendonitis gout anemia anaemia hypothyroidism hyperthyroidism ptsd ocd bipolar dementia glaucoma
+cataracts osteoporosis arrhythmia hepatitis hiv shingles concussion sinusitis acne rosacea
 """)
+# What a doctor measures: "my blood pressure is high", "I have high cholesterol".
+MEASURES = _words("pressure cholesterol sugar glucose a1c iron")
+# Adjectives of a lasting condition: "I'm diabetic", "she says I'm anemic".
+HEALTH_STATES = _words("""
+allergic intolerant lactose-intolerant anemic anaemic diabetic prediabetic pre-diabetic asthmatic
+epileptic pregnant deaf blind celiac coeliac autistic dyslexic hypertensive immunocompromised
+colorblind insulin-dependent sober
+""")
+# Injuries: "I broke my wrist", "I tore my ACL".
+INJURING = _words("break sprain tear injure hurt pull twist fracture dislocate strain rupture")
+# What is done to a body: "I had knee surgery", "my hip replacement is on the 3rd".
+PROCEDURES = _words("""
+surgery operation replacement transplant biopsy colonoscopy mri scan x-ray ultrasound mammogram
+chemo chemotherapy radiotherapy physio physiotherapy vaccination vaccine injection checkup check-up
+appointment
+""")
+# What one takes for one's health: "I'm on metformin", "I take iron supplements".
+MEDICINES = _words("""
+medication medicine meds pill pills tablet tablets supplement supplements vitamin vitamins insulin
+antibiotics antidepressants antihistamine antihistamines inhaler statin statins ibuprofen paracetamol
+aspirin metformin levothyroxine thyroxine lisinopril amlodipine omeprazole sertraline fluoxetine
+citalopram melatonin iron magnesium prednisone warfarin hrt contraceptive birth-control
+""")
+MEDICINE_ENDINGS = (
+    "pril",
+    "statin",
+    "olol",
+    "formin",
+    "prazole",
+    "cillin",
+    "mycin",
+    "sartan",
+    "oxetine",
+    "pine",
+    "dronate",
+    "tidine",
+)
+# Habits a person gives up for their health: "I quit smoking", "I stopped drinking".
+GIVEN_UP = _words("smoking smoke drinking alcohol booze coffee caffeine sugar vaping cigarettes soda meat")
+# What one eats and drinks, given up or cut down on: "I've cut out sugary drinks".
+FOODS = _words("""
+drink drinks soda sugar meat dairy gluten bread carbs carbohydrates alcohol wine beer chocolate sweets
+snacks caffeine coffee tea salt fat junk takeaway takeaways fries crisps chips
+""")
+# What money is for, in what a person earns, owes and pays: "I pay 700 in rent".
+MONEY_WORDS = _words("""
+salary rent debt debts loan loans mortgage savings pension income wage wages paycheck bills bill
+card cards credit overdraft tuition fees allowance budget
+""")
+# How a chat line says it means the opposite ("Oh great, ...", "... /s", "🙄").
+SARCASM_OPENERS = (
+    ("oh", "great"),
+    ("oh", "wonderful"),
+    ("oh", "perfect"),
+    ("oh", "joy"),
+    ("yeah", "right"),
+    ("oh", "fantastic"),
+    ("just", "great"),
+    ("how", "lovely"),
+)
+SARCASM_MARKS = frozenset({"/s", "🙄", "🙃"})
+# Who tells a person what they have: "my doctor says I'm anemic" is a diagnosis, not hearsay.
+MEDICS = _words("""
+doctor doc gp physician consultant specialist surgeon cardiologist dermatologist neurologist
+physio physiotherapist dentist nurse midwife therapist psychiatrist optician oncologist
+""")
+
 BODY_PARTS = _words("""
 back knee knees hip hips shoulder shoulders ankle ankles wrist wrists neck elbow achilles foot feet
-hamstring calf calves heart lungs stomach eyes ears teeth tooth jaw spine
+hamstring calf calves heart lungs stomach eyes ears teeth tooth jaw spine wrist arm arms leg legs
+toe toes finger fingers thumb ribs rib collarbone acl meniscus rotator_cuff kidney kidneys liver skin
 """)
 DIETS = _words("vegetarian vegan pescatarian keto paleo kosher halal gluten-free")
 # Verbs of liking, each with what its memory says.
@@ -137,7 +209,7 @@ sleep wake go_to listen watch code program fish hunt garden jog lift box row sai
 TOOLS = _words("use")
 # Verbs of a lasting change in one's life, told in the past.
 LIFE_EVENTS = _words("""
-graduate retire marry divorce adopt emigrate immigrate publish relocate propose
+graduate retire marry divorce adopt emigrate immigrate publish relocate propose resign
 """)
 # Verbs of an event whose object says what happened ("ran a marathon", "passed the exam").
 EVENT_OBJECTS = {
@@ -170,6 +242,11 @@ EVENT_OBJECTS = {
     "sign": _words("lease contract deal"),
     "move": frozenset(),
 }
+# What a company does, said by one who works there as "we": "we make software for clinics".
+COMPANY_VERBS = _words("""
+make build sell ship hire raise employ serve base manufacture develop provide offer supply export
+import sponsor deliver acquire headquarter
+""")
 # Words a memory leaves out: how a chat opens, hedges and laughs.
 DISCOURSE = _words("""
 so also just finally honestly actually basically literally anyway anyways btw well oh ah hey like

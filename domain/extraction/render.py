@@ -11,7 +11,7 @@ from datetime import datetime
 
 from domain.extraction.clauses import Clause, is_noise
 from domain.extraction.lexicon import DISCOURSE
-from domain.extraction.times import When, resolve_phrase, written
+from domain.extraction.times import When, resolve_phrase, resolve_written_date, written
 from domain.text.parse import Sentence, Word
 
 _PRONOUNS = {
@@ -51,7 +51,7 @@ _CONTRACTIONS = {
 _THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
 _KEPT_PREPOSITIONS = frozenset({"since", "by", "before", "until", "after"})
 _TIME_PREPOSITIONS = frozenset(
-    {"in", "on", "at", "since", "by", "before", "until", "till", "after", "from", "during", "over"}
+    {"in", "on", "at", "since", "by", "before", "until", "till", "after", "from", "during", "over", "for"}
 )
 _NOT_TIMES = frozenset({"every", "each", "most", "some", "all", "many"})
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?%])")
@@ -77,8 +77,12 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         before = sentence.words[first - 1] if first > 0 else None
         prep = before.lower if before is not None and before.lower in _TIME_PREPOSITIONS else None
         phrase = " ".join(w.text for w in words)
-        when = resolve_phrase(f"{prep} {phrase}" if prep else phrase, at, future) or resolve_phrase(
-            phrase, at, future
+        if prep == "since":
+            future = False  # "since Tuesday": the last one, whatever the verb
+        when = (
+            resolve_phrase(f"{prep} {phrase}" if prep else phrase, at, future)
+            or resolve_phrase(phrase, at, future)
+            or resolve_written_date(phrase, at, future)
         )
         if when is None:
             continue
@@ -348,15 +352,25 @@ def _head_first(words: list[Word], head: Word) -> list[Word]:
     if start is None or start == 0:
         return words
     before, rest = words[:start], words[start:]
+    places = {w.i: w for w in words}
     moved = [
         w
         for w in before
-        if w.dep in ("prep", "npadvmod", "pobj", "det", "amod", "nummod", "compound")
-        or any(a.dep in ("prep", "npadvmod") and a.head == head.i for a in [w])
+        if (
+            w.dep in ("prep", "npadvmod", "pobj", "det", "amod", "nummod", "compound")
+            or any(a.dep in ("prep", "npadvmod") and a.head == head.i for a in [w])
+        )
+        # "Tom and I went ...", misread: Tom is who went with them, not a time to move
+        and not (w.pos == "PROPN" and w.dep == "npadvmod" and _before_and_i(w, places))
     ]
     kept_adverbs = [w for w in before if w.dep == "advmod" and w.lower in _STEADY]
     names = any(w.pos in ("NOUN", "PROPN", "NUM") for w in moved)
     return [*kept_adverbs, *rest, *moved] if names else [*kept_adverbs, *rest]
+
+
+def _before_and_i(word: Word, places: dict[int, Word]) -> bool:
+    after = places.get(word.i + 1)
+    return after is not None and after.lower == "and"
 
 
 def _without_fillers(words: list[Word]) -> list[Word]:

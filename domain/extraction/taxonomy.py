@@ -1,6 +1,6 @@
 """A deployment's own categories of memory, over Lore's kinds.
 
-Lore's kinds (preference, fact, lesson, goal, event, person, todo, context) are what its rules
+Lore's kinds (preference, fact, lesson, goal, event, person, todo, context, health, plan) are what its rules
 act on: a to-do is due, a preference is ranked, a fact has a slot. A deployment may name its own
 categories on top of them — a coach's PREF, PROC, SOMA, EMO, SAB, EFFECTIVE — each with the kind
 it is, what it means (told to the model that extracts), and the importance it starts from. A

@@ -14,6 +14,7 @@ from calendar import monthrange
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+import dateparser
 from dateparser.search import search_dates
 
 MONTHS = (
@@ -53,12 +54,17 @@ _NUMBERS = {
         ]
     )
 } | {"a": 1, "an": 1, "a couple of": 2, "a few": 3, "couple of": 2, "few": 3}
-_UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_UNITS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+_PARTS = {"early": 1, "start": 1, "beginning": 1, "mid": 11, "middle": 11, "late": 21}
 _HOLIDAYS = {
     "christmas": (12, 25),
     "christmas eve": (12, 24),
     "new year": (1, 1),
     "new year's": (1, 1),
+    "new year's day": (1, 1),
+    "new years day": (1, 1),
+    "new year's eve": (12, 31),
+    "new years eve": (12, 31),
     "new years": (1, 1),
     "halloween": (10, 31),
     "valentine's day": (2, 14),
@@ -144,9 +150,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for name, body in (
         ("today", r"(?:today|tonight|this (?:morning|afternoon|evening))"),
         ("yesterday", r"(?:yesterday(?: (?:morning|afternoon|evening))?|last night)"),
+        ("after_tomorrow", r"(?:the )?day after tomorrow"),
         ("tomorrow", r"tomorrow(?: (?:morning|afternoon|evening|night))?"),
-        ("ago", rf"{_NUM} (?P<unit>day|week|month|year)s? ago"),
-        ("within", rf"in {_NUM} (?P<unit>day|week|month|year)s?"),
+        ("ago", rf"{_NUM} (?P<unit>day|week|fortnight|month|year)s? ago"),
+        ("within", rf"in {_NUM} (?P<unit>day|week|fortnight|month|year)s?(?: time)?"),
         ("nth", r"the (?P<day>\d{1,2})(?:st|nd|rd|th)"),
         (
             "relative",
@@ -155,7 +162,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "weekday",
-            r"(?:(?P<which>last|next|this|coming|the coming) )?(?P<weekday>"
+            r"(?:(?P<which>last|next|this coming|this|coming|the coming) )?(?P<weekday>"
             + "|".join(WEEKDAYS)
             + r"|mon|tues|tue|"
             r"wed|thurs|thur|thu|fri|sat|sun)\.?"
@@ -165,7 +172,13 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "season",
             r"(?:the )?(?P<season>spring|summer|autumn|fall|winter)(?: of)?(?: (?P<year>(?:19|20)\d\d))?",
         ),
-        ("end", rf"the end of (?:the |this )?(?P<unit>week|month|year|{_MONTHS})"),
+        ("end", rf"(?:the )?end of (?:(?P<which>the|this|next) )?(?P<unit>week|month|year|{_MONTHS})"),
+        (
+            "part",
+            rf"(?:the )?(?P<part>early|mid|late|start|beginning|middle)(?: of|-| )\s*"
+            rf"(?:(?P<which>this|next|last) (?P<unit>year|month)|{_m('month')}(?:,? (?P<year>(?:19|20)\d\d))?"
+            r"|(?P<year2>(?:19|20)\d\d))",
+        ),
         (
             "month_day",
             rf"(?:the )?(?:{_m('month')} {_d('day')}|{_d('day2')} (?:of )?{_m('month2')})"
@@ -175,7 +188,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("year", r"(?P<year>(?:19|20)\d\d)"),
         (
             "holiday",
-            r"(?P<holiday>christmas eve|christmas|new year's|new years|new year|halloween|"
+            r"(?P<holiday>christmas eve|christmas|new year's day|new years day|new year's eve|new years eve|"
+            r"new year's|new years|new year|halloween|"
             r"valentine's day)",
         ),
     )
@@ -202,6 +216,10 @@ def _yesterday(m: re.Match[str], at: date, future: bool | None) -> When:
     return _on(at - timedelta(days=1))
 
 
+def _after_tomorrow(m: re.Match[str], at: date, future: bool | None) -> When:
+    return _on(at + timedelta(days=2))
+
+
 def _tomorrow(m: re.Match[str], at: date, future: bool | None) -> When:
     return _on(at + timedelta(days=1))
 
@@ -226,7 +244,9 @@ def _within(m: re.Match[str], at: date, future: bool | None) -> When | None:
     if unit == "month":
         return _month(*_shift_month(at.year, at.month, n))
     return (
-        _on(at + timedelta(days=n * _UNITS[unit])) if unit == "day" else _week_of(at + timedelta(days=7 * n))
+        _on(at + timedelta(days=n * _UNITS[unit]))
+        if unit == "day"
+        else _week_of(at + timedelta(days=n * _UNITS[unit]))
     )
 
 
@@ -260,7 +280,10 @@ def _weekday(m: re.Match[str], at: date, future: bool | None) -> When:
     which = (m.group("which") or "").replace("the ", "")
     ahead = (target - at.weekday()) % 7
     behind = (at.weekday() - target) % 7
-    if which in ("next", "coming", "this") or (not which and future):
+    part_of_day = m.group(0).rstrip().endswith(("morning", "afternoon", "evening", "night"))
+    if not which and ahead == 0 and part_of_day and future is not False:
+        return _on(at)  # "Sunday night", said on a Sunday: tonight
+    if which in ("next", "coming", "this", "this coming") or (not which and future):
         return _on(at + timedelta(days=ahead or 7))
     if which == "last" or future is False or not which:
         return _on(at - timedelta(days=behind or 7))
@@ -299,16 +322,46 @@ def _month_number(text: str) -> int:
 
 
 def _end(m: re.Match[str], at: date, future: bool | None) -> When:
+    """ "the end of the month", "end of next year", "the end of May": its last day."""
     unit = m.group("unit")
+    step = 1 if m.group("which") == "next" else 0
     if unit == "week":
-        friday = at + timedelta(days=(4 - at.weekday()) % 7)
+        friday = at + timedelta(days=(4 - at.weekday()) % 7 + 7 * step)
         return When(friday, "day", f"by the end of the week of {_day(friday - timedelta(days=4))}")
     if unit == "year":
-        return When(date(at.year, 12, 31), "day", f"by the end of {at.year}")
-    month = at.month if unit == "month" else _month_number(unit)
-    year = at.year if unit == "month" else _nearest(month, 1, at, future is not False).year
+        return When(date(at.year + step, 12, 31), "day", f"by the end of {at.year + step}")
+    if unit == "month":
+        year, month = _shift_month(at.year, at.month, step)
+    else:
+        month = _month_number(unit)
+        year = _nearest(month, 1, at.replace(day=1), future is not False).year
     last = date(year, month, monthrange(year, month)[1])
     return When(last, "day", f"at the end of {MONTHS[month - 1].capitalize()} {year}")
+
+
+def _part(m: re.Match[str], at: date, future: bool | None) -> When:
+    """ "early next year", "mid-March", "late 2027", "the beginning of next month": the part's
+    first day, at the grain of what it is part of (a month, a year)."""
+    part = m.group("part")
+    day = _PARTS[part]
+    word = {"start": "early", "beginning": "early", "middle": "mid"}.get(part, part)
+    if m.group("unit"):
+        step = {"this": 0, "next": 1, "last": -1}[m.group("which")]
+        if m.group("unit") == "year":
+            year = at.year + step
+            return When(date(year, 1 + (day - 1) // 10 * 4, 1), "season", f"in {word} {year}")
+        year, month = _shift_month(at.year, at.month, step)
+    elif m.group("year2"):
+        year = int(m.group("year2"))
+        return When(date(year, 1 + (day - 1) // 10 * 4, 1), "season", f"in {word} {year}")
+    else:
+        month = _month_number(m.group("month"))
+        year = (
+            int(m.group("year"))
+            if m.group("year")
+            else _nearest(month, 1, at.replace(day=1), future is not False).year
+        )
+    return When(date(year, month, day), "month", f"in {word} {MONTHS[month - 1].capitalize()} {year}")
 
 
 def _month_day(m: re.Match[str], at: date, future: bool | None) -> When | None:
@@ -352,13 +405,52 @@ def _year_alone(m: re.Match[str], at: date, future: bool | None) -> When:
 def _holiday(m: re.Match[str], at: date, future: bool | None) -> When:
     month, day = _HOLIDAYS[m.group("holiday")]
     found = _nearest(month, day, at, future is not False)
+    if m.group("holiday").endswith(("day", "eve")):
+        return _on(found)  # a day of the year that says its date ("on 1 January 2027")
     name = m.group("holiday").title().replace("'S", "'s")
     return When(found, "day", f"{m.group('prep') or 'at'} {name} {found.year}")
+
+
+_NUMERIC = re.compile(r"(?P<a>\d{1,4})[/.-](?P<b>\d{1,2})(?:[/.-](?P<c>\d{2,4}))?")
+_MONTH_WORD = re.compile(rf"\b(?:{_MONTHS})\b")
+
+
+def resolve_written_date(phrase: str, at: datetime, future: bool | None = None) -> When | None:
+    """A date written out in a way the patterns above do not read ("14/03/2027", "2027-03-14",
+    "Tuesday the 3rd of March"), read by `dateparser`; a day, or nothing. A numeric date whose
+    order is unsure (3/4: March or April?) is nothing, since people write both."""
+    text = re.sub(r"\s+", " ", phrase.strip().lower())
+    text = re.sub(r"^(?:on|by|before|until|from|since|for) ", "", text)
+    numeric = _NUMERIC.fullmatch(text)
+    order = None
+    if numeric:
+        a, b = int(numeric.group("a")), int(numeric.group("b"))
+        if len(numeric.group("a")) == 4:
+            order = "YMD"
+        elif a > 12 >= b:
+            order = "DMY"
+        elif b > 12 >= a:
+            order = "MDY"
+        else:
+            return None
+    elif not (_MONTH_WORD.search(text) and re.search(r"\d", text)):
+        return None
+    settings: dict[str, object] = {
+        "RELATIVE_BASE": at.astimezone(UTC).replace(tzinfo=None),
+        "PREFER_DATES_FROM": "future" if future else ("past" if future is False else "current_period"),
+        "REQUIRE_PARTS": ["day", "month"],
+        "RETURN_AS_TIMEZONE_AWARE": False,
+    }
+    if order:
+        settings["DATE_ORDER"] = order
+    found = dateparser.parse(text, languages=["en"], settings=settings)
+    return _on(found.date()) if found is not None else None
 
 
 _RESOLVERS = {
     "today": _today,
     "yesterday": _yesterday,
+    "after_tomorrow": _after_tomorrow,
     "tomorrow": _tomorrow,
     "ago": _ago,
     "within": _within,
@@ -366,6 +458,7 @@ _RESOLVERS = {
     "weekday": _weekday,
     "season": _season,
     "end": _end,
+    "part": _part,
     "month_day": _month_day,
     "nth": _nth,
     "month": _month_alone,

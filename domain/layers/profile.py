@@ -131,9 +131,11 @@ def slot_sentence(attribute: str, values: Sequence[SlotValue]) -> str:
 
 _SECTIONS = (
     ("fact", "About them", 8),
+    ("health", "Their health", 5),
     ("preference", "Preferences", 10),
     ("lesson", "What works for them", 5),
-    ("goal", "Goals and plans", 5),
+    ("goal", "Goals", 5),
+    ("plan", "Plans ahead", 5),
     ("person", "Their people", 8),
     ("event", "In their life lately", 4),
 )

@@ -116,3 +116,31 @@ TOPIC = Analyzer(
 )
 
 ANALYZERS = {a.name: a for a in (INDEX, QUERY, DETAIL, TOPIC)}
+
+
+_LETTERS = re.compile(r"[^\W\d_]")
+_SHOUTED_WORD = re.compile(r"\b[^\W\d_]{2,}\b")
+
+
+_LONE_I = re.compile(r"(?<![\w'])i(?=(?:'(?:m|ve|ll|d))?(?![\w']))")
+_IM = re.compile(r"(?<![\w'])im(?![\w'])")
+
+
+def typed_plainly(text: str) -> str:
+    """A chat line as a parser trained on edited text reads it best: not shouted (`unshouted`),
+    and "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo)."""
+    text = unshouted(text)
+    return _IM.sub("I'm", _LONE_I.sub("I", text))
+
+
+def unshouted(text: str) -> str:
+    """A line typed in capitals ("MY KNEE IS BETTER NOW"), as it would be written in lower case,
+    so that a parser trained on ordinary text reads it: each sentence starts with a capital and
+    "I" stays one. A line with ordinary case, or one capital word in it ("I LOVE it"), is left."""
+    letters = _LETTERS.findall(text)
+    upper = sum(ch.isupper() for ch in letters)
+    if len(letters) < 8 or upper < 0.8 * len(letters) or len(_SHOUTED_WORD.findall(text)) < 3:
+        return text
+    lowered = re.sub(r"\bi\b", "I", text.lower())
+    lowered = re.sub(r"\bi'(m|ve|ll|d)\b", lambda m: "I'" + m.group(1), lowered)
+    return re.sub(r"(^|[.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), lowered)

@@ -16,6 +16,7 @@ from fastapi.templating import Jinja2Templates
 
 from domain.access import Principal, Scope, split_person
 from domain.commands import IDENTIFIER_PATTERN
+from domain.model import MemoryKind
 from projections.search import Window
 from projections.views import MemoryView
 from services.api.auth import KEY_COOKIE, authorize
@@ -29,7 +30,7 @@ HERE = FilePath(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
 router = APIRouter(prefix="/ui", include_in_schema=False)
 static = StaticFiles(directory=HERE / "static")
-KINDS = ("fact", "preference", "event", "todo", "lesson", "relationship", "skill", "goal")
+KINDS = tuple(kind.value for kind in MemoryKind)
 
 
 def _ago(moment: datetime | None, now: datetime) -> str:

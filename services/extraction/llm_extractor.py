@@ -32,7 +32,7 @@ from infra.nlp import english_parser
 
 ENTITY_TYPES = frozenset({"person", "place", "organization", "software", "thing"})
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
-PROMPT_VERSION = "extract-memories/4"
+PROMPT_VERSION = "extract-memories/5"
 log = logging.getLogger(__name__)
 
 SYSTEM = f"""You keep the long-term memory of a personal assistant. From a conversation between a
@@ -40,8 +40,9 @@ person (role "user") and the assistant, list what is worth remembering about the
 preferences, facts about their life, their health, lessons about what works for them, goals and
 plans, events, the people and pets in their life, and to-dos they asked for. Rules:
 - Only what the person said about themselves; never what the assistant said. Leave out questions,
-  what they deny, what they only suppose ("if", "maybe", "I might"), what others said or did
-  ("my friend says ...", "my brother got engaged"), greetings, small talk and passing moods.
+  what they deny, what they only suppose ("if", "maybe", "I might", "I'd love to"), what others
+  said or did ("my friend says ...", "my brother got engaged"; a doctor's diagnosis is theirs),
+  sarcasm, greetings, small talk, passing moods, and "we" that is a company.
 - One fact per memory, written so that it is understood without the conversation: a short
   sentence in the third person without a subject ("Works as an architect at a firm in Lyon",
   "Is lactose intolerant", "Has a cat named Pixel"); no "I" or "my", no speaker name, no opener
@@ -52,6 +53,9 @@ plans, events, the people and pets in their life, and to-dos they asked for. Rul
 - A single-valued property (where they live, their employer, job, editor, diet, partner, a pet of
   one kind, a favourite X) gets "attribute" and "value"; prefer these attribute names:
   {", ".join(SLOTS)}, pet_<animal>, favorite_<thing>. A job and an employer are two memories.
+- "health": a condition, allergy, medicine, injury, operation ("Takes metformin twice a day");
+  "plan": arranged for a date ahead ("Moving to Leeds in May 2026"); "goal": wanted, no date set;
+  "person": their people ("Wife is named Ana"; one who died or an ex fills no "partner").
 - "messages": the positions (from 0) of the messages it comes from.
 - "relations": how the person (subject null) or a named thing stands to another named thing,
   e.g. {{"subject": null, "predicate": "sister", "object": "Maya", "object_type": "person"}};
@@ -77,6 +81,12 @@ Answer:
  {{"kind": "todo", "content": "Call the dentist on 11 March 2026", "attribute": null, "value": null,
   "when": null, "due": "tomorrow", "entities": [], "confidence": 0.9, "asserted": true,
   "messages": [2]}}]}}"""
+
+
+# The memories the prompt's example shows: a small model copies them into conversations that never
+# said them, and grounding drops such a copy.
+EXAMPLES = ("Works as a designer", "Works at Acme since 24 February 2026", "Is vegetarian",
+            "Call the dentist on 11 March 2026")
 
 
 @dataclass(frozen=True)
@@ -193,7 +203,7 @@ def extract_with(llm: LLM, messages: Sequence[Message], at: datetime,
     answer = llm.structured(prompt.system, conversation, ExtractedMemories, "extracted_memories")
     kept = []
     for found in answer.value.memories:
-        why = ungrounded(found.content, found.value, found.entities, conversation)
+        why = ungrounded(found.content, found.value, found.entities, conversation, EXAMPLES)
         if why:  # the raw answer is in the log: the drop is seen, and made again, from it
             log.info("left out %r of %s: %s", found.content, answer.model, why)
             continue

@@ -30,8 +30,15 @@ def test_what_the_conversation_says_is_grounded(content: str, value: str | None,
     ("Sister Maya moved to Porto", "Porto", [], "porto"),                    # a name not said
     ("Moved to Lisbon with Tom", None, [], "tom"),
     ("Likes the support group", None, ["Picasso"], "picasso"),                        # an entity not said
+    ("Call the counselor on 11 March 2026", None, [], "prompt's example"),  # a copy, "call" not said
 ])
 def test_what_the_conversation_does_not_say_is_not(content: str, value: str | None, entities: list[str],
                                                    why: str) -> None:
-    reason = ungrounded(content, value, entities, TALK)
+    reason = ungrounded(content, value, entities, TALK, ("Call the counselor on 11 March 2026",))
     assert reason is not None and why in reason
+
+
+def test_the_prompts_example_said_in_the_conversation_is_kept() -> None:
+    talk = TALK + "\n[3] user: Remind me to call the counselor tomorrow."
+    assert ungrounded("Call the counselor on 11 March 2026", None, [], talk,
+                      ("Call the counselor on 11 March 2026",)) is None

@@ -381,4 +381,4 @@ def test_the_offline_profile_says_who_the_person_is_now_in_sentences() -> None:
     assert narrative.startswith("The person works as an architect (since 5 Jan 2026) and has a cat named "
                                 "Pixel (since 1 Feb 2026).")
     assert "About them: is lactose intolerant." in narrative
-    assert "Goals and plans: wants to learn Portuguese." in narrative
+    assert "Goals: wants to learn Portuguese." in narrative

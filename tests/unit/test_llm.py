@@ -188,8 +188,8 @@ def test_a_window_longer_than_the_context_is_asked_in_parts_and_put_together() -
     answers = [(200, json.dumps({"memories": [{"kind": "preference", "content": f"Likes colour {i}",
                                                "confidence": 0.9, "messages": [0]}]}))
                for i in (0, 3)]
-    with chat_stub("unused", script=answers) as stub:  # 4,096 tokens leave ~1,200 for a part
-        extraction = LLMExtractor(llm(stub.url), context_tokens=4_096).extract(messages, SAID_AT)
+    with chat_stub("unused", script=answers) as stub:  # 4,200 tokens leave ~1,200 for a part
+        extraction = LLMExtractor(llm(stub.url), context_tokens=4_200).extract(messages, SAID_AT)
     assert len(stub.requests) == 2
     assert stub.asked[1].startswith("[0] (2026-03-10) assistant: I like colour 3.")  # positions start again
     assert [(c.content, c.positions) for c in extraction.candidates] == [("Likes colour 0", (0,)),

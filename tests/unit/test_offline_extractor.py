@@ -66,7 +66,7 @@ def test_a_job_and_an_employer_said_together_are_two_memories() -> None:
 
 
 @pytest.mark.parametrize(("line", "kind", "content"), [
-    ("I'm allergic to peanuts.", MemoryKind.FACT, "Is allergic to peanuts"),
+    ("I'm allergic to peanuts.", MemoryKind.HEALTH, "Is allergic to peanuts"),
     ("I really love hiking in the Alps", MemoryKind.PREFERENCE, "Loves hiking in the Alps"),
     ("I don't like cilantro.", MemoryKind.PREFERENCE, "Does not like cilantro"),
     ("I want to run a marathon next year.", MemoryKind.GOAL, "Wants to run a marathon in 2027"),
@@ -76,8 +76,8 @@ def test_a_job_and_an_employer_said_together_are_two_memories() -> None:
     ("I don't eat shellfish.", MemoryKind.FACT, "Does not eat shellfish"),
     ("I have two kids, both in school.", MemoryKind.FACT, "Has two kids, both in school"),
     ("I usually swim before work on Mondays.", MemoryKind.FACT, "Usually swims before work on Mondays"),
-    ("I have asthma.", MemoryKind.FACT, "Has asthma"),
-    ("I was diagnosed with celiac disease in 2021.", MemoryKind.FACT,
+    ("I have asthma.", MemoryKind.HEALTH, "Has asthma"),
+    ("I was diagnosed with celiac disease in 2021.", MemoryKind.HEALTH,
      "Was diagnosed with celiac disease in 2021"),
     ("Please always answer me in Spanish.", MemoryKind.PREFERENCE,
      "Wants the assistant always to answer them in Spanish"),
@@ -232,7 +232,7 @@ def test_the_people_places_and_employers_named_are_typed_and_related_to_the_pers
     ("Last summer I went to Japan with my sister.", MemoryKind.EVENT),
     ("I visited Lisbon in May.", MemoryKind.EVENT),
     ("Sold the flat on Friday!", MemoryKind.EVENT),
-    ("I'm flying to Nairobi on April 2.", MemoryKind.EVENT),
+    ("I'm flying to Nairobi on April 2.", MemoryKind.PLAN),
     ("I'm a big fan of jazz.", MemoryKind.PREFERENCE),
     ("I've decided to learn the piano", MemoryKind.GOAL),
     ("I'm saving up for a trip to Peru.", MemoryKind.GOAL),

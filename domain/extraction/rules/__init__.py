@@ -21,16 +21,18 @@ from datetime import datetime
 from domain.commands import Message
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
-from domain.extraction.clauses import Clause, clauses, is_question
+from domain.extraction.clauses import Clause, clauses, is_question, is_sarcastic
 from domain.extraction.render import times
-from domain.extraction.rules.happenings import event, plan
+from domain.extraction.rules.answers import answers
+from domain.extraction.rules.happenings import event, plan, scheduled
 from domain.extraction.rules.identity import copula, favourite, residence, switch, work
-from domain.extraction.rules.living import habit, health, household, negative
+from domain.extraction.rules.living import habit, health, household, money, negative
 from domain.extraction.rules.people import people
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
 from domain.extraction.rules.wishes import goal, liking, standing_request
 from domain.model import utc
+from domain.text.english import typed_plainly
 from domain.text.parse import Parser
 
 __all__ = ["RULES", "RULES_VERSION", "extract"]
@@ -40,9 +42,10 @@ RULES: tuple[Rule, ...] = (
     need,
     residence,
     work,
+    health,
+    money,
     copula,
     favourite,
-    health,
     household,
     negative,
     liking,
@@ -50,6 +53,7 @@ RULES: tuple[Rule, ...] = (
     switch,
     event,
     plan,
+    scheduled,
     habit,
     standing_request,
 )
@@ -63,6 +67,8 @@ def _direction(clause: Clause) -> bool | None:
         return False
     if clause.looking_ahead or clause.head.tag == "VB":
         return True
+    if clause.head.tag in ("VBP", "VBZ") and not clause.perfect:
+        return True  # a day said with the present is a schedule: "I fly on Friday", "my exam is on the 16th"
     return None
 
 
@@ -70,11 +76,17 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
     """The memories the rules find in a conversation, one per thing said (the first statement of
     a slot's value or of a sentence wins; later ones add their positions)."""
     theirs = [(position, m) for position, m in enumerate(messages) if m.role == "user"]
-    parsed = parser.parse([m.content for _, m in theirs])
+    parsed = parser.parse([typed_plainly(m.content) for _, m in theirs])
     found: dict[tuple[str | None, str], Candidate] = {}
     for (position, message), sentences in zip(theirs, parsed, strict=True):
         said_at = utc(message.timestamp or at)
+        before = messages[position - 1] if position > 0 else None
+        if before is not None and before.role == "assistant":
+            for candidate in answers(before.content, sentences, position, said_at):
+                _keep(found, candidate)
         for sentence in sentences:
+            if is_sarcastic(sentence):
+                continue  # "Oh great, I just love queues": it means the opposite
             owner = None
             for clause in clauses(sentence):
                 owner = owner or (clause if clause.person in ("i", "we", "none") else None)
@@ -89,7 +101,9 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             if owner is None and sentence.words:
                 root = next((w for w in sentence.words if w.dep == "ROOT"), sentence.words[0])
                 owner = Clause(sentence, root, None, "none", False, False, False, is_question(sentence))
-            for candidate in people(sentence, position, said_at, owner):
+            for candidate in people(
+                sentence, position, said_at, owner, tuple(times(sentence, said_at, False))
+            ):
                 _keep(found, candidate)
     return list(found.values())
 

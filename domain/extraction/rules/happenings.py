@@ -19,9 +19,20 @@ from domain.model import MemoryKind
 # --- what happened to them ---------------------------------------------------------------------------
 
 
+_BABY = frozenset({"baby", "twins", "twin", "child", "boy", "girl", "daughter", "son"})
+
+
 def event(said: Said) -> list[Candidate]:
     clause = said.clause
     lemma = clause.lemma
+    if (
+        lemma == "expect"
+        and clause.person in ("i", "we")
+        and clause.asserted
+        and clause.looking_ahead
+        and any(o.lemma.lower() in _BABY for o in children(said, clause.head, "dobj"))
+    ):
+        return one(candidate(said, MemoryKind.EVENT, "expecting", said.text(), confidence=0.85))  # a baby
     if clause.person not in ("i", "we") or not clause.asserted or not clause.past:
         return []
     if lemma in ("go", "travel", "fly", "visit", "come"):
@@ -56,8 +67,14 @@ def event(said: Said) -> list[Candidate]:
         for c in children(said, clause.head, "acomp", "oprd", "dobj", "attr")
     ):
         known = True
-    if not known and lemma in ("marry", "engage", "promote", "hire") and clause.head.tag == "VBN":
+    if not known and lemma in ("marry", "engage", "promote", "hire", "fire") and clause.head.tag == "VBN":
         known = True
+    if lemma == "lay" and any(p.lower == "off" for p in children(said, clause.head, "prt")):
+        known = True  # "I was laid off"
+    if lemma in ("hand", "give", "put") and any(
+        o.lemma.lower() in ("notice", "resignation") for o in objects
+    ):
+        known = True  # "I handed in my notice"
     if not known:
         return []
     return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8))
@@ -85,16 +102,79 @@ _PLANNED = frozenset(
         "retire",
         "launch",
         "open",
+        "sign",
+        "finish",
+        "return",
+        "meet",
+        "register",
+        "enter",
+        "sit",
+        "celebrate",
+        "throw",
+        "race",
+        "play",
+        "head",
+        "drive",
+        "take",
+        "do",
+        "have",
+        "see",
+        "come",
+    }
+)
+# What one "has" or "does" on a day that is worth keeping ("I have my driving test on the 9th").
+_OCCASIONS = frozenset(
+    {
+        "exam",
+        "test",
+        "interview",
+        "appointment",
+        "wedding",
+        "conference",
+        "trip",
+        "flight",
+        "race",
+        "marathon",
+        "triathlon",
+        "ironman",
+        "deadline",
+        "presentation",
+        "audition",
+        "recital",
+        "concert",
+        "gig",
+        "match",
+        "tournament",
+        "competition",
+        "graduation",
+        "party",
+        "surgery",
+        "operation",
+        "holiday",
+        "vacation",
+        "course",
+        "class",
+        "classes",
+        "move",
+        "viewing",
+        "defence",
+        "defense",
+        "exhibition",
+        "show",
+        "festival",
     }
 )
 
 
 def plan(said: Said) -> list[Candidate]:
-    """ "I'm presenting a poster in Lisbon in November": something the person will do, on a date."""
+    """ "I'm presenting a poster in Lisbon in November", "we're moving to Leeds in May", "I have my
+    driving test on the 9th": something the person will do, on a date."""
     clause = said.clause
     if clause.person not in ("i", "we") or not clause.asserted or clause.past:
         return []
-    ahead = clause.looking_ahead or clause.head.tag in ("VBP",)
+    if clause.lemma == "be":
+        return _away(said)
+    ahead = clause.looking_ahead or clause.head.tag in ("VBP", "VBZ")
     inside = {w.i for w in clause_words(clause)}
     dated = [
         d
@@ -104,10 +184,76 @@ def plan(said: Said) -> list[Candidate]:
     if not ahead or not dated or clause.lemma not in _PLANNED:
         return []
     taken = {i for d in dated for i in range(d.first, d.last + 1)}
-    if not names_a_thing(said, [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]):
+    after = [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]
+    time_off = clause.lemma == "take" and any(
+        p.lower == "off" for p in children(said, clause.head, "prt", "advmod")
+    )  # "I'm taking next week off"
+    if not names_a_thing(said, after) and not time_off:
         return []
-    if clause.lemma in ("go", "travel", "fly", "visit") and not any(
+    if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not any(
         place(said, w) for w in children(said, clause.head, "prep", "dobj", "advmod")
     ):
         return []
-    return one(candidate(said, MemoryKind.EVENT, "plan", said.text(), confidence=0.75))
+    occasion = any(
+        w.lemma.lower() in _OCCASIONS
+        for o in children(said, clause.head, "dobj")
+        for w in said.sentence.subtree(o.i)
+    )
+    if clause.lemma in ("have", "take", "see", "play", "sit") and not (occasion or time_off):
+        return []
+    if clause.lemma == "do" and not (occasion and clause.looking_ahead):
+        return []
+    text = (
+        f"Is taking time off {dated[0].text}" if time_off and not names_a_thing(said, after) else said.text()
+    )
+    return one(candidate(said, MemoryKind.PLAN, "plan", text, confidence=0.75))
+
+
+def _away(said: Said) -> list[Candidate]:
+    """ "I'll be in London from the 4th to the 9th": where the person will be, on a date."""
+    clause = said.clause
+    if not clause.looking_ahead:
+        return []
+    inside = {w.i for w in clause_words(clause)}
+    ahead = [
+        d
+        for d in said.dated
+        if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
+    ]
+    if not ahead or not any(
+        p.lower in ("in", "at") and place(said, p) for p in children(said, clause.head, "prep")
+    ):
+        return []
+    return one(candidate(said, MemoryKind.PLAN, "away", said.text(), confidence=0.75))
+
+
+_DATED = _OCCASIONS | frozenset({"day", "birthday", "anniversary", "due", "date", "start"})
+
+
+def scheduled(said: Said) -> list[Candidate]:
+    """ "My flight to Boston is at 6am tomorrow", "my last day is June 30", "my birthday is on
+    3 May": a thing of the person's, and the day it is on."""
+    clause = said.clause
+    subject = clause.subject
+    if clause.person != "my" or clause.lemma != "be" or not clause.asserted or subject is None:
+        return []
+    noun = subject.lemma.lower()
+    if noun not in _DATED or (
+        noun == "day" and not any(c.lower in ("last", "first") for c in children(said, subject, "amod"))
+    ):
+        return []
+    words = sorted(
+        {*(w for w in said.sentence.subtree(subject.i) if w.lower != "my"), *clause_words(clause)},
+        key=lambda w: w.i,
+    )
+    inside = {w.i for w in words}
+    dated = [d for d in said.dated if d.first in inside or d.first + 1 in inside]
+    if not dated:
+        return []
+    moment = dated[0].when.moment()
+    text = said.text(words=words)
+    if noun in ("birthday", "anniversary"):
+        return one(candidate(said, MemoryKind.FACT, "yearly", text, confidence=0.8))
+    if moment.date() > said.at.date():
+        return one(candidate(said, MemoryKind.PLAN, "scheduled", text, confidence=0.8))
+    return one(candidate(said, MemoryKind.EVENT, "scheduled", text, valid_from=moment, confidence=0.75))

@@ -42,9 +42,14 @@ def residence(said: Said) -> list[Candidate]:
     if target is None:
         return []
     content = said.text()
-    if clause.looking_ahead and not clause.past:
+    ahead = (
+        clause.looking_ahead
+        or (lemma in ("move", "relocate") and clause.head.tag == "VBG")
+        or any(d.when.moment().date() > said.at.date() for d in said.dated)
+    )
+    if ahead and not clause.past:
         found = candidate(
-            said, MemoryKind.EVENT, "moving", content, entities=(target,), typed="where", confidence=0.8
+            said, MemoryKind.PLAN, "moving", content, entities=(target,), typed="where", confidence=0.8
         )
     else:
         found = candidate(
@@ -164,10 +169,6 @@ def copula(said: Said) -> list[Candidate]:
         lower = word.lower
         if lower in lex.DIETS or word.lemma.lower() in lex.DIETS:
             return one(candidate(said, MemoryKind.FACT, "diet", f"Is {lower}", attribute="diet", value=lower))
-        if lower in ("allergic", "intolerant") or lower.endswith("intolerant"):
-            return one(candidate(said, MemoryKind.FACT, "health", said.text(), confidence=0.9))
-        if lower in ("pregnant",):
-            return one(candidate(said, MemoryKind.EVENT, "pregnant", said.text()))
         if (
             word.dep == "attr"
             and word.pos == "NOUN"
@@ -181,19 +182,18 @@ def copula(said: Said) -> list[Candidate]:
             ]
             field = next((p for p in children(said, word, "prep") if p.lower in ("in", "of")), None)
             if field is not None and not any(
-                w.ent in ("GPE", "ORG", "FAC") for w in said.sentence.subtree(field.i)
-            ):
+                w.ent in ("GPE", "ORG", "FAC") or w.dep == "det" for w in said.sentence.subtree(field.i)
+            ):  # a field ("in marine biology"), not a place of work ("of a small startup")
                 phrase += said.sentence.subtree(field.i)  # "a PhD student in marine biology"
             title = joined(phrase)
-            return one(
-                candidate(said, MemoryKind.FACT, "job", said.text(), attribute="job_title", value=title)
-            )
+            return _job_and_where(said, word, title)
         if word.dep == "attr" and lower == "fan":
             return one(candidate(said, MemoryKind.PREFERENCE, "fan", said.text(), confidence=0.8))
         if (
             word.lemma.lower() in ("year", "years")
             and any(c.lower == "old" for c in children(said, word))
             or (word.pos == "NUM" and word.dep == "attr")
+            or (word.lower == "old" and any(c.lemma.lower() == "year" for c in children(said, word)))
         ):
             return one(candidate(said, MemoryKind.FACT, "age", said.text()))
     for prep in children(said, clause.head, "prep"):
@@ -211,6 +211,57 @@ def copula(said: Said) -> list[Candidate]:
         if prep.lower == "on" and objects and objects[0].lemma.lower() == "leave":
             return one(candidate(said, MemoryKind.FACT, "leave", said.text()))
     return []
+
+
+def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
+    """ "I'm a nurse at Denver Health in Boston": the job, and the employer as its own memory; the
+    city stays with the job (where one works need not be where one lives: no home is guessed).
+    A student's university is no employer."""
+    sentence = said.sentence
+    preps = [
+        p for p in [*children(said, job, "prep"), *children(said, said.clause.head, "prep")] if p.i > job.i
+    ]
+    preps += [q for p in preps for o in children(said, p, "pobj") for q in children(said, o, "prep")]
+    employer_prep = next((p for p in preps if p.lower in ("at", "for")), None)
+    if job.lemma.lower() in ("student", "undergrad", "undergraduate", "pupil", "trainee"):
+        employer_prep = None
+    employer = None
+    nested: set[int] = set()
+    if employer_prep is not None:
+        nested = {w.i for q in preps if q is not employer_prep for w in sentence.subtree(q.i)}
+        own = {w.i for w in sentence.subtree(employer_prep.i)} - nested
+        named = [(k, ws) for k, ws in sentence.entities() if k in ("ORG", "FAC", "PERSON") and ws[0].i in own]
+        # "at Spotify in Stockholm": what one works at, beside the city, is no city (a small parser
+        # often takes a company for one)
+        proper = [
+            w
+            for w in sentence.words
+            if w.i in own and w.pos == "PROPN" and (w.ent not in ("GPE", "LOC") or nested)
+        ]
+        employer = (
+            joined(named[0][1]).rstrip(".") if named else (joined(proper) if 0 < len(proper) <= 4 else None)
+        )
+    drop = (
+        [w.i for w in sentence.subtree(employer_prep.i) if w.i not in nested]
+        if employer and employer_prep is not None
+        else []
+    )
+    found = [
+        candidate(said, MemoryKind.FACT, "job", said.text(drop=drop), attribute="job_title", value=title)
+    ]
+    if employer:
+        found.append(
+            candidate(
+                said,
+                MemoryKind.FACT,
+                "employer",
+                f"Works at {employer}",
+                attribute="employer",
+                value=employer,
+                entities=(employer,),
+            )
+        )
+    return [f for f in found if f]
 
 
 def favourite(said: Said) -> list[Candidate]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.render import clause_words
@@ -16,10 +18,15 @@ from domain.extraction.rules.said import (
     place,
 )
 from domain.model import MemoryKind
-from domain.text.parse import joined
+from domain.text.parse import Word, joined
 
 # --- how they live -------------------------------------------------------------------------------------
 
+# What one runs, owns or manages that says what one does: "I run a small bakery in Leeds".
+_BUSINESSES = lex.words("""
+bakery shop business company restaurant cafe café farm store studio clinic practice firm agency salon
+bar pub garage startup charity school nursery hotel b&b gallery team department
+""")
 _DEFINING = frozenset(
     {
         "grow",
@@ -44,6 +51,17 @@ def habit(said: Said) -> list[Candidate]:
     lemma = clause.lemma
     if clause.person != "i" or not clause.asserted:
         return []
+    if (
+        lemma in ("learn", "study")
+        and clause.looking_ahead
+        and clause.head.tag == "VBG"
+        and (objects := children(said, clause.head, "dobj"))
+        and names_a_thing(said, [w for w in said.sentence.subtree(objects[0].i)])
+        and not said.dated
+    ):
+        return one(
+            candidate(said, MemoryKind.FACT, "learning", said.text(), confidence=0.8)
+        )  # "I'm learning Welsh"
     if lemma == "use" and clause.head.tag in ("VBD",) and children(said, clause.head, "xcomp"):
         return one(candidate(said, MemoryKind.FACT, "used_to", said.text(), confidence=0.75))
     present = clause.head.tag in ("VBP", "VBZ") or (
@@ -57,7 +75,9 @@ def habit(said: Said) -> list[Candidate]:
     ):
         return one(candidate(said, MemoryKind.PREFERENCE, "choice", said.text(), confidence=0.75))
     if lemma in lex.TOOLS and (objects := children(said, clause.head, "dobj")):
-        if not names_a_thing(said, clause_words(clause)):
+        if not names_a_thing(said, clause_words(clause)) or objects[0].lemma.lower() in lex.BODY_PARTS | {
+            "hand"
+        }:
             return []
         used = joined([w for w in said.sentence.subtree(objects[0].i) if w.pos == "PROPN"])
         editor = next((e for e in EDITORS if used and used.lower().startswith(e.lower())), None)
@@ -75,6 +95,10 @@ def habit(said: Said) -> list[Candidate]:
                 confidence=0.8 if editor else 0.75,
             )
         )
+    if lemma in ("run", "own", "manage", "co-own", "head") and any(
+        o.lemma.lower() in _BUSINESSES for o in children(said, clause.head, "dobj")
+    ):
+        return one(candidate(said, MemoryKind.FACT, "business", said.text(), confidence=0.85))
     if lemma not in lex.HABITS and not (lemma in ("deal", "struggle", "suffer", "live") and _condition(said)):
         return []
     steady = (
@@ -89,29 +113,159 @@ def _condition(said: Said) -> bool:
     return any(w.lemma.lower() in lex.CONDITIONS for w in clause_words(said.clause))
 
 
+def _told_by_medic(said: Said) -> bool:
+    """ "my doctor says I'm anemic": a diagnosis, reported by the one who makes it."""
+    word = said.clause.head
+    while word.dep in ("ccomp", "xcomp", "conj") and word.head != word.i:
+        above = said.sentence.words[word.head]
+        if above.lemma.lower() in lex.REPORTING:
+            if above.lemma.lower() not in ("say", "tell", "confirm", "find", "diagnose"):
+                return False  # "my therapist thinks I have ...": a guess, not a diagnosis
+            subjects = children(said, above, "nsubj")
+            return (
+                bool(subjects)
+                and subjects[0].lemma.lower() in lex.MEDICS
+                and any(c.lower == "my" for c in children(said, subjects[0]))
+            )
+        word = above
+    return False
+
+
+def is_medicine(word: Word, said: Said | None = None) -> bool:
+    """A medicine, or a noun phrase headed by one's compound ("vitamin D", "iron tablets")."""
+    lower = word.lemma.lower()
+    if lower in lex.MEDICINES or (len(lower) > 6 and lower.endswith(lex.MEDICINE_ENDINGS)):
+        return True
+    return said is not None and any(is_medicine(c) for c in children(said, word, "compound"))
+
+
+def _procedure(said: Said, word: Word) -> bool:
+    """An operation, a scan, a vaccination; an appointment only with a doctor ("a dentist appointment")."""
+    lemma = word.lemma.lower()
+    if lemma not in lex.PROCEDURES:
+        return False
+    if lemma == "appointment":
+        return any(c.lemma.lower() in lex.MEDICS for c in children(said, word, "compound", "poss", "amod"))
+    return True
+
+
+def _health(said: Said, rule: str, content: str, when: datetime | None = None) -> list[Candidate]:
+    return one(candidate(said, MemoryKind.HEALTH, rule, content, valid_from=when, confidence=0.85))
+
+
 def health(said: Said) -> list[Candidate]:
-    """ "I have asthma", "I was diagnosed with diabetes in May", "my back hurts since Tuesday"."""
+    """The person's health: "I have asthma", "I was diagnosed with diabetes in May", "I'm allergic
+    to cats", "my doctor says I'm anemic", "I'm on metformin", "I broke my wrist last week", "I had
+    knee surgery", "my hip replacement is scheduled for the 3rd", "I quit smoking", "my back hurts"."""
     clause = said.clause
-    if not clause.asserted:
+    told = _told_by_medic(said)
+    if clause.negated or clause.asked or clause.supposed or (clause.reported and not told):
         return []
-    if clause.person == "i" and clause.lemma == "diagnose":
-        return one(candidate(said, MemoryKind.FACT, "diagnosis", said.text(), valid_from=said.when()))
-    if clause.person == "i" and clause.lemma in ("have", "get") and not clause.past:
-        objects = children(said, clause.head, "dobj")
-        if objects and (
-            objects[0].lemma.lower() in lex.CONDITIONS
-            or (objects[0].lemma.lower() in lex.BODY_PARTS and children(said, objects[0], "amod"))
+    lemma, head = clause.lemma, clause.head
+    objects = children(said, head, "dobj")
+    if clause.person == "i":
+        if lemma == "diagnose":
+            return _health(said, "diagnosis", said.text(), said.when())
+        if lemma == "be" and not clause.past:
+            for word in children(said, head, "attr", "acomp"):
+                if word.lower in lex.HEALTH_STATES or word.lower.endswith("intolerant"):
+                    return _health(said, "state", said.text())
+            for prep in children(said, head, "prep"):
+                taken = children(said, prep, "pobj")
+                if prep.lower == "on" and taken and is_medicine(taken[0], said):
+                    return _health(said, "medicine", "Takes " + said.text().split(" ", 2)[-1])
+        if lemma in ("have", "get", "develop", "catch") and objects:
+            thing = objects[0]
+            # "I have asthma"; "I got a bad back" (had, since); "I developed eczema in May"
+            if (
+                thing.lemma.lower() in lex.CONDITIONS
+                or (thing.lemma.lower() in lex.BODY_PARTS | lex.MEASURES and children(said, thing, "amod"))
+            ) and (not clause.past or clause.perfect or lemma != "have"):
+                return _health(said, "condition", said.text(), said.when() if clause.past else None)
+        taking = [head, *(x for x in children(said, head, "xcomp") if x.lemma.lower() in ("take", "use"))]
+        if lemma in ("take", "start", "use") and any(
+            is_medicine(o, said) for verb in taking for o in children(said, verb, "dobj")
         ):
-            return one(candidate(said, MemoryKind.FACT, "condition", said.text()))
-    if (
-        clause.person == "my"
-        and clause.subject is not None
-        and clause.subject.lemma.lower() in lex.BODY_PARTS
+            if lemma == "start" and not clause.past:
+                return []
+            return _health(said, "medicine", said.text(), said.when() if lemma == "start" else None)
+        if lemma in lex.INJURING and clause.past and objects and objects[0].lemma.lower() in lex.BODY_PARTS:
+            return _health(said, "injury", said.text(), said.when())
+        if (
+            lemma in ("have", "get", "undergo", "need", "book", "schedule")
+            and objects
+            and _procedure(said, objects[0])
+        ):
+            if clause.past:
+                return _health(said, "procedure", said.text(), said.when())
+            if clause.looking_ahead or said.due() is not None:
+                return _health(said, "procedure", said.text())
+        gerunds = [
+            x
+            for x in children(said, head, "xcomp", "dobj")
+            if x.lemma.lower() in lex.GIVEN_UP or x.lower in lex.GIVEN_UP or x.lemma.lower() in lex.FOODS
+        ]
+        if lemma == "cut" and not any(p.lower in ("out", "down") for p in children(said, head, "prt")):
+            gerunds = []
+        if (
+            lemma in ("quit", "stop", "give", "cut")
+            and gerunds
+            and (clause.past or clause.perfect or head.lower == "quit" or said.when() is not None)
+        ):
+            if lemma == "give" and not any(p.lower == "up" for p in children(said, head, "prt")):
+                return []
+            text = said.text()
+            if head.lower == "quit" and text.startswith("Quits "):
+                text = "Quit " + text[len("Quits ") :]  # said of the past: "quit" is both
+            return _health(said, "given_up", text, said.when())
+        return []
+    subject = clause.subject
+    if subject is None or clause.person not in ("my", "other", "none"):
+        return []
+    owners = [c for c in children(said, subject, "poss")]
+    if clause.person != "my" and owners:
+        return []  # someone else's ("my mum's surgery")
+    subject_words = [w for w in said.sentence.subtree(subject.i) if w.lower != "my"]
+    words = sorted({*subject_words, *clause_words(clause)}, key=lambda w: w.i)
+    if clause.person == "my" and (
+        subject.lemma.lower() in lex.BODY_PARTS or subject.lemma.lower() in lex.MEASURES
     ):
-        subject = [w for w in said.sentence.subtree(clause.subject.i) if w.lower != "my"]
-        rest = clause_words(clause)
-        words = sorted({*subject, *rest}, key=lambda w: w.i)
-        return one(candidate(said, MemoryKind.FACT, "body", said.text(words=words), valid_from=said.when()))
+        return _health(said, "body", said.text(words=words), said.when())
+    if _procedure(said, subject) and (
+        lemma in ("schedule", "book", "plan", "set") or (lemma == "be" and said.dated)
+    ):
+        return _health(said, "procedure", said.text(words=words), said.when())
+    return []
+
+
+_PER = frozenset({"month", "year", "week", "hour", "day", "annum"})
+
+
+def money(said: Said) -> list[Candidate]:
+    """What the person earns, owes, pays and saves, with its amount: "I earn 2,000 a month", "I owe
+    3k on my card", "I pay 700 in rent", "I have about 4k of credit card debt"."""
+    clause = said.clause
+    if (
+        clause.person != "i"
+        or not clause.asserted
+        or clause.lemma not in ("earn", "make", "owe", "pay", "save", "have", "spend", "borrow", "get")
+    ):
+        return []
+    words = clause_words(clause)
+    amounts = [
+        w
+        for w in words
+        if w.ent == "MONEY"
+        or (w.pos == "NUM" and w.ent not in ("DATE", "TIME", "ORDINAL"))
+        or (w.lower[:-1].replace(",", "").replace(".", "").isdigit() and w.lower.endswith("k"))
+    ]
+    if not amounts:
+        return []
+    lemmas = {w.lemma.lower() for w in words}
+    about_money = bool(lemmas & lex.MONEY_WORDS) or any(w.ent == "MONEY" for w in words)
+    per_period = bool(lemmas & _PER) and any(w.lower in ("a", "an", "per") for w in words)
+    if clause.lemma in ("earn", "owe") or about_money or (clause.lemma in ("make", "save") and per_period):
+        return one(candidate(said, MemoryKind.FACT, "money", said.text(), confidence=0.8))
     return []
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, is_question
+from domain.extraction.render import Dated
 from domain.extraction.rules.said import (
     Said,
     candidate,
@@ -39,6 +40,15 @@ def _named(said: Said, word: Word) -> str | None:
     head = sentence.words[word.head]
     if word.dep == "compound" and head.pos == "PROPN":
         return _full_name(said, head)
+    after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
+    if (
+        after is not None
+        and after.pos == "PROPN"
+        and after.dep == word.dep
+        and after.head == word.head
+        and word.dep in ("nsubj", "dobj")
+    ):
+        return _full_name(said, after)  # "my cat Mochi walked ...", parsed as two subjects
     if word.dep in ("nsubj", "nsubjpass"):
         if head.lemma.lower() == "be" and not said.clause.asked:
             attr = [w for w in sentence.children(head.i) if w.dep == "attr" and w.pos == "PROPN"]
@@ -65,7 +75,59 @@ def _full_name(said: Said, word: Word) -> str:
     return joined(words).strip(" ,")
 
 
-def people(sentence: Sentence, position: int, at: datetime, owner: Clause | None) -> list[Candidate]:
+_GONE = frozenset({"late", "ex", "former", "deceased", "dead"})
+_DYING = frozenset({"die", "pass", "decease"})
+
+
+def _gone(sentence: Sentence, word: Word) -> str | None:
+    """Whether the one named is no longer the person's: "my late husband", "my ex-wife", "my
+    husband Ernesto died" — "late", "ex", "died", or None."""
+    for child in sentence.children(word.i):
+        if child.lower in _GONE or (
+            child.lower == "-" and child.i > 0 and sentence.words[child.i - 1].lower == "ex"
+        ):
+            return "ex" if child.lower in ("ex", "former", "-") else "late"
+    if word.i >= 2 and sentence.words[word.i - 1].text == "-" and sentence.words[word.i - 2].lower == "ex":
+        return "ex"
+    holder = sentence.words[word.head] if word.dep in ("nsubj", "nsubjpass") else None
+    if word.dep == "compound":
+        name = sentence.words[word.head]
+        holder = sentence.words[name.head] if name.dep in ("nsubj", "nsubjpass") else None
+    elif holder is None and word.dep == "appos":
+        holder = None
+    if holder is not None and holder.lemma.lower() in _DYING:
+        return "died"
+    for child in sentence.children(word.i):
+        if child.dep == "appos":
+            up = sentence.words[word.head]
+            if word.dep in ("nsubj", "nsubjpass") and up.lemma.lower() in _DYING:
+                return "died"
+    return None
+
+
+def _age(sentence: Sentence, word: Word) -> str | None:
+    """ "my daughter is 7", "my son Leo is 12 years old": the age said of a relative."""
+    subject = word
+    if word.dep == "compound" and sentence.words[word.head].pos == "PROPN":
+        subject = sentence.words[word.head]
+    if subject.dep != "nsubj" or sentence.words[subject.head].lemma.lower() != "be":
+        return None
+    verb = sentence.words[subject.head]
+    if any(c.dep == "neg" for c in sentence.children(verb.i)) or is_question(sentence):
+        return None
+    for c in sentence.children(verb.i):
+        if c.dep == "attr" and c.pos == "NUM":
+            return c.text
+        if c.dep == "acomp" and c.lower == "old":
+            number = [w for w in sentence.subtree(c.i) if w.pos == "NUM"]
+            if number:
+                return f"{number[0].text} years old"
+    return None
+
+
+def people(
+    sentence: Sentence, position: int, at: datetime, owner: Clause | None, dated: tuple[Dated, ...] = ()
+) -> list[Candidate]:
     """The relatives, people and pets a sentence names as the person's own."""
     if owner is None or is_question(sentence):
         return []
@@ -84,6 +146,16 @@ def people(sentence: Sentence, position: int, at: datetime, owner: Clause | None
         )
         if pet is None and relation not in lex.FAMILY | lex.CLOSE | lex.CASUAL:
             continue
+        if mine and relation in lex.FAMILY and (age := _age(sentence, word)):
+            found.append(
+                candidate(
+                    said,
+                    MemoryKind.PERSON,
+                    "age",
+                    f"{relation.capitalize()} {_named(said, word) or ''} is {age}".replace("  ", " "),
+                    confidence=0.8,
+                )
+            )
         if not mine and (pet is None or not any(c.lower in ("a", "an") for c in sentence.children(word.i))):
             continue
         name = _named(said, word)
@@ -107,6 +179,33 @@ def people(sentence: Sentence, position: int, at: datetime, owner: Clause | None
                     typed="animal",
                     relation="pet",
                     confidence=0.85,
+                )
+            )
+            continue
+        gone = _gone(sentence, word)
+        if gone is not None and pet is not None:
+            continue  # a pet that died is no pet of theirs now
+        if gone is not None:
+            # no longer theirs: no slot; a death is kept with its time
+            past = [d for d in dated if d.when.moment().date() <= at.date()]
+            when = past[0].when if past else None
+            relation_text = f"ex-{relation}" if gone == "ex" else f"late {relation}"
+            text = (
+                f"{relation.capitalize()} {name} died {when.text if when else ''}".strip()
+                if gone == "died"
+                else f"{relation_text.capitalize()} is named {name}"
+            )
+            found.append(
+                candidate(
+                    said,
+                    MemoryKind.PERSON,
+                    "person",
+                    text,
+                    entities=(name,),
+                    typed="person",
+                    relation=relation_text.replace(" ", "_").replace("-", "_"),
+                    confidence=0.85,
+                    valid_from=when.moment() if when and gone == "died" else None,
                 )
             )
             continue

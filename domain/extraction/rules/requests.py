@@ -44,7 +44,7 @@ def reminder(said: Said) -> list[Candidate]:
             None,
         )
     if task is None:
-        return []
+        return _what_came_before(said)
     words = [
         w
         for w in said.sentence.subtree(task.i)
@@ -60,6 +60,36 @@ def reminder(said: Said) -> list[Candidate]:
     if due is not None and not dated:
         text += " " + said.dated[0].text if said.dated else ""
     return one(candidate(said, MemoryKind.TODO, "reminder", text, due_at=due, confidence=0.9))
+
+
+def _what_came_before(said: Said) -> list[Candidate]:
+    """ "Dentist on Friday at 10, remind me?": the errand named before the request, with its time —
+    a noun phrase with a time, no verb of its own (a verb would be someone's clause)."""
+    sentence, head = said.sentence, said.clause.head
+    before = [w for w in sentence.words if w.i < head.i and w.pos not in ("PUNCT",)]
+    while before and (
+        before[-1].lower in ("can", "could", "will", "would", "please", "pls", "so", "and", "you", "u")
+        or before[-1].pos in ("CCONJ", "INTJ")
+    ):
+        before = before[:-1]
+    if before and before[0].lower == "my":
+        before = before[1:]  # "my car service on Monday": the errand, not whose
+    errand = bool(before) and before[0].tag == "VB" and before[0].pos == "VERB"  # "Call mum on Friday, ..."
+    if not before or any(
+        (w.pos in ("VERB", "AUX") and not (errand and w is before[0]))
+        or (w.pos == "PRON" and w.dep != "poss")
+        for w in before
+    ):
+        return []
+    inside = {w.i for w in before}
+    dated = [d for d in said.dated if d.first in inside or d.first + 1 in inside]
+    due = next((d.when.moment() for d in dated if d.when.moment().date() >= said.at.date()), None)
+    if due is None or not names_a_thing(
+        said, [w for w in before if not any(d.first <= w.i <= d.last for d in dated)]
+    ):
+        return []
+    text = written_words(before, dated, drop_subject_agreement=False)
+    return one(candidate(said, MemoryKind.TODO, "reminder", text, due_at=due, confidence=0.8))
 
 
 def need(said: Said) -> list[Candidate]:

@@ -14,7 +14,7 @@ from domain.extraction.render import Dated, clause_words, tidy, written_words
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
-RULES_VERSION = "rules/3"
+RULES_VERSION = "rules/4"
 _NOT_A_START = frozenset(
     {
         "to",
@@ -80,9 +80,35 @@ class Said:
         return self.clause.sentence
 
     def text(self, drop: Sequence[int] = (), words: Sequence[Word] | None = None) -> str:
+        """The clause (or `words`) as a memory; with `words` that keep their own subject ("knees
+        are sore"), the verb agrees with it as said."""
         chosen = list(words) if words is not None else clause_words(self.clause, drop)
         inside = {w.i for w in chosen}
-        return written_words(chosen, [d for d in self.dated if d.first in inside or d.first + 1 in inside])
+        subject = self.clause.subject
+        own_subject = words is not None and subject is not None and subject.i in inside
+        text = written_words(
+            chosen,
+            [d for d in self.dated if d.first in inside or d.first + 1 in inside],
+            drop_subject_agreement=not own_subject,
+        )
+        partners = self.together()
+        return f"{text} with {partners}" if words is None and partners and text else text
+
+    def together(self) -> str | None:
+        """Who the person did it with when they said "my wife Leila and I": "their wife Leila"."""
+        subject = self.clause.subject
+        if subject is None or subject.lower in ("i", "we"):
+            return None
+        conj = [c for c in self.sentence.children(subject.i) if c.dep == "conj"]
+        if not any(c.lower == "i" for c in conj):
+            return None
+        others = [
+            w
+            for w in self.sentence.subtree(subject.i)
+            if w.i <= subject.i or (w.head == subject.i and w.dep in ("appos",))
+        ]
+        text = written_words(others, [], drop_subject_agreement=False) if others else ""
+        return (text[:1].lower() + text[1:] if text.startswith("Their ") else text) or None
 
     def when(self, past_only: bool = True) -> datetime | None:
         """The time the clause names, when it is in the past (else None: it holds from when said)."""

@@ -97,13 +97,18 @@ def goal(said: Said) -> list[Candidate]:
         return one(candidate(said, MemoryKind.GOAL, "saving", said.text(), confidence=0.8))
     if lemma == "plan" and children(said, clause.head, "dobj"):
         return one(candidate(said, MemoryKind.GOAL, "plan", said.text(), confidence=0.8))
-    if lemma in ("train",) and any(p.lower == "for" for p in children(said, clause.head, "prep")):
+    if (
+        lemma in ("train", "apply")
+        and any(p.lower == "for" for p in children(said, clause.head, "prep"))
+        and (lemma == "train" or clause.looking_ahead)
+    ):
         return one(candidate(said, MemoryKind.GOAL, "training", said.text(), confidence=0.8))
     if not xcomp or (lemma not in lex.WANTING and not polite):
         return []
     if lemma == "need":
         return []  # a need is a to-do when it has a time (see `todo`)
-    task = [w for w in said.sentence.subtree(xcomp[0].i)]
+    own = {w.i for w in clause_words(clause)}
+    task = [w for w in said.sentence.subtree(xcomp[0].i) if w.i in own]  # "before I forget them" cut
     if not names_a_thing(said, task) and not any(w.pos == "PROPN" for w in task):
         return []
     return one(candidate(said, MemoryKind.GOAL, "goal", said.text(), confidence=0.8))

@@ -1,0 +1,416 @@
+"""Round two of the offline rules (issue 29): health, plans, the people who are no longer the
+person's, "we" that is a company, a job said with its employer, an errand named before "remind
+me", a condition put to the listener, lines typed in capitals or with a lower-case "i", and the
+times people say ("by the end of next year", "in a fortnight", "mid-March", "14/03/2027").
+Each rule with what it must leave alone. Every sentence is our own, none from a benchmark."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from domain.commands import Message
+from domain.extraction.candidate import Candidate
+from domain.extraction.rules import extract
+from domain.extraction.times import resolve_phrase, resolve_written_date
+from domain.model import MemoryKind
+from domain.text.english import typed_plainly, unshouted
+from infra.nlp import english_parser
+
+SAID_AT = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)  # a Tuesday
+
+
+def found(line: str, at: datetime = SAID_AT) -> list[Candidate]:
+    return extract([Message(role="user", content=line, timestamp=at)], at, english_parser())
+
+
+def kinds(line: str) -> list[tuple[str, str]]:
+    return [(c.kind.value, c.content) for c in found(line)]
+
+
+# --- times ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("phrase", "future", "start", "text"),
+    [
+        ("by the end of next year", True, date(2027, 12, 31), "by the end of 2027"),
+        ("the end of the month", True, date(2026, 3, 31), "at the end of March 2026"),
+        ("end of next month", True, date(2026, 4, 30), "at the end of April 2026"),
+        ("in a fortnight", True, date(2026, 3, 23), "in the week of 23 March 2026"),
+        ("a fortnight ago", False, date(2026, 2, 24), "on 24 February 2026"),
+        ("the day after tomorrow", True, date(2026, 3, 12), "on 12 March 2026"),
+        ("this coming friday", True, date(2026, 3, 13), "on 13 March 2026"),
+        ("early next year", True, date(2027, 1, 1), "in early 2027"),
+        ("mid-june", True, date(2026, 6, 11), "in mid June 2026"),
+        ("late january", True, date(2027, 1, 21), "in late January 2027"),
+        ("late january", False, date(2026, 1, 21), "in late January 2026"),
+        ("the beginning of next month", True, date(2026, 4, 1), "in early April 2026"),
+        ("on new year's day", True, date(2027, 1, 1), "on 1 January 2027"),
+        ("tuesday night", True, date(2026, 3, 10), "on 10 March 2026"),  # said on a Tuesday: tonight
+        ("tuesday", True, date(2026, 3, 17), "on 17 March 2026"),  # the next one
+    ],
+)
+def test_more_of_the_times_people_say_are_resolved(phrase: str, future: bool, start: date, text: str) -> None:
+    when = resolve_phrase(phrase, SAID_AT, future)
+    assert when is not None and (when.start, when.text) == (start, text)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "day"),
+    [
+        ("14/03/2027", date(2027, 3, 14)),  # the day is over 12: day first
+        ("03/14/2027", date(2027, 3, 14)),  # month first
+        ("2027-03-14", date(2027, 3, 14)),
+        ("the 2nd of april 2027", date(2027, 4, 2)),
+    ],
+)
+def test_a_written_date_is_read_by_dateparser(phrase: str, day: date) -> None:
+    when = resolve_written_date(phrase, SAID_AT, True)
+    assert when is not None and when.start == day
+
+
+@pytest.mark.parametrize("phrase", ["3/4", "04/05/2027", "three years", "the 90s", "a while"])
+def test_a_date_whose_order_is_unsure_or_that_names_no_day_is_nothing(phrase: str) -> None:
+    assert resolve_written_date(phrase, SAID_AT, True) is None
+
+
+def test_since_looks_back_whatever_the_verb() -> None:
+    (sore,) = found("My knee has hurt since Friday.")
+    assert sore.valid_from == datetime(2026, 3, 6, tzinfo=UTC)
+
+
+# --- how a line is typed --------------------------------------------------------------------------------
+
+
+def test_a_shouted_line_is_read_in_lower_case_and_a_lone_i_as_I() -> None:
+    assert (
+        unshouted("MY KNEE IS BETTER NOW. I WALKED TWO MILES") == "My knee is better now. I walked two miles"
+    )
+    assert unshouted("I LOVE this song") == "I LOVE this song"  # one word shouted: left
+    assert unshouted("NASA and ESA") == "NASA and ESA"
+    assert typed_plainly("ok i'm home, im tired and i hate rain") == "ok I'm home, I'm tired and I hate rain"
+    assert typed_plainly("my iPhone and the wifi") == "my iPhone and the wifi"
+    assert kinds("I HAVE HAD ASTHMA FOR YEARS") == [("health", "Has had asthma for years")]
+
+
+# --- health -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I have asthma.", "Has asthma"),
+        ("I'm allergic to shellfish.", "Is allergic to shellfish"),
+        ("I'm diabetic, type 1.", "Is diabetic type 1"),
+        ("My GP says I'm anaemic.", "Is anaemic"),  # a diagnosis, told by the one who makes it
+        ("I'm on sertraline, 50mg a day.", "Takes sertraline 50mg a day"),
+        ("I take vitamin D every morning.", "Takes vitamin D every morning"),
+        ("I broke my ankle last Saturday.", "Broke their ankle on 7 March 2026"),
+        ("I had a knee operation in 2024.", "Had a knee operation in 2024"),
+        ("I quit smoking two months ago.", "Quit smoking in January 2026"),
+        ("I gave up alcohol in January.", "Gave up alcohol in January 2026"),
+        ("I've cut out fizzy drinks.", "Has cut out fizzy drinks"),
+        ("I have high cholesterol.", "Has high cholesterol"),
+        ("My shoulder has been stiff since Sunday.", "Shoulder has been stiff since 8 March 2026"),
+        ("My wrists are sore.", "Wrists are sore"),
+        ("I have a dentist appointment on Friday.", "Has a dentist appointment on 13 March 2026"),
+        ("My cataract surgery is scheduled for April 14.", "Cataract surgery is scheduled on 14 April 2026"),
+    ],
+)
+def test_what_is_said_of_ones_health_is_a_health_memory(line: str, content: str) -> None:
+    (memory,) = found(line)
+    assert (memory.kind, memory.content) == (MemoryKind.HEALTH, content)
+
+
+def test_a_health_memory_holds_from_the_time_it_names() -> None:
+    (injury,) = found("I sprained my wrist yesterday.")
+    assert injury.valid_from == datetime(2026, 3, 9, tzinfo=UTC)
+    (ahead,) = found("My hip operation is on the 20th.")
+    assert ahead.valid_from == SAID_AT and "20 March 2026" in ahead.content
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "My neighbour says I'm anaemic.",  # not a diagnosis
+        "My mum's surgery is on Friday.",  # someone else's
+        "My brother quit smoking.",
+        "I don't have asthma.",
+        "Do I have diabetes?",
+        "If I had diabetes I would know.",
+        "I have a meeting on Friday.",  # not a health appointment (nor an occasion)
+        "I cut the grass.",
+        "I gave up my seat on the bus.",
+        "I take the bus to work.",  # not a medicine
+    ],
+)
+def test_what_is_not_ones_own_health_is_left(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.HEALTH] == []
+
+
+# --- plans --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("We're moving to Leeds in May.", "Is moving to Leeds in May 2026"),
+        ("I have my driving test on the 19th.", "Has their driving test on 19 March 2026"),
+        ("I'm taking the bar exam in July.", "Is taking the bar exam in July 2026"),
+        ("I'm doing a triathlon in June.", "Is doing a triathlon in June 2026"),
+        ("I start at Acme on April 1.", "Starts at Acme on 1 April 2026"),
+        ("I fly to Rome on Friday.", "Flies to Rome on 13 March 2026"),
+        ("I'm taking next week off.", "Is taking time off in the week of 16 March 2026"),
+    ],
+)
+def test_what_the_person_will_do_on_a_date_is_a_plan_held_from_when_said(line: str, content: str) -> None:
+    (memory,) = found(line)
+    assert (memory.kind, memory.content, memory.valid_from) == (MemoryKind.PLAN, content, SAID_AT)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'm doing laundry on Friday.",  # no occasion
+        "I have a meeting on Friday.",
+        "I might move to Leeds in May.",  # supposed
+        "Am I flying on Friday?",
+        "My sister is moving to Leeds in May.",  # someone else's
+        "I'm flying on Friday.",  # no place
+    ],
+)
+def test_what_is_no_plan_of_the_persons_is_left(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.PLAN] == []
+
+
+# --- people and "we" ----------------------------------------------------------------------------------------
+
+
+def test_one_who_died_or_is_an_ex_fills_no_slot_and_a_death_keeps_its_time() -> None:
+    (died,) = found("My husband Ernesto died two years ago.")
+    assert (died.content, died.attribute, died.valid_from) == (
+        "Husband Ernesto died in 2024",
+        None,
+        datetime(2024, 1, 1, tzinfo=UTC),
+    )
+    (late,) = found("My late wife Anna loved roses.")
+    assert (late.content, late.attribute) == ("Late wife is named Anna", None)
+    (alive,) = found("My husband Ernesto loves roses.")
+    assert (alive.attribute, alive.value) == ("partner", "Ernesto")
+
+
+def test_a_name_after_a_pet_parsed_as_a_second_subject_is_still_its_name() -> None:
+    assert [(c.attribute, c.value) for c in found("my dog Biscuit just ate my sandwich")] == [
+        ("pet_dog", "Biscuit")
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We're based in Lyon, twelve people now.",
+        "We make furniture for schools.",
+        "We hired two engineers last month.",
+    ],
+)
+def test_we_that_is_a_company_is_not_the_person(line: str) -> None:
+    assert found(line) == []
+
+
+def test_we_that_is_a_household_is_the_person() -> None:
+    assert kinds("We bought a flat in Porto last year.") == [("event", "Bought a flat in Porto in 2025")]
+
+
+# --- work ---------------------------------------------------------------------------------------------------
+
+
+def test_a_job_said_with_its_employer_is_two_memories_and_the_city_stays_with_the_job() -> None:
+    memories = {(c.attribute, c.value, c.content) for c in found("I'm a data analyst at Zalando in Berlin.")}
+    assert memories == {
+        ("job_title", "data analyst", "Is a data analyst in Berlin"),
+        ("employer", "Zalando", "Works at Zalando"),
+    }
+    # no home guessed from where one works, and a student's university is no employer
+    assert {c.attribute for c in found("I'm a nurse at a clinic in Leeds.")} == {"job_title"}
+    assert {c.attribute for c in found("I'm a law student at the University of Ghent.")} == {"job_title"}
+
+
+# --- requests, conditions, goals ---------------------------------------------------------------
+
+
+def test_an_errand_named_before_remind_me_is_a_todo() -> None:
+    (todo,) = found("Dentist on Friday at 10, remind me?")
+    assert todo.kind is MemoryKind.TODO and todo.due_at == datetime(2026, 3, 13, tzinfo=UTC)
+    assert todo.content == "Dentist on 13 March 2026 at 10"
+    (mine,) = found("my car service on monday, remind me pls")
+    assert mine.content == "Car service on 16 March 2026"
+    assert found("My mum arrives on Friday, remind me") == []  # someone else's clause
+    assert found("Can you remind me?") == []  # nothing named
+
+
+def test_a_condition_put_to_the_listener_does_not_make_the_fact_a_hypothesis() -> None:
+    assert kinds("I don't eat beef, if you're planning dinner.") == [("fact", "Does not eat beef")]
+    assert found("If I eat beef I feel sick.") == []
+
+
+def test_a_goal_keeps_its_task_without_the_clause_that_points_elsewhere() -> None:
+    assert kinds("I want to sort my photos before I lose them.") == [("goal", "Wants to sort their photos")]
+
+
+def test_learning_something_now_is_a_fact_and_a_subjectless_ing_line_is_the_persons() -> None:
+    assert kinds("I'm learning Welsh.") == [("fact", "Is learning Welsh")]
+    assert found("She's learning Welsh.") == []
+    assert [c.kind for c in found("Moving to Glasgow in June!")] == [MemoryKind.PLAN]
+
+
+def test_an_age_said_with_years_old_is_kept() -> None:
+    assert kinds("I am 64 years old.") == [("fact", "Is 64 years old")]
+
+
+# --- money, work changes, a relative's age, sarcasm ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I earn about 2,000 a month after tax.", "Earns about 2,000 a month after tax"),
+        ("I make 45k a year.", "Makes 45k a year"),
+        ("I owe 3000 on my credit card.", "Owes 3000 on their credit card"),
+        ("I pay 700 in rent.", "Pays 700 in rent"),
+        ("I have about 4k of credit card debt.", "Has about 4k of credit card debt"),
+        ("I save 200 a month.", "Saves 200 a month"),
+    ],
+)
+def test_what_the_person_earns_owes_and_pays_is_a_fact(line: str, content: str) -> None:
+    assert kinds(line) == [("fact", content)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I made 3 cakes.",
+        "I spent 3 hours on it.",
+        "I got 5 stars.",
+        "I paid the bill.",
+        "If I earned 50k I'd move.",
+    ],
+)
+def test_a_number_that_is_no_money_of_theirs_is_left(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":money")] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I got laid off last week.", "Got laid off in the week of 2 March 2026"),
+        ("I handed in my notice today.", "Handed in their notice on 10 March 2026"),
+        ("I resigned in May.", "Resigned in May 2025"),
+    ],
+)
+def test_a_change_of_work_is_an_event(line: str, content: str) -> None:
+    assert kinds(line) == [("event", content)]
+
+
+def test_the_age_of_a_relative_is_kept_and_a_denied_or_asked_one_is_not() -> None:
+    assert kinds("My daughter is 7.") == [("person", "Daughter is 7")]
+    assert ("person", "Son Leo is 12 years old") in kinds("My son Leo is 12 years old.")
+    assert found("My daughter is not 7.") == [] and found("Is my son 12?") == []
+    assert found("My boss is 50.") == []  # no relative
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Oh great, I just love waiting in line.",
+        "I love mondays /s",
+        "Yeah right, I'm a morning person.",
+        "I adore traffic 🙄",
+    ],
+)
+def test_a_sentence_that_says_it_means_the_opposite_gives_nothing(line: str) -> None:
+    assert found(line) == []
+
+
+def test_sarcasm_in_one_sentence_leaves_the_others() -> None:
+    assert kinds("I'm allergic to wasps. Oh great, summer again.") == [("health", "Is allergic to wasps")]
+
+
+def test_a_jobs_field_is_in_its_title_and_a_place_of_work_is_not() -> None:
+    (field,) = found("I'm a professor of physics.")
+    assert (field.attribute, field.value) == ("job_title", "professor of physics")
+    (firm,) = found("I'm the cofounder of a small startup.")
+    assert (firm.value, firm.content) == ("cofounder", "Is the cofounder of a small startup")
+
+
+def test_expecting_a_baby_is_an_event_and_applying_for_something_a_goal() -> None:
+    assert kinds("We're expecting twins in June.") == [("event", "Is expecting twins in June 2026")]
+    assert found("I'm expecting a parcel.") == [] and found("She is expecting a baby.") == []
+    assert kinds("I'm applying for jobs in Berlin.") == [("goal", "Is applying for jobs in Berlin")]
+    assert found("I applied for the job.") == []
+
+
+def test_a_thing_of_the_persons_on_a_day_is_a_plan_and_a_birthday_a_fact() -> None:
+    assert kinds("My last day is June 30.") == [("plan", "Last day is on 30 June 2026")]
+    assert kinds("My exam is on the 16th.") == [("plan", "Exam is on 16 March 2026")]
+    assert [k for k, _ in kinds("My birthday is on May 3.")] == ["fact"]
+    assert found("My day was long.") == [] and found("Is my flight on Friday?") == []
+    assert found("My sister's wedding is in June.") == []  # hers
+
+
+def test_more_of_how_people_say_what_they_want_need_and_do() -> None:
+    assert kinds("I'm hoping to move to Spain next year.") == [("goal", "Is hoping to move to Spain in 2027")]
+    assert kinds("Need to renew my car insurance by Friday.") == [
+        ("todo", "Renew their car insurance by 13 March 2026")
+    ]
+    assert kinds("I run a small bakery in Leeds.") == [("fact", "Runs a small bakery in Leeds")]
+    assert found("My therapist thinks I have anxiety.") == []  # a guess, not a diagnosis
+    assert kinds("My therapist says I have anxiety.") == [("health", "Has anxiety")]
+
+
+def test_what_the_person_did_with_someone_says_with_whom() -> None:
+    assert ("event", "Is expecting twins with their wife Leila") in kinds(
+        "My wife Leila and I are expecting twins!"
+    )
+    assert kinds("My husband and I moved to Leeds last year.") == [
+        ("fact", "Moved to Leeds in 2025 with their husband")
+    ]
+    assert kinds("Tom and I went to Paris in May.") == [("event", "Went to Paris in May 2025")]
+
+
+# --- a short reply to the assistant's question ------------------------------------------------
+
+
+def replied(question: str, answer: str) -> list[tuple[str | None, str | None, str]]:
+    messages = [
+        Message(role="assistant", content=question, timestamp=SAID_AT),
+        Message(role="user", content=answer, timestamp=SAID_AT),
+    ]
+    return [(c.attribute, c.value, c.content) for c in extract(messages, SAID_AT, english_parser())]
+
+
+def test_a_short_reply_to_a_question_about_a_name_or_a_home_is_a_memory() -> None:
+    assert replied("What's your dog's name?", "Biscuit. She is a beagle.") == [
+        ("pet_dog", "Biscuit", "Has a dog named Biscuit")
+    ]
+    assert replied("What is the cat called?", "Miso lol") == [("pet_cat", "Miso", "Has a cat named Miso")]
+    assert replied("What's your husband's name?", "Carlos") == [
+        ("partner", "Carlos", "Husband is named Carlos")
+    ]
+    assert replied("Where do you live?", "Porto, in the north.") == [("home_city", "Porto", "Lives in Porto")]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What's your dog's name?", "Not sure yet, we are deciding."),
+        ("What's your dog's name?", "Yes."),
+        ("Where are you from?", "Porto."),  # where from is not where one lives
+        ("Do you have a dog?", "Yes, Rex."),  # no name was asked for
+        ("Where do you live?", "I moved around a lot, Berlin and Paris mostly."),
+        ("What's your dog's name?", "Honestly I have no idea what my neighbour called hers, it changes"),
+    ],
+)
+def test_a_reply_that_names_nothing_asked_for_gives_nothing(question: str, answer: str) -> None:
+    assert replied(question, answer) == []
