@@ -19,6 +19,8 @@ from domain.extraction.policy import ExtractionPolicy
 from domain.sealing import Sealer
 from infra.embedding import Embedder, open_embedder
 from infra.embedding.cached import CachedEmbedder
+from infra.embedding.port import setting_for
+from infra.embedding.watched import WatchedEmbedder
 from infra.eventlog import EventLog, open_event_log
 from infra.keys import KeyStore, open_key_store
 from infra.llm import open_llm
@@ -172,7 +174,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     if embedder is _FROM_SETTINGS:
         embedder = open_embedder(settings)
         if embedder is not None:  # a candidate is embedded to find its neighbours, then as a memory
-            embedder = CachedEmbedder(embedder)
+            # Watched: /v1/health says when the model fails, and a write answers 503 for it.
+            embedder = WatchedEmbedder(CachedEmbedder(embedder))
     keys = open_key_store(settings)
     event_log = open_event_log(settings, keys)
     projector = GraphProjector(driver, database, log_id=event_log.log_id, history=event_log.history)
@@ -186,7 +189,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     handler = CommandHandler(GraphDecisionReads(driver, database), event_log, projector, embedder,
                              ensure_schema=schema, max_entry_bytes=settings.max_entry_bytes,
                              cached_people=settings.state_cache_people, policy=policy)
-    search = SearchService(CandidateQueries(driver, database), embedder, rewriter=open_rewriter(settings))
+    search = SearchService(CandidateQueries(driver, database), embedder, rewriter=open_rewriter(settings),
+                           embed_timeout_s=settings.embedding_timeout_s)
     outcomes = OutcomeQueries(driver, database)
     outbox = CommandOutbox(settings, handler, outcomes, Sealer(keys) if keys is not None else None)
     extractions = ExtractionQueries(driver, database)
@@ -219,12 +223,13 @@ def refuse_other_models(driver: Driver, model: str, database: str) -> None:
                     "the rest (searches meanwhile compare vectors of %s only)",
                     ", ".join(others), model, model)
     elif others:
+        back = " or ".join(setting_for(m) for m in others)
         raise EmbedderChanged(
             f"the graph holds vectors made by {', '.join(others)}, and LORE_EMBEDDER gives {model}: "
             "vectors of two models cannot be compared, so Lore writes none beside them. Move the "
-            f"store to the new model with `lore reembed --model {model}` (resumable; README, "
-            "Embedders), or set LORE_EMBEDDER back to the model that made them (then `lore dlq "
-            "replay --code embedder_changed` for commands refused meanwhile)")
+            f"store to the new model with `lore reembed --model {setting_for(model)}` (resumable; "
+            f"README, Embedders), or set LORE_EMBEDDER back to {back}, the model that made them (then "
+            "`lore dlq replay --code embedder_changed` for commands refused meanwhile)")
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:

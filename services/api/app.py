@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
 from infra.apikeys import open_api_key_store
+from infra.embedding.watched import EmbedderUnavailable
 from infra.settings import LOOPBACK, Settings
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
@@ -170,6 +171,13 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
     @app.exception_handler(GraphNeedsRebuild)
     async def _graph_needs_rebuild(request: Request, exc: GraphNeedsRebuild) -> JSONResponse:
         return JSONResponse(status_code=503, content={"detail": str(exc), "code": exc.code})
+
+    @app.exception_handler(EmbedderUnavailable)
+    async def _embedder_unavailable(request: Request, exc: EmbedderUnavailable) -> JSONResponse:
+        # A write needs its vectors: nothing is wrong with the request, send it again later.
+        return JSONResponse(status_code=503, content={"detail": f"{exc}: try again shortly; /v1/health says "
+                                                      "what fails", "code": exc.code},
+                            headers={"Retry-After": str(unavailable.RETRY_AFTER_S)})
 
     # A graph that does not answer: 503 naming the shard within seconds (services/bootstrap.py's
     # driver settings), rather than a 500 after the driver's half minute.

@@ -236,6 +236,23 @@ class SearchHit(BaseModel):
     source: HitSource | None = None
 
 
+class Degraded(BaseModel):
+    """A source the answer could not run, or ran on part of the store: the answer holds what the
+    others found. A search that cannot run at all is refused instead (503)."""
+
+    source: Literal["vector", "rewriter", "questions"] = Field(
+        description="vector: the vector index; rewriter: the query's rewordings (LORE_REWRITER); questions: "
+        "the questions a model synthesizes (LORE_QUESTIONS).")
+    code: str = Field(description="embedder_changed (the store's vectors are another model's), "
+                      "reembed_in_progress (a move between models is half done), embedder_off (no "
+                      "embedder, a store with vectors), embedder_failed (the model or its endpoint failed or "
+                      "was slow), "
+                      "rewriter_failed, questions_failed.")
+    detail: str = Field(description="What happened, and what the answer holds instead.")
+    fix: str | None = Field(default=None, description="The command or setting that mends it, for the "
+                            "operator.")
+
+
 class SearchResponse(BaseModel):
     query: str
     hits: list[SearchHit]
@@ -244,6 +261,9 @@ class SearchResponse(BaseModel):
     questions_ms: float | None = Field(default=None, description="What synthesizing them took.")
     note: str | None = Field(default=None, description="Why nothing was recalled, when the person's "
                              "memory is off or a temporary session is on.")
+    degraded: list[Degraded] = Field(
+        default_factory=list, description="Each source the search left out, and why; empty when every "
+        "source ran over the whole store. Non-empty: the hits are what the other sources found.")
 
 
 class ContextMessage(BaseModel):
@@ -302,6 +322,9 @@ class ContextResponse(BaseModel):
                                       "relevant), in its order.")
     note: str | None = Field(default=None, description="Why it holds nothing, when the person's memory is "
                              "off or a temporary session is on.")
+    degraded: list[Degraded] = Field(
+        default_factory=list, description="Each source its search left out, and why (as /search says); "
+        "the text then ends with a line saying that recall was partial.")
 
 
 class SummaryOut(BaseModel):

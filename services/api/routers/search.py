@@ -20,13 +20,18 @@ from services.api.schemas import (
     ContextRequest,
     ContextResponse,
     ContextSection,
+    Degraded,
     HitSource,
     SearchHit,
     SearchRequest,
     SearchResponse,
 )
 from services.bootstrap import Lore
+from services.context import Renderer
+from services.context_note import with_partial_note
+from services.degraded import Degradation, noted
 from services.search import Hit
+from services.telemetry import DEGRADED_ANSWERS
 
 router = APIRouter(prefix="/users/{user_id}", tags=["search"])
 
@@ -68,16 +73,26 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
     questions: list[str] = []
     questions_ms = None
     synthesizer = lore.context.synthesizer
-    if body.synthesize_questions and synthesizer is not None:
-        asked = time.perf_counter()
-        questions = synthesizer.questions(body.query, body.recent_messages)
-        questions_ms = round((time.perf_counter() - asked) * 1000, 2)
-    hits = lore.search.search(user_id, body.query, window, body.limit, types=types,
-                              mmr_lambda=body.mmr_lambda, also=tuple(questions))
+    with noted() as left_out:
+        if body.synthesize_questions and synthesizer is not None:
+            asked = time.perf_counter()
+            questions = synthesizer.questions(body.query, body.recent_messages)
+            questions_ms = round((time.perf_counter() - asked) * 1000, 2)
+        hits = lore.search.search(user_id, body.query, window, body.limit, types=types,
+                                  mmr_lambda=body.mmr_lambda, also=tuple(questions))
     lore.use.found(user_id, (h.id for h in hits if h.type == "memory"), now)
     return SearchResponse(query=body.query, hits=[public(h) for h in hits],
                           took_ms=round((time.perf_counter() - started) * 1000, 2), questions=questions,
-                          questions_ms=questions_ms)
+                          questions_ms=questions_ms,
+                          degraded=_degraded("/v1/users/{user_id}/search", left_out))
+
+
+def _degraded(route: str, left_out: list[Degradation]) -> list[Degraded]:
+    """What an answer left out, counted (lore_degraded_answers_total) and said."""
+    for found in left_out:
+        DEGRADED_ANSWERS.labels(route, found.source, found.code).inc()
+    return [Degraded(source=d.source, code=d.code, detail=d.detail, fix=d.fix)  # type: ignore[arg-type]
+            for d in left_out]
 
 
 def _paused(lore: Lore, user_id: str, settings: dict[str, Any] | None = None) -> str | None:
@@ -115,8 +130,11 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
                                cited=Citations(memories=[], summaries=[], messages=[], profile_version=None),
                                questions=[], timings_ms={}, memories=[], note=paused)
     now = datetime.now(UTC)
-    block = lore.context.build(user_id, body.message, [m.content for m in body.recent_messages],
-                               body.token_budget, now, body.format, body.synthesize_questions)
+    with noted() as left_out:
+        block = lore.context.build(user_id, body.message, [m.content for m in body.recent_messages],
+                                   body.token_budget, now, body.format, body.synthesize_questions)
+    block = with_partial_note(block, left_out, Renderer(lore.context.counter, body.format), now,
+                              body.token_budget)
     lore.use.cited(user_id, block.cited("memory"), now)
     sections = [ContextSection(name=s.name, title=s.title,  # type: ignore[arg-type]
                                items=[ContextItem(type=i.type, id=i.id, text=i.text) for i in s.items])
@@ -130,4 +148,5 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
     return ContextResponse(text=block.text, tokens=block.tokens, tokenizer=block.tokenizer, sections=sections,
                            cited=cited, questions=block.questions, timings_ms=block.timings_ms,
                            memories=[*map(view_hit, block.always), *map(view_hit, block.todos),
-                                     *(public(h) for h in block.relevant)])
+                                     *(public(h) for h in block.relevant)],
+                           degraded=_degraded("/v1/users/{user_id}/context", left_out))
