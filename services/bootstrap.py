@@ -33,6 +33,7 @@ from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
 from projections.graph.projector import EmbedderChanged
 from projections.graph.schema import holds_vectors_of, other_embedding_models
+from projections.jobs import JobQueries
 from projections.layers import LayerQueries
 from projections.maintenance import MaintenanceQueries
 from projections.outcomes import OutcomeQueries
@@ -80,7 +81,15 @@ class Lore:
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
     keys: KeyStore | None = None  # people's keys; None when encryption is off
+    jobs: JobQueries | None = None  # the records of runs the API started (services/runs.py)
     _closed: bool = field(default=False, init=False)
+
+    @property
+    def job_records(self) -> JobQueries:
+        """The records of runs the API started on this graph (services/runs.py)."""
+        if self.jobs is None:
+            self.jobs = JobQueries(self.driver, self.settings.neo4j_database)
+        return self.jobs
 
     @property
     def sealer(self) -> Sealer | None:
@@ -209,7 +218,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
                              open_questions(settings))
     return Lore(settings, driver, event_log, embedder, projector, handler, search, outbox,
                 UseRecorder(outbox.send), queries, outcomes, extractions, layer_queries, context,
-                ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys)
+                ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys,
+                JobQueries(driver, database))
 
 
 def refuse_other_models(driver: Driver, model: str, database: str) -> None:

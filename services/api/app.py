@@ -23,7 +23,7 @@ from infra.embedding.watched import EmbedderUnavailable
 from infra.settings import LOOPBACK, Settings
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
-from services.api import ui, unavailable
+from services.api import person_runs, ui, unavailable
 from services.api.auth import Gate, authorize
 from services.api.routers import (
     browser,
@@ -41,6 +41,7 @@ from services.api.routers import (
 from services.bootstrap import Lore, lifecycle_scheduler
 from services.failures import GRAPH_ERRORS
 from services.intake import DirectIntake, Intake, KafkaIntake
+from services.runs import Runs
 from services.shards import GraphShards, open_shards
 from services.telemetry import REQUEST_SECONDS
 from services.wire import seal_message
@@ -77,6 +78,18 @@ async def _kafka_intake(app: FastAPI, shards: GraphShards, stack: AsyncExitStack
 
     return KafkaIntake(publish, shards.outcome, settings.max_command_bytes,
                        timeout_s=settings.wait_timeout_s)
+
+
+async def _resume_cut_short(runs: Runs, shards: GraphShards, intake: Intake, every_s: float = 60.0) -> None:
+    """Send again, now and then, the erasures and purges whose run a stopped process left unfinished."""
+    await asyncio.sleep(runs.stale_s)
+    while True:
+        for shard in shards:
+            try:
+                await person_runs.resume(runs, shard.job_records, shard.outcomes, intake)
+            except Exception as error:  # noqa: BLE001 - the graph may be away: tried again later
+                log.warning("runs cut short could not be looked for now (%s)", error)
+        await asyncio.sleep(every_s)
 
 
 def _gate(settings: Settings, host: str | None) -> Gate:
@@ -141,6 +154,10 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
                     scheduler = await asyncio.to_thread(lifecycle_scheduler, shard)
                     scheduler.start()
                     stack.callback(scheduler.stop)
+            app.state.runs = runs = Runs()
+            stack.callback(runs.close)
+            resumer = asyncio.create_task(_resume_cut_short(runs, shards, app.state.intake))
+            stack.callback(resumer.cancel)
             yield
 
     app = FastAPI(

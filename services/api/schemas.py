@@ -116,6 +116,8 @@ class WriteAccepted(BaseModel):
         "graph; duplicate: this command_id took effect before."
     )
     memory_id: str | None = Field(default=None, description="The memory recorded or changed, once applied.")
+    run: str | None = Field(default=None, description="Where to follow a write that runs in the background "
+                            "(erasing a person, purging a memory, without wait): GET it for its state.")
 
 
 class SessionEnd(BaseModel):
@@ -434,6 +436,53 @@ class MaintenanceRunView(BaseModel):
 
 class MaintenanceRunPage(BaseModel):
     items: list[MaintenanceRunView]
+
+
+RunState = Literal["running", "done", "failed", "interrupted"]
+RUN_STATES = ("running: its work goes on (progress says how far); done: `report` holds what it came to; "
+              "failed: `error` says why; interrupted: the process running it stopped before it ended "
+              "(`note` says what to do)")
+
+
+class RunProgress(BaseModel):
+    done: int = Field(description="People (or items) done so far.")
+    total: int | None = Field(default=None, description="How many there are in all (null: not counted yet).")
+
+
+class PersonRunStatus(BaseModel):
+    """A person's write that ran in the background (an erasure, a purge), as it stands."""
+
+    run_id: str = Field(description="The command's id.")
+    kind: Literal["erasure", "purge"]
+    state: RunState = Field(description=RUN_STATES)
+    command_id: str
+    progress: RunProgress
+    outcome: Literal["applied", "duplicate", "rejected"] | None = Field(
+        default=None, description="What became of the command, once done: applied, duplicate (it took "
+        "effect before), rejected (`code` and `detail` say why).")
+    code: str | None = None
+    detail: str | None = None
+    error: str | None = None
+    note: str | None = Field(default=None, description="What happens to an interrupted run.")
+    started_at: datetime | None = None
+    updated_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+class MaintenanceRunStatus(BaseModel):
+    """A maintenance run as it stands: while it runs, its progress; once done, its report."""
+
+    run_id: str
+    state: RunState = Field(description=RUN_STATES)
+    dry_run: bool
+    progress: RunProgress
+    report: MaintenanceRunView | None = Field(default=None, description="What the run came to, once done "
+                                              "(a dry run: what it would change).")
+    error: str | None = None
+    note: str | None = Field(default=None, description="What to do about an interrupted run.")
+    started_at: datetime | None = None
+    updated_at: datetime | None = Field(default=None, description="Its last sign of life.")
+    finished_at: datetime | None = None
 
 
 class KeyView(BaseModel):
