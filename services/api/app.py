@@ -12,10 +12,14 @@ import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 from starlette.types import Receive, Scope, Send
 
 from infra.apikeys import open_api_key_store
@@ -23,7 +27,7 @@ from infra.embedding.watched import EmbedderUnavailable
 from infra.settings import LOOPBACK, Settings
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
-from services.api import person_runs, ui, unavailable
+from services.api import contract, person_runs, ui, unavailable
 from services.api.auth import Gate, authorize
 from services.api.routers import (
     browser,
@@ -106,6 +110,15 @@ def _gate(settings: Settings, host: str | None) -> Gate:
     return Gate(keys, settings.rate_limit)
 
 
+def _allowed(app: FastAPI, request: Request) -> list[str]:
+    """The methods of every route whose path matches the request's."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, Route) and route.methods and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= route.methods
+    return sorted(methods)
+
+
 def _otlp_configured() -> bool:
     configured = any(os.getenv(name) for name in ("OTEL_EXPORTER_OTLP_ENDPOINT",
                                                   "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
@@ -171,6 +184,18 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
         "Writes answer 202 with the command_id; `?wait=true` answers once the graph has it.",
         lifespan=lifespan,
     )
+    def openapi() -> dict[str, Any]:
+        # Whether keys are asked for is known once the app started (LORE_AUTH and the address);
+        # before, the document says they are (the default anywhere but loopback).
+        gate = getattr(app.state, "gate", None)
+        if gate is None:
+            return contract.truthful_openapi(app, keys_on=True)
+        if app.openapi_schema is None:
+            app.openapi_schema = contract.truthful_openapi(app, keys_on=gate.keys is not None)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     @app.middleware("http")
     async def _timed(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         started = time.perf_counter()
@@ -184,6 +209,14 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
         REQUEST_SECONDS.labels(route, request.method, str(response.status_code)).observe(
             time.perf_counter() - started)
         return response
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _with_allow(request: Request, exc: StarletteHTTPException) -> Response:
+        # A method a path does not take: `Allow` lists every method of the path (RFC 9110), where
+        # Starlette names only those of the first route that matched it.
+        if exc.status_code == 405:
+            exc.headers = {**(exc.headers or {}), "Allow": ", ".join(_allowed(app, request))}
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(GraphNeedsRebuild)
     async def _graph_needs_rebuild(request: Request, exc: GraphNeedsRebuild) -> JSONResponse:

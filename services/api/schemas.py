@@ -3,10 +3,11 @@ what a client sends and sees may grow without a stored event changing shape."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator
 
 from domain.commands import (
     IDENTIFIER_PATTERN,
@@ -24,12 +25,43 @@ from projections.views import MemoryView
 # A context request carries what the person just said; a pasted page may be long.
 MAX_CONTEXT_MESSAGE_CHARS = 200_000
 
+# What a client sends is taken as its type says, not coerced: `0` is not false, `"5"` is not 5, and
+# a number is not a moment (pydantic's lax mode takes all three). Integers may be written 5.0, as
+# JSON Schema allows.
+_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
+
+
+def _moment(value: Any) -> Any:
+    if isinstance(value, bool | int | float) or (isinstance(value, str) and _NUMBER.fullmatch(value)):
+        raise ValueError("a moment is a date and time in ISO 8601 (2026-03-01T09:00:00Z), not a number")
+    return value
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, bool | str):
+        raise ValueError(f"a number, not {type(value).__name__}")
+    return value
+
+
+Instant = Annotated[datetime, BeforeValidator(_moment)]
+Number = Annotated[float, BeforeValidator(_number)]
+Count = Annotated[int, BeforeValidator(_number)]
+# At least one letter or digit: what search looks for (a query of punctuation is refused).
+HAS_A_WORD = r"[\p{L}\p{N}]"
+
 
 class MemoryCreate(BaseModel):
+    """A memory. `due_at` and `remind_at` are for a to-do (kind todo) only; `valid_until`, when
+    given, is not before `valid_from` (which defaults to `occurred_at`, then to now)."""
+
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "content": "Prefers the dark editor theme", "kind": "preference",
         "attribute": "editor_theme", "value": "dark", "valid_from": "2026-03-01T00:00:00Z",
         "importance": 0.7, "source": "chat", "entities": ["VS Code"], "command_id": "chat-42-1",
+    }], "allOf": [{
+        # A to-do's times on another kind are refused: said here as JSON Schema can say it.
+        "if": {"not": {"required": ["kind"], "properties": {"kind": {"const": "todo"}}}},
+        "then": {"properties": {"due_at": {"type": "null"}, "remind_at": {"type": "null"}}},
     }]})
 
     content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="The memory in plain words.")
@@ -40,10 +72,10 @@ class MemoryCreate(BaseModel):
         "a new value closes the one in force.",
     )
     value: str | None = Field(default=None, max_length=1_000, description="The slot's value.")
-    valid_from: datetime | None = Field(default=None, description="When it became true; default: now.")
-    valid_until: datetime | None = Field(default=None, description="When it stopped being true, if it has.")
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
-    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    valid_from: Instant | None = Field(default=None, description="When it became true; default: now.")
+    valid_until: Instant | None = Field(default=None, description="When it stopped being true, if it has.")
+    importance: Number = Field(default=0.5, ge=0.0, le=1.0)
+    confidence: Number = Field(default=1.0, ge=0.0, le=1.0)
     source: str | None = Field(default=None, max_length=500, description="Where it came from.")
     entities: list[EntityName] = Field(default_factory=list, max_length=MAX_ENTITIES,
                                        description="What it is about.")
@@ -51,9 +83,9 @@ class MemoryCreate(BaseModel):
     command_id: Identifier | None = Field(
         default=None, description="Idempotency key: the same id takes effect once. Default: a new id."
     )
-    occurred_at: datetime | None = Field(default=None, description="When it was said; default: now.")
-    due_at: datetime | None = Field(default=None, description="For a to-do (kind todo): when it is due.")
-    remind_at: datetime | None = Field(default=None, description="For a to-do: when to remind; default: an "
+    occurred_at: Instant | None = Field(default=None, description="When it was said; default: now.")
+    due_at: Instant | None = Field(default=None, description="For a to-do (kind todo): when it is due.")
+    remind_at: Instant | None = Field(default=None, description="For a to-do: when to remind; default: an "
                                        "hour before due_at.")
 
 
@@ -62,9 +94,9 @@ class TodoCreate(BaseModel):
         "content": "Renew the passport", "due_at": "2026-03-20T09:00:00Z"}]})
 
     content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="What is to be done.")
-    due_at: datetime | None = Field(default=None, description="When it is due.")
-    remind_at: datetime | None = Field(default=None, description="When to remind; default: an hour before.")
-    importance: float = Field(default=0.6, ge=0.0, le=1.0)
+    due_at: Instant | None = Field(default=None, description="When it is due.")
+    remind_at: Instant | None = Field(default=None, description="When to remind; default: an hour before.")
+    importance: Number = Field(default=0.6, ge=0.0, le=1.0)
     entities: list[EntityName] = Field(default_factory=list, max_length=MAX_ENTITIES)
     command_id: Identifier | None = Field(default=None, description="Idempotency key (default: a new id).")
 
@@ -83,12 +115,23 @@ class FeedbackCreate(BaseModel):
 class TodoDone(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    completed_at: datetime | None = Field(default=None, description="When it was done; default: now.")
+    completed_at: Instant | None = Field(default=None, description="When it was done; default: now.")
     command_id: Identifier | None = None
 
 
 class TodoPage(BaseModel):
     items: list[MemoryView] = Field(description="Soonest due first; those without a due time last.")
+
+
+class EpisodeMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    timestamp: Instant | None = None
+
+    def as_message(self) -> Message:
+        return Message(role=self.role, content=self.content, timestamp=self.timestamp)
 
 
 class EpisodeCreate(BaseModel):
@@ -101,10 +144,12 @@ class EpisodeCreate(BaseModel):
     }]})
 
     session_id: Identifier
-    messages: list[Message] = Field(min_length=1, max_length=MAX_EPISODE_MESSAGES)
+    messages: list[EpisodeMessage] = Field(min_length=1, max_length=MAX_EPISODE_MESSAGES,
+                                           description=f"At most {MAX_EPISODE_MESSAGES:,} messages of "
+                                           f"{MAX_MESSAGE_CHARS:,} characters, and 1,000,000 in all.")
     episode_id: Identifier | None = None
     command_id: Identifier | None = None
-    occurred_at: datetime | None = Field(
+    occurred_at: Instant | None = Field(
         default=None, description="When the conversation happened; default: its first message's time, or now."
     )
 
@@ -123,12 +168,13 @@ class WriteAccepted(BaseModel):
 class SessionEnd(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    command_id: str | None = Field(default=None, description="Client-chosen; the same id takes effect once.")
-    occurred_at: datetime | None = None
+    command_id: Identifier | None = Field(default=None, description="Client-chosen; the same id takes "
+                                          "effect once.")
+    occurred_at: Instant | None = None
 
 
 class ExtractionRequest(SessionEnd):
-    episode_id: str = Field(min_length=1, max_length=200, description="The episode to extract.")
+    episode_id: Identifier = Field(description="The episode to extract.")
     model: str | None = Field(default=None, min_length=1, max_length=200,
                               description="Extract with this model of the configured endpoint.")
 
@@ -181,25 +227,28 @@ class SearchRequest(BaseModel):
         {"query": "where did I live?", "valid_at": "2025-06-01T00:00:00Z", "include_history": False},
     ]})
 
-    query: str = Field(min_length=1, max_length=2_000, description="What to look for, in words.")
-    limit: int = Field(default=10, ge=1, le=100)
-    valid_at: datetime | None = Field(default=None, description="True at this time (default: now).")
-    known_at: datetime | None = Field(default=None, description="As Lore knew it then (default: now).")
+    query: str = Field(min_length=1, max_length=2_000, description="What to look for, in words: at least "
+                       "one letter or digit.", json_schema_extra={"pattern": HAS_A_WORD})
+    limit: Count = Field(default=10, ge=1, le=100)
+    valid_at: Instant | None = Field(default=None, description="True at this time (default: now).")
+    known_at: Instant | None = Field(default=None, description="As Lore knew it then (default: now).")
     kinds: list[MemoryKind] = Field(default_factory=list, max_length=len(MemoryKind),
                                     description="Only these kinds of memory.")
-    include_history: bool = Field(default=False, description="Also memories no longer true (superseded).")
-    include_messages: bool = Field(default=True, description="Also turns of recorded conversations.")
+    include_history: StrictBool = Field(default=False,
+                                        description="Also memories no longer true (superseded).")
+    include_messages: StrictBool = Field(default=True, description="Also turns of recorded conversations.")
     types: list[Literal["memory", "message", "summary"]] | None = Field(
         default=None, min_length=1, max_length=3,
         description="What to search: memory, message (turns), summary (of sessions). Default: memories, "
         "and turns unless include_messages is false.")
-    synthesize_questions: bool = Field(
+    synthesize_questions: StrictBool = Field(
         default=False, description="Also search the questions the memory should answer about the query "
         "(a model's, or an offline expansion: LORE_QUESTIONS), fused by reciprocal rank.")
     recent_messages: list[str] = Field(default_factory=list, max_length=50,
                                        description="The turns before the query: context for its questions.")
-    mmr_lambda: float | None = Field(
-        default=None, ge=0, le=1,
+    # (the bounds before the validator: after it, pydantic writes them as `ge`/`le`, not JSON Schema's)
+    mmr_lambda: Annotated[float, Field(ge=0, le=1), BeforeValidator(_number)] | None = Field(
+        default=None,
         description="Diversify by maximal marginal relevance: 1 = plain relevance, 0.5-0.7 keeps "
         "near-duplicates apart. Default: off.")
 
@@ -284,11 +333,11 @@ class ContextRequest(BaseModel):
                          description="What the person just said (a long one is searched by its most "
                          "telling words).")
     recent_messages: list[ContextMessage] = Field(default_factory=list, max_length=50)
-    token_budget: int = Field(default=1000, ge=50, le=32_000)
+    token_budget: Count = Field(default=1000, ge=50, le=32_000)
     format: Literal["text", "markdown", "json"] = Field(
         default="text", description="text or markdown to paste into a prompt; json: the sections as data.")
-    synthesize_questions: bool = Field(default=True, description="Search the questions the memory should "
-                                       "answer about the message too (LORE_QUESTIONS).")
+    synthesize_questions: StrictBool = Field(default=True, description="Search the questions the memory "
+                                             "should answer about the message too (LORE_QUESTIONS).")
 
 
 class ContextItem(BaseModel):
@@ -381,15 +430,19 @@ class UserSettingsUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "episode_retention_days": 90, "pinned_kinds": ["lesson"]}]})
 
-    episode_retention_days: int | None = Field(default=None, ge=0, le=36_500, description=(
-        "How long the words of a conversation are kept (0: for good); what was taken from them stays."))
-    pinned_kinds: list[MemoryKind] | None = Field(default=None, description="Kinds that never fade.")
-    memory: bool | None = Field(default=None, description="off: nothing new is remembered, nothing recalled.")
-    extraction: bool | None = Field(default=None, description="off: no memory is taken from conversations "
-                                    "unless asked.")
-    citations: bool | None = Field(default=None, description="off: context blocks do not list what "
-                                   "they used.")
-    temporary: bool | None = Field(default=None, description="on: a no-memory session until turned off.")
+    episode_retention_days: Annotated[int, Field(ge=0, le=36_500), BeforeValidator(_number)] | None = Field(
+        default=None, description="How long the words of a conversation are kept (0: for good); what was "
+        "taken from them stays.")
+    pinned_kinds: list[MemoryKind] | None = Field(default=None, max_length=len(MemoryKind),
+                                                  description="Kinds that never fade.")
+    memory: StrictBool | None = Field(default=None, description="off: nothing new is remembered, nothing "
+                                      "recalled.")
+    extraction: StrictBool | None = Field(default=None, description="off: no memory is taken from "
+                                          "conversations unless asked.")
+    citations: StrictBool | None = Field(default=None, description="off: context blocks do not list what "
+                                         "they used.")
+    temporary: StrictBool | None = Field(default=None, description="on: a no-memory session until turned "
+                                         "off.")
     command_id: Identifier | None = None
 
 
@@ -407,9 +460,9 @@ class PersonSettings(BaseModel):
 class MaintenanceRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    as_of: datetime | None = Field(default=None, description="The moment the rules apply at (default: now).")
+    as_of: Instant | None = Field(default=None, description="The moment the rules apply at (default: now).")
     user_id: Identifier | None = Field(default=None, description="Only this person.")
-    dry_run: bool = Field(default=False, description="Say what would change, change nothing.")
+    dry_run: StrictBool = Field(default=False, description="Say what would change, change nothing.")
     # Each person's command of the run is named maintain-{run_id}: a command id holds 200.
     run_id: str | None = Field(default=None, min_length=1, max_length=150, pattern=IDENTIFIER_PATTERN,
                                description="Names the run: a run of the same id again changes no one "
