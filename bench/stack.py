@@ -34,6 +34,7 @@ class BenchServers:
     neo4j_uri: str
     kafka_bootstrap: str | None
     stack: LocalStack | None  # None: servers the caller named
+    home: Path  # where the benchmark keeps its own files (event log, ...): goes with the servers
 
     def settings(self, **fields: object) -> Settings:
         """Lore's settings on these servers (the event log embedded unless `fields` say otherwise)."""
@@ -56,15 +57,20 @@ def add_arguments(parser: argparse.ArgumentParser, kafka: bool = False) -> None:
 
 
 @contextmanager
-def bench_servers(args: argparse.Namespace, name: str, kafka: bool = False) -> Iterator[BenchServers]:
-    """The Neo4j (and Kafka) the benchmark `name` may wipe, for the length of the block."""
+def bench_servers(args: argparse.Namespace, name: str, kafka: bool = False,
+                  reuse: bool = False) -> Iterator[BenchServers]:
+    """The Neo4j (and Kafka) the benchmark `name` may wipe, for the length of the block. `reuse`:
+    the benchmark measures what an earlier run of its own loaded (--skip-load), wiping nothing."""
     if args.neo4j_uri:
-        refuse_a_store_with_data(args.neo4j_uri, args.wipe_store)
+        refuse_a_store_with_data(args.neo4j_uri, args.wipe_store or reuse)
         bootstrap = getattr(args, "kafka_bootstrap", None)
         if kafka and not bootstrap:
             raise SystemExit("--neo4j-uri needs --kafka-bootstrap too (or name neither: the benchmark "
                              "then starts both servers of its own)")
-        yield BenchServers(args.neo4j_uri, bootstrap, None)
+        # Kept between runs, like the store it follows (a later --skip-load reads the same log).
+        home = (HOMES / f"{name}-on-{args.neo4j_uri.rsplit(':', 1)[-1]}").resolve()
+        home.mkdir(parents=True, exist_ok=True)
+        yield BenchServers(args.neo4j_uri, bootstrap, None, home)
         return
     with own_stack(name, kafka=kafka, keep=args.keep_stack) as own:
         yield own
@@ -101,7 +107,9 @@ def own_stack(name: str, kafka: bool, keep: bool) -> Iterator[BenchServers]:
             stack.up()
         else:
             stack.start_neo4j()
-        yield BenchServers(stack.neo4j.bolt_uri, stack.kafka.bootstrap if kafka else None, stack)
+        (home / "lore").mkdir(exist_ok=True)
+        kafka_bootstrap = stack.kafka.bootstrap if kafka else None
+        yield BenchServers(stack.neo4j.bolt_uri, kafka_bootstrap, stack, home / "lore")
     finally:
         if not keep:
             stack.wipe()
