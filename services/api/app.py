@@ -7,6 +7,7 @@ published to `lore.commands`, and, unless told otherwise, this process also runs
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -82,6 +83,12 @@ async def _kafka_intake(app: FastAPI, shards: GraphShards, stack: AsyncExitStack
 
     return KafkaIntake(publish, shards.outcome, settings.max_command_bytes,
                        timeout_s=settings.wait_timeout_s)
+
+
+async def _cancelled(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def _resume_cut_short(runs: Runs, shards: GraphShards, intake: Intake, every_s: float = 60.0) -> None:
@@ -170,7 +177,7 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
             app.state.runs = runs = Runs()
             stack.callback(runs.close)
             resumer = asyncio.create_task(_resume_cut_short(runs, shards, app.state.intake))
-            stack.callback(resumer.cancel)
+            stack.push_async_callback(_cancelled, resumer)
             yield
 
     app = FastAPI(

@@ -5,6 +5,7 @@ id and changes no one twice; an erasure is sent again by the next server that lo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from services.api import create_app, person_runs
 from services.bootstrap import bootstrap
 from tests.integration.test_maintenance import AS_OF, craft, statuses
 from tests.support.chat_stub import chat_stub
-from tests.support.kafka_flow import wait_until
+from tests.support.kafka_flow import kafka_settings, wait_until
 from tests.support.servers import ServerEndpoints
 
 
@@ -89,11 +90,15 @@ def test_a_maintenance_run_cut_short_is_said_interrupted_and_sent_again_changes_
         assert statuses(neo4j, "ada") == after  # no one changed twice
 
 
-@pytest.mark.parametrize("cut_short", [False, True])
+@pytest.mark.parametrize(("log", "cut_short"), [("sqlite", False), ("sqlite", True), ("kafka", False)])
 def test_an_erasure_answers_at_once_and_is_followed_to_its_end(
-        cut_short: bool, neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> None:
+        log: str, cut_short: bool, neo4j: Driver, servers: ServerEndpoints, tmp_path: Path,
+        kafka_topic: Callable[..., str]) -> None:
     settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", extractor="off",
                         layers="off", questions="off")
+    if log == "kafka":  # the command goes onto lore.commands; the run follows it until a worker applied it
+        settings = kafka_settings(servers.neo4j_uri, servers.kafka_bootstrap, tmp_path, kafka_topic,
+                                  extractor="off", layers="off", questions="off")
     with TestClient(create_app(lambda: bootstrap(settings))) as client:
         for n in range(30):
             assert client.post("/v1/users/ada/memories", params={"wait": "true"},
