@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-graphiti bench-extraction bench-layers bench-maintenance bench-encryption bench-graph-away bench-smoke lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-graphiti bench-extraction bench-layers bench-maintenance bench-encryption bench-graph-away bench-smoke contract lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000, on that Kafka
 run: setup infra-up serve
@@ -41,24 +41,24 @@ serve: setup
 worker: setup
 	LORE_KAFKA_BOOTSTRAP=$${LORE_KAFKA_BOOTSTRAP:-127.0.0.1:9092} $(BIN)/lore worker
 
-## bench: ingest and rebuild rates at 1,000,000 events (wipes the local Neo4j's graph)
-bench: setup infra-up
+## bench: ingest and rebuild rates at 1,000,000 events (each bench-* runs on servers of its own, never make run's)
+bench: setup
 	$(BIN)/python -m bench.core
 
-## bench-ingest: Kafka -> worker -> Neo4j throughput and latency (wipes the local Neo4j's graph)
-bench-ingest: setup infra-up
-	LORE_KAFKA_BOOTSTRAP=$${LORE_KAFKA_BOOTSTRAP:-127.0.0.1:9092} $(BIN)/python -m bench.ingest
+## bench-ingest: Kafka -> worker -> Neo4j throughput and latency (a Neo4j and a Kafka of its own)
+bench-ingest: setup
+	$(BIN)/python -m bench.ingest
 
-## bench-retrieval: LoCoMo, lifechats and FactConsolidation retrieval quality (wipes the local Neo4j's graph)
-bench-retrieval: setup infra-up
+## bench-retrieval: LoCoMo, lifechats and FactConsolidation retrieval quality (a Neo4j of its own)
+bench-retrieval: setup
 	$(BIN)/python -m bench.retrieval
 
-## bench-latency: search latency by person size (100 to 100,000 memories) x 1, 4, 16 clients at 1,000,000 memories (wipes the local Neo4j's graph; ~40 min)
-bench-latency: setup infra-up
+## bench-latency: search latency by person size (100 to 100,000 memories) x 1, 4, 16 clients at 1,000,000 memories (a Neo4j of its own; ~40 min)
+bench-latency: setup
 	$(BIN)/python -m bench.latency
 
-## bench-graphiti: Lore's search beside Graphiti's on the same facts, Neo4j and embedder (wipes the local Neo4j's graph)
-bench-graphiti: setup infra-up
+## bench-graphiti: Lore's search beside Graphiti's on the same facts, Neo4j and embedder (a Neo4j of its own)
+bench-graphiti: setup
 	$(BIN)/python -m bench.graphiti
 
 ## bench-latency-series: the same search latency on Neo4j 2026 (filtered vector index) and 5.26, one after the other, on servers of their own (~80 min)
@@ -69,12 +69,12 @@ bench-latency-series: setup
 bench-extraction: setup
 	$(BIN)/python -m bench.extraction
 
-## bench-layers: LoCoMo session summaries, profiles, question synthesis and context blocks (wipes the local Neo4j's graph)
-bench-layers: setup infra-up
+## bench-layers: LoCoMo session summaries, profiles, question synthesis and context blocks (a Neo4j of its own)
+bench-layers: setup
 	$(BIN)/python -m bench.layers
 
-## bench-maintenance: a maintenance run over 1,000,000 memories of 1,000 people (wipes the local Neo4j's graph)
-bench-maintenance: setup infra-up
+## bench-maintenance: a maintenance run over 1,000,000 memories of 1,000 people (a Neo4j of its own)
+bench-maintenance: setup
 	$(BIN)/python -m bench.maintenance
 
 ## bench-encryption: ingest and rebuild rates of the event log, plain and sealed (no server needed)
@@ -88,6 +88,10 @@ bench-graph-away: setup
 ## bench-smoke: the same at a tiny size, on servers of its own (what CI runs)
 bench-smoke: setup
 	bench/smoke.sh
+
+## contract: schemathesis with every check over every operation of a real Lore (also in make test)
+contract: setup
+	$(BIN)/pytest tests/integration/test_contract.py -s
 
 lint: setup
 	$(BIN)/ruff check domain services projections infra tests bench examples

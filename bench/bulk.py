@@ -3,21 +3,20 @@
     python -m bench.bulk --events 100000
     python -m bench.bulk --events 1000000 --skip-transactional
 
-Needs the local stack (`lore infra up`; LORE_HOME and the LORE_LOCAL_* ports name it): the bulk
-path stops Neo4j for neo4j-admin's import. It wipes that database. The log is bench.history's,
+Runs on a Neo4j of its own (bench/stack.py), which the bulk path stops for neo4j-admin's import:
+never the one `make run` serves. The log is bench.history's,
 in a fresh SQLite file; the fingerprints of both rebuilds are compared.
 """
 
 from __future__ import annotations
 
 import argparse
-import tempfile
 import time
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from bench import stack
 from bench.core import EVENTS_PER_COMMAND, chunks
 from bench.history import history
 from infra.local import LocalStack
@@ -35,11 +34,16 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--users", type=int, default=1000)
     parser.add_argument("--skip-transactional", action="store_true")
+    stack.add_arguments(parser)
     args = parser.parse_args()
-    base = Settings()
-    stack = LocalStack.from_settings(base)
-    settings = base.model_copy(update={"home": Path(tempfile.mkdtemp(prefix="lore-bench-bulk-")),
-                                       "embedder": "none", "neo4j_uri": stack.neo4j.bolt_uri})
+    if args.neo4j_uri:
+        raise SystemExit("bench.bulk stops and starts the Neo4j it loads: it runs on one of its own only")
+    with stack.bench_servers(args, "bulk") as servers:
+        assert servers.stack is not None
+        run(args, servers.settings(home=servers.home, embedder="none"), servers.stack)
+
+
+def run(args: argparse.Namespace, settings: Settings, local: LocalStack) -> None:
     lore = bootstrap(settings)
     rows: list[tuple[str, int, float, str]] = []
     try:
@@ -56,7 +60,7 @@ def main() -> None:
     finally:
         lore.close()
     started = time.perf_counter()
-    report = bulk_rebuild(settings, stack=stack)
+    report = bulk_rebuild(settings, stack=local)
     phases = ", ".join(f"{k} {v:.1f}s" for k, v in report.seconds.items())
     lore = bootstrap(settings)
     try:

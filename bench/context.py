@@ -1,8 +1,8 @@
 """Context blocks: how many of their relevant items bear on the question, how many are filler, and
 whether the answer is there — and the relevance floor they are built with.
 
-    python -m bench.context --reuse        # on the store bench.retrieval left
-    python -m bench.context                # records LoCoMo and lifechats first (wipes the database)
+    python -m bench.context --keep-stack   # then --reuse: measure again on the store it left
+    python -m bench.context                # records LoCoMo and lifechats first (servers of its own)
 
 1. **The floor, chosen on LoCoMo conversations 0-4.** For each question, the relevant items a
    block would take with no floor (search, then the block's rules); then, for each floor, how
@@ -21,21 +21,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import tempfile
 from collections import defaultdict
 from dataclasses import replace
 from datetime import UTC, datetime
-from pathlib import Path
 
 from fastapi.testclient import TestClient
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from bench import chats
+from bench import chats, stack
 from bench.retrieval import HELD_OUT, OWN, TUNED, Person, lifechat_people, locomo_people, record, turn_ids
-from infra.embedding.port import open_embedder
-from infra.settings import Settings
+from infra.embedding import open_embedder
 from projections.search import Window
 from services.api import create_app
 from services.bootstrap import Lore, bootstrap
@@ -129,11 +126,18 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--conversations", type=int, default=10, help="LoCoMo conversations (of 10)")
     parser.add_argument("--lifechats", type=int, default=6, help="people of bench/lifechats")
-    parser.add_argument("--reuse", action="store_true", help="the store bench.retrieval left")
+    parser.add_argument("--reuse", action="store_true",
+                        help="the store an earlier run left (run that one with --keep-stack)")
     parser.add_argument("--show", type=int, default=0, help="print this many lifechats blocks, labelled")
     parser.add_argument("--no-sweep", action="store_true", help="only the lifechats blocks")
+    stack.add_arguments(parser)
     args = parser.parse_args()
-    settings = Settings(home=Path(tempfile.mkdtemp(prefix="lore-context-")), kafka_bootstrap=None)
+    with stack.bench_servers(args, "context", reuse=args.reuse) as servers:
+        run(args, servers)
+
+
+def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
+    settings = servers.settings(home=servers.home)
     lore = bootstrap(settings, embedder=open_embedder(settings))
     lore.search.ranking = replace(lore.search.ranking, access_weight=0.0)
     people = locomo_people(args.conversations) + lifechat_people()[:args.lifechats]

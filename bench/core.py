@@ -1,4 +1,4 @@
-"""Ingest and rebuild rates of the event-sourced core against the local Neo4j.
+"""Ingest and rebuild rates of the event-sourced core.
 
     python -m bench.core --events 1000000          # the issue's size
     python -m bench.core --events 5000 --verify    # smoke size (CI)
@@ -9,14 +9,13 @@ Runs, each on an empty graph and a fresh SQLite log:
   3. live path, vectors precomputed         -> events/s with every memory carrying a real vector
   4. rebuild of that log (HNSW inserts)     -> events/s
   5. live path computing embeddings         -> events/s on a sample, local ONNX embedder
-Needs Neo4j at LORE_NEO4J_URI (`lore infra up`). It wipes that database.
+Runs on a Neo4j of its own (bench/stack.py), or on --neo4j-uri, which it wipes.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
-import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from bench import stack
 from bench.history import history
 from infra.embedding.local import LocalMiniLM
 from infra.settings import Settings
@@ -95,8 +95,9 @@ def replay(lore: Lore, label: str) -> tuple[float, int]:
     return time.perf_counter() - started, applied
 
 
-def fresh(embedder: object | None, workdir: Path, name: str) -> Lore:
-    return bootstrap(Settings(home=workdir / name), embedder=embedder)  # type: ignore[arg-type]
+def fresh(embedder: object | None, workdir: Path, name: str, neo4j_uri: str) -> Lore:
+    return bootstrap(Settings(home=workdir / name, neo4j_uri=neo4j_uri, kafka_bootstrap=None),
+                     embedder=embedder)  # type: ignore[arg-type]
 
 
 def main() -> None:
@@ -110,14 +111,20 @@ def main() -> None:
     parser.add_argument("--embed-sample", type=int, default=5000,
                         help="commands in the run that computes embeddings")
     parser.add_argument("--verify", action="store_true", help="check rebuilt == live fingerprints")
+    stack.add_arguments(parser)
     args = parser.parse_args()
+    with stack.bench_servers(args, "core") as servers:
+        run(args, servers)
+
+
+def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
     commands = int(args.events / EVENTS_PER_COMMAND)
     vector_commands = int((args.vector_events or args.events) / EVENTS_PER_COMMAND)
     model = LocalMiniLM()
     rows: list[Row] = []
-    workdir = Path(tempfile.mkdtemp(prefix="lore-bench-"))
+    workdir = servers.home
 
-    lore = fresh(None, workdir, "plain")
+    lore = fresh(None, workdir, "plain", servers.neo4j_uri)
     seconds, events = live(lore, args.users, commands, "live, no embedder")
     rows.append(Row("live", "none", commands, events, seconds))
     live_print = fingerprint(lore.driver) if args.verify else None
@@ -129,7 +136,7 @@ def main() -> None:
     lore.close()
 
     cached = CachedEmbedder(model)
-    lore = fresh(cached, workdir, "vectors")
+    lore = fresh(cached, workdir, "vectors", servers.neo4j_uri)
     seconds, events = live(lore, args.users, vector_commands, "live, vectors precomputed")
     rows.append(Row("live", f"{model.model}, precomputed", vector_commands, events, seconds,
                     f"{len(cached.cache):,} distinct texts embedded"))
@@ -142,7 +149,7 @@ def main() -> None:
     rows.append(Row("rebuild", f"{model.model} (from log)", 0, applied, seconds, note))
     lore.close()
 
-    lore = fresh(model, workdir, "embedding")
+    lore = fresh(model, workdir, "embedding", servers.neo4j_uri)
     seconds, events = live(lore, args.users, args.embed_sample, "live, computing embeddings")
     rows.append(Row("live", f"{model.model}, computed", args.embed_sample, events, seconds,
                     "sample; bound by the model on 2 cores"))

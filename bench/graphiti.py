@@ -28,8 +28,10 @@ other recipes need a cross-encoder or an LLM (or a centre node); its LLM and cro
 stubs that raise if called. (Lore over HTTP caches query vectors; the other three do not.)
 Both schemas use the label `Entity` (and Lore's wipe deletes every `Entity`), so each size runs in
 two phases on the same server with a wipe between: Lore's load and searches, then Graphiti's.
-Needs Neo4j at LORE_NEO4J_URI (`lore infra up`; for 1,000,000 facts give it LORE_NEO4J_PAGECACHE=4g
-or more); it wipes that database, indexes included. Notes and results: bench/README.md.
+Runs on a Neo4j of its own (bench/stack.py; for 1,000,000 facts give it LORE_NEO4J_PAGECACHE=4g or
+more), or on --neo4j-uri, which it wipes, indexes included. The `lore serve` it starts runs on the
+store's model (LORE_EMBEDDER=local), and a search answer that says it left a source out stops the
+run. Notes and results: bench/README.md.
 """
 
 from __future__ import annotations
@@ -55,11 +57,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from bench import stack
 from bench.core import chunks
 from bench.latency import serve
 from domain.events import Embedding, MemoryRecorded
 from domain.model import MemoryKind, derived_id
 from domain.stored import StoredEvent
+from infra.embedding import open_embedder
 from infra.embedding.local import LocalMiniLM
 from infra.settings import Settings
 from projections.graph import ensure_schema
@@ -67,6 +71,7 @@ from projections.search import Window
 from services.bootstrap import bootstrap
 
 GRAPHITI_VERSION = "0.31.1"  # 0.31.2 asks for a certifi newer than any on PyPI
+EMBEDDER = "local"  # LORE_EMBEDDER of LocalMiniLM, the model both systems get
 console = Console(width=160)
 START = datetime(2023, 1, 1, tzinfo=UTC)
 Named = tuple[str, ...]  # the things a fact names, in order
@@ -360,7 +365,10 @@ def lore_search(settings: Settings, model: LocalMiniLM, asks: list[Ask], warm: i
                 response = client.post(f"/v1/users/{ask.person}/search",
                                        json={"query": ask.question, "limit": 10})
                 response.raise_for_status()
-                return [hit["id"] for hit in response.json()["hits"]]
+                answer = response.json()
+                if answer.get("degraded"):  # the server would measure less than Lore's search
+                    raise SystemExit(f"lore serve left sources out: {answer['degraded']}")
+                return [hit["id"] for hit in answer["hits"]]
 
             return timed_rows({"Lore, in process: SearchService.search": in_process,
                                "Lore, HTTP: POST /v1/users/{id}/search": over_http}, asks, warm)
@@ -596,17 +604,22 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="timed queries per size and system")
     parser.add_argument("--distinct", type=int, default=20_000, help="distinct everyday notes embedded")
     parser.add_argument("--warm", type=int, default=10, help="untimed queries first, per row")
+    stack.add_arguments(parser)
     args = parser.parse_args()
-    home = Path(tempfile.gettempdir()) / "lore-bench-graphiti"
-    home.mkdir(exist_ok=True)
-    settings = Settings(home=home, kafka_bootstrap=None)
     graphiti_modules()  # fail before loading anything if it is missing
     model = LocalMiniLM()
     pool = notes(args.distinct, seed=1)
     with console.status(f"embedding {len(pool):,} distinct notes"):
         pool_vectors = np.asarray(model.embed([text for text, _ in pool]), dtype=np.float32)
-    for size in (int(s) for s in args.sizes.split(",")):
-        run_size(settings, model, args, size, pool, pool_vectors)
+    with stack.bench_servers(args, "graphiti") as servers:
+        # The store holds the local model's vectors: the server it starts must embed with it too.
+        settings = servers.settings(home=Path(tempfile.mkdtemp(prefix="lore-bench-graphiti-")),
+                                    embedder=EMBEDDER)
+        served = open_embedder(settings)
+        if served is None or served.model != model.model:
+            raise SystemExit(f"LORE_EMBEDDER={EMBEDDER} serves {served and served.model}, not {model.model}")
+        for size in (int(s) for s in args.sizes.split(",")):
+            run_size(settings, model, args, size, pool, pool_vectors)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@ For each embedder setting it prints
   - latency: p50/p95/p99 from produce to applied, for --paced commands sent at --rate per second
     (at most half the burst's rate: the figure is the path's latency, not a queue's).
 The worker runs in this process (the same FastStream subscriber as `lore worker`), so that the
-moment each command is applied can be read off the handler. Needs Neo4j and Kafka at
-LORE_NEO4J_URI and LORE_KAFKA_BOOTSTRAP (`lore infra up`). It wipes that Neo4j's graph.
+moment each command is applied can be read off the handler. Runs on a Neo4j and a
+Kafka of its own (bench/stack.py), or on --neo4j-uri (wiped) and --kafka-bootstrap (topics of its own).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import tempfile
 import time
 import uuid
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from kafka import KafkaProducer
 from rich.console import Console
 from rich.table import Table
 
+from bench import stack
 from bench.core import CachedEmbedder
 from bench.history import history
 from domain.commands import Command, RecordMemory
@@ -109,12 +109,11 @@ async def measure(label: str, embedder: Any, args: argparse.Namespace, burst: li
                   paced: list[Command], workdir: Path) -> Row:
     run = uuid.uuid4().hex[:8]
     settings = Settings(
+        neo4j_uri=args.servers.neo4j_uri, kafka_bootstrap=args.servers.kafka_bootstrap,
         home=workdir / run, event_log="kafka", commands_topic=f"bench-{run}.commands",
         events_topic=f"bench-{run}.events", dead_letter_topic=f"bench-{run}.dlq",
         worker_group=f"bench-{run}", worker_batch=args.batch,
     )
-    if not settings.kafka_bootstrap:
-        raise SystemExit("set LORE_KAFKA_BOOTSTRAP (lore infra up starts Kafka on 127.0.0.1:9092)")
     lore = bootstrap(settings, embedder=embedder)
     lore.projector.wipe()
     partitions = prepare_topics(settings)
@@ -150,7 +149,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def main_async(args: argparse.Namespace) -> list[Row]:
-    workdir = Path(tempfile.mkdtemp(prefix="lore-ingest-"))
+    workdir = args.servers.home
     burst = structured(args.commands, args.users, seed=1)
     paced = structured(args.paced, args.users, seed=2)
     rows = [await measure("none (no vectors)", None, args, burst, paced, workdir)]
@@ -177,8 +176,11 @@ def main() -> None:
     parser.add_argument("--embed-commands", type=int, default=2000,
                         help="burst size of the run that computes embeddings (~170 texts/s on 2 cores)")
     parser.add_argument("--batch", type=int, default=2000, help="most commands a worker handles at once")
+    stack.add_arguments(parser, kafka=True)
     args = parser.parse_args()
-    rows = asyncio.run(main_async(args))
+    with stack.bench_servers(args, "ingest", kafka=True) as servers:
+        args.servers = servers
+        rows = asyncio.run(main_async(args))
     table = Table(title=f"Kafka -> Lore -> Neo4j, {args.users:,} users, {datetime.now():%Y-%m-%d %H:%M}")
     for column in ("embedder", "burst", "seconds", "commands/s", "paced at", "p50 ms", "p95 ms", "p99 ms"):
         table.add_column(column, justify="left" if column == "embedder" else "right")

@@ -16,7 +16,9 @@ as a client's would be.
 For each size and each number of concurrent clients (--clients), --queries searches go to people
 of that size, each client sending its next as soon as the last is answered; the table gives the
 latency each client saw and the searches answered a second. Then each candidate source alone.
-Needs Neo4j at LORE_NEO4J_URI (`lore infra up`); it wipes that database.
+Runs on a Neo4j of its own (bench/stack.py; `--keep-stack` keeps it for `--skip-load`), or on
+--neo4j-uri, which it wipes. The `lore serve` it starts embeds with the store's model (--embedder),
+and one that says it is degraded stops the run.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -36,7 +37,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from pathlib import Path
 
 import httpx
 import numpy as np
@@ -44,6 +44,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from bench import stack
 from bench.core import chunks
 from bench.metrics_scrape import Buckets, Scraper, rows
 from bench.retrieval import data_folder
@@ -196,10 +197,16 @@ def serve(settings: Settings) -> tuple[subprocess.Popen[bytes], str]:
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
-            if httpx.get(f"{url}/v1/health", timeout=1).status_code == 200:
-                return server, url
+            health = httpx.get(f"{url}/v1/health", timeout=1)
         except httpx.HTTPError:
-            pass
+            time.sleep(0.2)
+            continue
+        reasons = health.json().get("reasons") or []
+        if health.status_code == 200 and not reasons:
+            return server, url
+        if reasons:  # e.g. a server on another model than the store's: it would measure less
+            server.kill()
+            raise SystemExit(f"lore serve is degraded: {reasons}")
         time.sleep(0.2)
     server.kill()
     raise SystemExit("lore serve did not come up")
@@ -253,12 +260,18 @@ def main() -> None:
                         "(default: LORE_EMBEDDER, else Lore's default)")
     parser.add_argument("--load-only", action="store_true",
                         help="build the store and stop (then measure with --skip-load, on a quiet machine)")
+    stack.add_arguments(parser)
     args = parser.parse_args()
-    # One home for every run, so that --skip-load serves the graph with the event log it follows.
-    home = Path(tempfile.gettempdir()) / "lore-bench-latency"
-    home.mkdir(exist_ok=True)
+    if args.load_only:
+        args.keep_stack = True  # measured later, with --skip-load
+    with stack.bench_servers(args, "latency", reuse=args.skip_load) as servers:
+        run(args, servers)
+
+
+def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
+    # The stack's home: --skip-load serves the graph with the event log it follows.
     chosen = {"embedder": args.embedder} if args.embedder else {}
-    settings = Settings(home=home, kafka_bootstrap=None, **chosen)
+    settings = servers.settings(home=servers.home, **chosen)
     model = open_embedder(settings)
     assert model is not None, "the latency benchmark needs an embedder"
     conversations = locomo()

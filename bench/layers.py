@@ -15,7 +15,7 @@ role user; the other is the assistant). Reported:
 - retrieval of evidence turns with question synthesis and without, same run: recall_any@10 and
   NDCG@10, and the latency of the synthesis and of the whole search (median, p95);
 - the context block of a LoCoMo speaker at budgets of 500, 1,000 and 2,000 tokens, printed.
-Needs Neo4j at LORE_NEO4J_URI (`lore infra up`). It wipes that database.
+Runs on a Neo4j of its own (bench/stack.py), or on --neo4j-uri, which it wipes.
 """
 
 from __future__ import annotations
@@ -23,11 +23,9 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import tempfile
 import time
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import numpy as np
 from fastapi.testclient import TestClient
@@ -36,6 +34,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rouge_score import rouge_scorer
 
+from bench import stack
 from bench.retrieval import (
     CATEGORIES,
     load_locomo,
@@ -289,10 +288,15 @@ def main() -> None:
         action="store_true",
         help="synthesize questions with the model of LORE_LLM (else the offline expansion)",
     )
+    stack.add_arguments(parser)
     args = parser.parse_args()
-    settings = Settings(
-        home=Path(tempfile.mkdtemp(prefix="lore-layers-")),
-        kafka_bootstrap=None,
+    with stack.bench_servers(args, "layers") as servers:
+        run(args, servers)
+
+
+def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
+    settings = servers.settings(
+        home=servers.home,
         layers="offline",
         questions="offline",
         llm="none",

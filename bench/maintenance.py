@@ -4,25 +4,23 @@ no embedder), of ages spread over 400 days and some use; then a dry run and a re
     python -m bench.maintenance --people 1000 --per-person 1000    # 1,000,000 memories
 
 Prints memories evaluated per second for the dry run (read + rules) and the real run (read +
-rules + the events written and projected), and what the run decided. Needs the servers of
-`lore infra up` (or LORE_NEO4J_URI): the graph there is wiped, like bench.latency does.
+rules + the events written and projected), and what the run decided. Runs on a Neo4j of its own
+(bench/stack.py), or on --neo4j-uri, which it wipes.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from bench import stack
 from domain.commands import Command, RecordMemory
-from infra.settings import Settings
 from services.bootstrap import bootstrap, maintenance_service
 
 console = Console(width=150)
@@ -62,10 +60,17 @@ def main() -> None:
     parser.add_argument("--per-person", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="leave the graph as the run left it")
+    stack.add_arguments(parser)
     args = parser.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="lore-bench-maintenance-"))
-    lore = bootstrap(Settings(home=home, event_log="sqlite", embedder="none", extractor="off", layers="off",
-                              questions="off"))
+    if args.keep:
+        args.keep_stack = True
+    with stack.bench_servers(args, "maintenance") as servers:
+        run(args, servers)
+
+
+def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
+    lore = bootstrap(servers.settings(home=servers.home, event_log="sqlite", embedder="none", extractor="off",
+                                      layers="off", questions="off"))
     try:
         lore.commands.ensure_schema()
         lore.projector.wipe()

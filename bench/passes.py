@@ -14,17 +14,14 @@ should not move.
 from __future__ import annotations
 
 import argparse
-import tempfile
-from pathlib import Path
 
 from fastapi.testclient import TestClient
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from bench import chats
+from bench import chats, stack
 from bench.retrieval import lifechat_people, lore_ranker, record, scores, turn_ids
-from infra.settings import Settings
 from services.api import create_app
 from services.bootstrap import bootstrap
 
@@ -37,9 +34,14 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=5)
     parser.add_argument("--lifechats", type=int, default=len(chats.load()),
                         help="people of bench/lifechats")
+    stack.add_arguments(parser)
     args = parser.parse_args()
-    settings = Settings(home=Path(tempfile.mkdtemp(prefix="lore-passes-")), kafka_bootstrap=None)
-    lore = bootstrap(settings)
+    with stack.bench_servers(args, "passes") as servers:
+        run(args, servers)
+
+
+def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
+    lore = bootstrap(servers.settings(home=servers.home))
     lore.projector.wipe()
     people = lifechat_people()[:args.lifechats]
     dia = turn_ids(people)

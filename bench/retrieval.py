@@ -18,7 +18,7 @@ conflicting one, recorded in order one day apart — as memories, and (--fc-thro
 what a person says in a conversation, turned into memories by the extractor, the search then
 over memories and turns; per file, how often the top hit is the latest fact (it holds a gold
 answer) and recall@5 of it.
-Needs Neo4j at LORE_NEO4J_URI (`lore infra up`). It wipes that database.
+Runs on a Neo4j of its own (bench/stack.py), or on --neo4j-uri, which it wipes.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import ast
 import json
 import math
 import os
-import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,7 +41,7 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from bench import chats, fusion
+from bench import chats, fusion, stack
 from domain.commands import Message
 from domain.extraction.candidate import Candidate
 from domain.model import MemoryKind
@@ -411,10 +410,16 @@ def main() -> None:
                         help="Lore's embedder (default: LORE_EMBEDDER, else Lore's default)")
     parser.add_argument("--baselines", default="e5-small-v2",
                         help="embedders of the brute-force cosine baselines (comma list; empty: none)")
+    stack.add_arguments(parser)
     args = parser.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="lore-retrieval-"))
+    with stack.bench_servers(args, "retrieval", reuse=args.reuse) as servers:
+        run(args, servers)
+
+
+def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
+    home = servers.home
     chosen = {"embedder": args.embedder} if args.embedder else {}
-    settings = Settings(home=home, kafka_bootstrap=None, **chosen)
+    settings = servers.settings(home=home, **chosen)
     model = open_embedder(settings)
     lore = bootstrap(settings, embedder=model)
     lore.search.ranking = replace(lore.search.ranking, access_weight=0.0)

@@ -177,6 +177,9 @@ class Settings(BaseSettings):
     embedding_api_key: str = "unused"
     embedding_model: str = "text-embedding-3-small"
     embedding_dimensions: int = 1536
+    embedding_timeout_s: float = Field(
+        default=10.0, gt=0, description="How long a search waits for its query's vector before it answers "
+        "without the vector source (saying so in `degraded`); also an embedding endpoint's request timeout.")
 
     rewriter: Literal["none", "openai"] = Field(
         default="none",

@@ -1,6 +1,6 @@
 """A typed client of Lore's v1 HTTP API, sync (`LoreClient`) and async (`AsyncLoreClient`).
 
-Answers are the API's own pydantic models (services/api/schemas.py), so a client and a server of
+Answers are the API's own pydantic models (lore/schemas.py), so a client and a server of
 one version agree by construction; tests/unit/test_client.py checks every call against the
 OpenAPI document the server publishes. Each call is described once (`_Call`) and sent by either
 client.

@@ -3,10 +3,11 @@ what a client sends and sees may grow without a stored event changing shape."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator
 
 from domain.commands import (
     IDENTIFIER_PATTERN,
@@ -22,6 +23,30 @@ from domain.model import MemoryKind
 
 # A context request carries what the person just said; a pasted page may be long.
 MAX_CONTEXT_MESSAGE_CHARS = 200_000
+
+# What a client sends is taken as its type says, not coerced: `0` is not false, `"5"` is not 5, and
+# a number is not a moment (pydantic's lax mode takes all three). Integers may be written 5.0, as
+# JSON Schema allows.
+_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
+
+
+def _moment(value: Any) -> Any:
+    if isinstance(value, bool | int | float) or (isinstance(value, str) and _NUMBER.fullmatch(value)):
+        raise ValueError("a moment is a date and time in ISO 8601 (2026-03-01T09:00:00Z), not a number")
+    return value
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, bool | str):
+        raise ValueError(f"a number, not {type(value).__name__}")
+    return value
+
+
+Instant = Annotated[datetime, BeforeValidator(_moment)]
+Number = Annotated[float, BeforeValidator(_number)]
+Count = Annotated[int, BeforeValidator(_number)]
+# At least one letter or digit: what search looks for (a query of punctuation is refused).
+HAS_A_WORD = r"[\p{L}\p{N}]"
 
 
 
@@ -68,10 +93,17 @@ class MemoryView(BaseModel):
 
 
 class MemoryCreate(BaseModel):
+    """A memory. `due_at` and `remind_at` are for a to-do (kind todo) only; `valid_until`, when
+    given, is not before `valid_from` (which defaults to `occurred_at`, then to now)."""
+
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "content": "Prefers the dark editor theme", "kind": "preference",
         "attribute": "editor_theme", "value": "dark", "valid_from": "2026-03-01T00:00:00Z",
         "importance": 0.7, "source": "chat", "entities": ["VS Code"], "command_id": "chat-42-1",
+    }], "allOf": [{
+        # A to-do's times on another kind are refused: said here as JSON Schema can say it.
+        "if": {"not": {"required": ["kind"], "properties": {"kind": {"const": "todo"}}}},
+        "then": {"properties": {"due_at": {"type": "null"}, "remind_at": {"type": "null"}}},
     }]})
 
     content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="The memory in plain words.")
@@ -82,10 +114,10 @@ class MemoryCreate(BaseModel):
         "a new value closes the one in force.",
     )
     value: str | None = Field(default=None, max_length=1_000, description="The slot's value.")
-    valid_from: datetime | None = Field(default=None, description="When it became true; default: now.")
-    valid_until: datetime | None = Field(default=None, description="When it stopped being true, if it has.")
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
-    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    valid_from: Instant | None = Field(default=None, description="When it became true; default: now.")
+    valid_until: Instant | None = Field(default=None, description="When it stopped being true, if it has.")
+    importance: Number = Field(default=0.5, ge=0.0, le=1.0)
+    confidence: Number = Field(default=1.0, ge=0.0, le=1.0)
     source: str | None = Field(default=None, max_length=500, description="Where it came from.")
     entities: list[EntityName] = Field(default_factory=list, max_length=MAX_ENTITIES,
                                        description="What it is about.")
@@ -93,9 +125,9 @@ class MemoryCreate(BaseModel):
     command_id: Identifier | None = Field(
         default=None, description="Idempotency key: the same id takes effect once. Default: a new id."
     )
-    occurred_at: datetime | None = Field(default=None, description="When it was said; default: now.")
-    due_at: datetime | None = Field(default=None, description="For a to-do (kind todo): when it is due.")
-    remind_at: datetime | None = Field(default=None, description="For a to-do: when to remind; default: an "
+    occurred_at: Instant | None = Field(default=None, description="When it was said; default: now.")
+    due_at: Instant | None = Field(default=None, description="For a to-do (kind todo): when it is due.")
+    remind_at: Instant | None = Field(default=None, description="For a to-do: when to remind; default: an "
                                        "hour before due_at.")
 
 
@@ -104,9 +136,9 @@ class TodoCreate(BaseModel):
         "content": "Renew the passport", "due_at": "2026-03-20T09:00:00Z"}]})
 
     content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="What is to be done.")
-    due_at: datetime | None = Field(default=None, description="When it is due.")
-    remind_at: datetime | None = Field(default=None, description="When to remind; default: an hour before.")
-    importance: float = Field(default=0.6, ge=0.0, le=1.0)
+    due_at: Instant | None = Field(default=None, description="When it is due.")
+    remind_at: Instant | None = Field(default=None, description="When to remind; default: an hour before.")
+    importance: Number = Field(default=0.6, ge=0.0, le=1.0)
     entities: list[EntityName] = Field(default_factory=list, max_length=MAX_ENTITIES)
     command_id: Identifier | None = Field(default=None, description="Idempotency key (default: a new id).")
 
@@ -125,12 +157,23 @@ class FeedbackCreate(BaseModel):
 class TodoDone(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    completed_at: datetime | None = Field(default=None, description="When it was done; default: now.")
+    completed_at: Instant | None = Field(default=None, description="When it was done; default: now.")
     command_id: Identifier | None = None
 
 
 class TodoPage(BaseModel):
     items: list[MemoryView] = Field(description="Soonest due first; those without a due time last.")
+
+
+class EpisodeMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    timestamp: Instant | None = None
+
+    def as_message(self) -> Message:
+        return Message(role=self.role, content=self.content, timestamp=self.timestamp)
 
 
 class EpisodeCreate(BaseModel):
@@ -143,10 +186,12 @@ class EpisodeCreate(BaseModel):
     }]})
 
     session_id: Identifier
-    messages: list[Message] = Field(min_length=1, max_length=MAX_EPISODE_MESSAGES)
+    messages: list[EpisodeMessage] = Field(min_length=1, max_length=MAX_EPISODE_MESSAGES,
+                                           description=f"At most {MAX_EPISODE_MESSAGES:,} messages of "
+                                           f"{MAX_MESSAGE_CHARS:,} characters, and 1,000,000 in all.")
     episode_id: Identifier | None = None
     command_id: Identifier | None = None
-    occurred_at: datetime | None = Field(
+    occurred_at: Instant | None = Field(
         default=None, description="When the conversation happened; default: its first message's time, or now."
     )
 
@@ -158,17 +203,20 @@ class WriteAccepted(BaseModel):
         "graph; duplicate: this command_id took effect before."
     )
     memory_id: str | None = Field(default=None, description="The memory recorded or changed, once applied.")
+    run: str | None = Field(default=None, description="Where to follow a write that runs in the background "
+                            "(erasing a person, purging a memory, without wait): GET it for its state.")
 
 
 class SessionEnd(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    command_id: str | None = Field(default=None, description="Client-chosen; the same id takes effect once.")
-    occurred_at: datetime | None = None
+    command_id: Identifier | None = Field(default=None, description="Client-chosen; the same id takes "
+                                          "effect once.")
+    occurred_at: Instant | None = None
 
 
 class ExtractionRequest(SessionEnd):
-    episode_id: str = Field(min_length=1, max_length=200, description="The episode to extract.")
+    episode_id: Identifier = Field(description="The episode to extract.")
     model: str | None = Field(default=None, min_length=1, max_length=200,
                               description="Extract with this model of the configured endpoint.")
 
@@ -228,33 +276,36 @@ class SearchRequest(BaseModel):
         {"query": "where did I live?", "valid_at": "2025-06-01T00:00:00Z", "include_history": False},
     ]})
 
-    query: str = Field(min_length=1, max_length=2_000, description="What to look for, in words.")
-    limit: int = Field(default=10, ge=1, le=100)
-    valid_at: datetime | None = Field(default=None, description="True at this time (default: now).")
-    known_at: datetime | None = Field(default=None, description="As Lore knew it then (default: now).")
+    query: str = Field(min_length=1, max_length=2_000, description="What to look for, in words: at least "
+                       "one letter or digit.", json_schema_extra={"pattern": HAS_A_WORD})
+    limit: Count = Field(default=10, ge=1, le=100)
+    valid_at: Instant | None = Field(default=None, description="True at this time (default: now).")
+    known_at: Instant | None = Field(default=None, description="As Lore knew it then (default: now).")
     kinds: list[MemoryKind] = Field(default_factory=list, max_length=len(MemoryKind),
                                     description="Only these kinds of memory.")
-    include_history: bool = Field(default=False, description="Also memories no longer true (superseded).")
-    include_messages: bool = Field(default=True, description="Also turns of recorded conversations.")
+    include_history: StrictBool = Field(default=False,
+                                        description="Also memories no longer true (superseded).")
+    include_messages: StrictBool = Field(default=True, description="Also turns of recorded conversations.")
     types: list[Literal["memory", "message", "summary"]] | None = Field(
         default=None, min_length=1, max_length=3,
         description="What to search: memory, message (turns), summary (of sessions). Default: memories, "
         "and turns unless include_messages is false.")
-    synthesize_questions: bool = Field(
+    synthesize_questions: StrictBool = Field(
         default=False, description="Also search the questions the memory should answer about the query "
         "(a model's, or an offline expansion: LORE_QUESTIONS), fused by reciprocal rank.")
     recent_messages: list[str] = Field(default_factory=list, max_length=50,
                                        description="The turns before the query: context for its questions.")
-    mmr_lambda: float | None = Field(
-        default=None, ge=0, le=1,
+    # (the bounds before the validator: after it, pydantic writes them as `ge`/`le`, not JSON Schema's)
+    mmr_lambda: Annotated[float, Field(ge=0, le=1), BeforeValidator(_number)] | None = Field(
+        default=None,
         description="Diversify by maximal marginal relevance: 1 = plain relevance, 0.5-0.7 keeps "
         "near-duplicates apart. Default: off.")
-    context_rules: bool = Field(
+    context_rules: StrictBool = Field(
         default=False, description="Apply the context block's rules: leave out turns that say little "
         "(an acknowledgement, a greeting) unless they name what was asked, anything that repeats a hit "
         "before it (a memory takes the place of a turn that says the same), and hits below min_relevance.")
-    min_relevance: float | None = Field(
-        default=None, ge=-1, le=1,
+    min_relevance: Annotated[float, Field(ge=-1, le=1), BeforeValidator(_number)] | None = Field(
+        default=None,
         description="Leave out hits whose own vector's cosine to the query is below this (each hit's "
         "scores then hold its `cosine`). With context_rules and no value: the context block's default.")
 
@@ -289,6 +340,23 @@ class SearchHit(BaseModel):
     source: HitSource | None = None
 
 
+class Degraded(BaseModel):
+    """A source the answer could not run, or ran on part of the store: the answer holds what the
+    others found. A search that cannot run at all is refused instead (503)."""
+
+    source: Literal["vector", "rewriter", "questions"] = Field(
+        description="vector: the vector index; rewriter: the query's rewordings (LORE_REWRITER); questions: "
+        "the questions a model synthesizes (LORE_QUESTIONS).")
+    code: str = Field(description="embedder_changed (the store's vectors are another model's), "
+                      "reembed_in_progress (a move between models is half done), embedder_off (no "
+                      "embedder, a store with vectors), embedder_failed (the model or its endpoint failed or "
+                      "was slow), "
+                      "rewriter_failed, questions_failed.")
+    detail: str = Field(description="What happened, and what the answer holds instead.")
+    fix: str | None = Field(default=None, description="The command or setting that mends it, for the "
+                            "operator.")
+
+
 class SearchResponse(BaseModel):
     query: str
     hits: list[SearchHit]
@@ -297,6 +365,9 @@ class SearchResponse(BaseModel):
     questions_ms: float | None = Field(default=None, description="What synthesizing them took.")
     note: str | None = Field(default=None, description="Why nothing was recalled, when the person's "
                              "memory is off or a temporary session is on.")
+    degraded: list[Degraded] = Field(
+        default_factory=list, description="Each source the search left out, and why; empty when every "
+        "source ran over the whole store. Non-empty: the hits are what the other sources found.")
 
 
 class ContextMessage(BaseModel):
@@ -315,16 +386,16 @@ class ContextRequest(BaseModel):
                          description="What the person just said (a long one is searched by its most "
                          "telling words).")
     recent_messages: list[ContextMessage] = Field(default_factory=list, max_length=50)
-    token_budget: int = Field(default=1000, ge=50, le=32_000)
+    token_budget: Count = Field(default=1000, ge=50, le=32_000)
     format: Literal["text", "markdown", "json"] = Field(
         default="text", description="text or markdown to paste into a prompt; json: the sections as data.")
-    synthesize_questions: bool = Field(default=True, description="Search the questions the memory should "
-                                       "answer about the message too (LORE_QUESTIONS).")
-    min_relevance: float | None = Field(
-        default=None, ge=-1, le=1, description="The relevance floor: a memory or turn is relevant when its "
+    synthesize_questions: StrictBool = Field(default=True, description="Search the questions the memory "
+                                             "should answer about the message too (LORE_QUESTIONS).")
+    min_relevance: Annotated[float, Field(ge=-1, le=1), BeforeValidator(_number)] | None = Field(
+        default=None, description="The relevance floor: a memory or turn is relevant when its "
         "own vector's cosine to the message (or a question synthesized from it) is at least this. Default: "
         "the measured default (see the response's min_relevance).")
-    relevant_limit: int = Field(default=10, ge=1, le=50,
+    relevant_limit: Count = Field(default=10, ge=1, le=50,
                                 description="At most this many relevant memories and turns.")
 
 
@@ -366,6 +437,9 @@ class ContextResponse(BaseModel):
                                       "relevant), in its order.")
     note: str | None = Field(default=None, description="Why it holds nothing, when the person's memory is "
                              "off or a temporary session is on.")
+    degraded: list[Degraded] = Field(
+        default_factory=list, description="Each source its search left out, and why (as /search says); "
+        "the text then ends with a line saying that recall was partial.")
 
 
 class SummaryOut(BaseModel):
@@ -420,15 +494,19 @@ class UserSettingsUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "episode_retention_days": 90, "pinned_kinds": ["lesson"]}]})
 
-    episode_retention_days: int | None = Field(default=None, ge=0, le=36_500, description=(
-        "How long the words of a conversation are kept (0: for good); what was taken from them stays."))
-    pinned_kinds: list[MemoryKind] | None = Field(default=None, description="Kinds that never fade.")
-    memory: bool | None = Field(default=None, description="off: nothing new is remembered, nothing recalled.")
-    extraction: bool | None = Field(default=None, description="off: no memory is taken from conversations "
-                                    "unless asked.")
-    citations: bool | None = Field(default=None, description="off: context blocks do not list what "
-                                   "they used.")
-    temporary: bool | None = Field(default=None, description="on: a no-memory session until turned off.")
+    episode_retention_days: Annotated[int, Field(ge=0, le=36_500), BeforeValidator(_number)] | None = Field(
+        default=None, description="How long the words of a conversation are kept (0: for good); what was "
+        "taken from them stays.")
+    pinned_kinds: list[MemoryKind] | None = Field(default=None, max_length=len(MemoryKind),
+                                                  description="Kinds that never fade.")
+    memory: StrictBool | None = Field(default=None, description="off: nothing new is remembered, nothing "
+                                      "recalled.")
+    extraction: StrictBool | None = Field(default=None, description="off: no memory is taken from "
+                                          "conversations unless asked.")
+    citations: StrictBool | None = Field(default=None, description="off: context blocks do not list what "
+                                         "they used.")
+    temporary: StrictBool | None = Field(default=None, description="on: a no-memory session until turned "
+                                         "off.")
     command_id: Identifier | None = None
 
 
@@ -446,9 +524,9 @@ class PersonSettings(BaseModel):
 class MaintenanceRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    as_of: datetime | None = Field(default=None, description="The moment the rules apply at (default: now).")
+    as_of: Instant | None = Field(default=None, description="The moment the rules apply at (default: now).")
     user_id: Identifier | None = Field(default=None, description="Only this person.")
-    dry_run: bool = Field(default=False, description="Say what would change, change nothing.")
+    dry_run: StrictBool = Field(default=False, description="Say what would change, change nothing.")
     # Each person's command of the run is named maintain-{run_id}: a command id holds 200.
     run_id: str | None = Field(default=None, min_length=1, max_length=150, pattern=IDENTIFIER_PATTERN,
                                description="Names the run: a run of the same id again changes no one "
@@ -477,6 +555,53 @@ class MaintenanceRunPage(BaseModel):
     items: list[MaintenanceRunView]
 
 
+RunState = Literal["running", "done", "failed", "interrupted"]
+RUN_STATES = ("running: its work goes on (progress says how far); done: `report` holds what it came to; "
+              "failed: `error` says why; interrupted: the process running it stopped before it ended "
+              "(`note` says what to do)")
+
+
+class RunProgress(BaseModel):
+    done: int = Field(description="People (or items) done so far.")
+    total: int | None = Field(default=None, description="How many there are in all (null: not counted yet).")
+
+
+class PersonRunStatus(BaseModel):
+    """A person's write that ran in the background (an erasure, a purge), as it stands."""
+
+    run_id: str = Field(description="The command's id.")
+    kind: Literal["erasure", "purge"]
+    state: RunState = Field(description=RUN_STATES)
+    command_id: str
+    progress: RunProgress
+    outcome: Literal["applied", "duplicate", "rejected"] | None = Field(
+        default=None, description="What became of the command, once done: applied, duplicate (it took "
+        "effect before), rejected (`code` and `detail` say why).")
+    code: str | None = None
+    detail: str | None = None
+    error: str | None = None
+    note: str | None = Field(default=None, description="What happens to an interrupted run.")
+    started_at: datetime | None = None
+    updated_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+class MaintenanceRunStatus(BaseModel):
+    """A maintenance run as it stands: while it runs, its progress; once done, its report."""
+
+    run_id: str
+    state: RunState = Field(description=RUN_STATES)
+    dry_run: bool
+    progress: RunProgress
+    report: MaintenanceRunView | None = Field(default=None, description="What the run came to, once done "
+                                              "(a dry run: what it would change).")
+    error: str | None = None
+    note: str | None = Field(default=None, description="What to do about an interrupted run.")
+    started_at: datetime | None = None
+    updated_at: datetime | None = Field(default=None, description="Its last sign of life.")
+    finished_at: datetime | None = None
+
+
 class KeyView(BaseModel):
     """What the key a request carries may do."""
 
@@ -493,14 +618,17 @@ class TopicForget(BaseModel):
         {"topic": "my ex Tom", "purge": True, "dry_run": False},
     ]})
 
-    topic: str = Field(min_length=1, max_length=2_000, description="What to forget, in words.")
-    since: datetime | None = Field(default=None, description="Only what was said (or became true) from then.")
-    until: datetime | None = Field(default=None, description="Only what was said before then.")
-    min_relevance: float = Field(default=0.45, ge=0.0, le=1.0, description=(  # services/topics.py
+    topic: str = Field(min_length=1, max_length=2_000, description="What to forget, in words: at least one "
+                       "letter or digit, and one word that is more than a function word ('what', 'my').",
+                       json_schema_extra={"pattern": HAS_A_WORD})
+    since: Instant | None = Field(default=None, description="Only what was said (or became true) from then.")
+    until: Instant | None = Field(default=None, description="Only what was said before then.")
+    min_relevance: Number = Field(default=0.45, ge=0.0, le=1.0, description=(  # services/topics.py
         "How much of the topic a thing must name to be taken: the share of its words it holds, each "
         "weighed by how rare it is in the language (1: all of them)."))
-    purge: bool = Field(default=False, description="Delete for good (as ?purge=true does for one memory).")
-    dry_run: bool = Field(default=True, description="Only show what would be forgotten (the default).")
+    purge: StrictBool = Field(default=False,
+                              description="Delete for good (as ?purge=true does for one memory).")
+    dry_run: StrictBool = Field(default=True, description="Only show what would be forgotten (the default).")
     command_id: str | None = Field(default=None, min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)
 
     _has_a_word = field_validator("topic")(classmethod(lambda cls, text: names_a_word(text)))

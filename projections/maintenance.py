@@ -45,6 +45,8 @@ CALL (uid) {
 RETURN uid, memories, expiring, u.pinned_kinds AS pinned
 """
 
+_PEOPLE_COUNT = "MATCH (u:User) WHERE $only IS NULL OR u.user_id = $only RETURN count(u) AS n"
+
 _RUNS = """
 MATCH (r:MaintenanceRun) WHERE $run_id IS NULL OR r.run_id = $run_id
 RETURN r {.*} AS run ORDER BY r.started_at DESC LIMIT $limit
@@ -88,6 +90,9 @@ def _use(row: dict[str, Any]) -> MemoryUse:
 class MaintenanceQueries(GraphQueries):
     def people(self, after: str | None, limit: int, only: str | None = None) -> list[str]:
         return [r["user_id"] for r in self._run(_PEOPLE, after=after, limit=limit, only=only)]
+
+    def people_count(self, only: str | None = None) -> int:
+        return int(self._run(_PEOPLE_COUNT, only=only)[0]["n"])
 
     def inputs(self, user_ids: Collection[str], as_of: datetime) -> list[PersonInputs]:
         records = self._run(_INPUTS, user_ids=list(user_ids), as_of=as_of.isoformat())

@@ -39,6 +39,8 @@ from projections.graph.schema import (
     MESSAGE_VECTOR_INDEX,
     SUMMARY_FULLTEXT,
     VECTOR_INDEX,
+    holds_vectors_of,
+    other_embedding_models,
     vector_index_filters,
 )
 from projections.keys import has_cjk, user_key
@@ -300,6 +302,14 @@ RETURN memories, messages, summaries, COUNT { (:Memory) } AS all_memories,
 
 
 @dataclass(frozen=True)
+class StoreModels:
+    """Which models' vectors the store holds, beside the one a search embeds with."""
+
+    others: tuple[str, ...]  # models other than the search's (with none: any model)
+    own: bool  # whether it holds any vector of the search's model
+
+
+@dataclass(frozen=True)
 class Counts:
     """How many memories and messages the person has, and everyone: what sizes a vector query."""
 
@@ -331,6 +341,19 @@ class CandidateQueries:
         self.index_fetch = index_fetch
         self._counts: dict[str, tuple[float, Counts]] = {}
         self._filters: tuple[float, dict[str, bool]] | None = None
+        self._models: dict[str | None, tuple[float, StoreModels]] = {}
+
+    def store_models(self, model: str | None, ttl_s: float = 10.0) -> StoreModels:
+        """The models whose vectors the store holds, as seen at most `ttl_s` ago (index seeks)."""
+        now = time.monotonic()
+        seen = self._models.get(model)
+        if seen is not None and now - seen[0] < ttl_s:
+            return seen[1]
+        others = tuple(other_embedding_models(self.driver, model or "", self.database))
+        found = StoreModels(others, bool(model) and bool(others) and holds_vectors_of(
+            self.driver, model or "", self.database))
+        self._models[model] = (now, found)
+        return found
 
     def filters_by_person(self, index: str) -> bool:
         """Whether the vector index filters by person inside it (Neo4j 2026); looked up once a minute."""

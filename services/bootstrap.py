@@ -17,8 +17,9 @@ from neo4j import Driver, GraphDatabase
 from domain.commands import Command
 from domain.extraction.policy import ExtractionPolicy
 from domain.sealing import Sealer
-from infra.embedding import Embedder, open_embedder
+from infra.embedding import Embedder, open_embedder, setting_for
 from infra.embedding.cached import CachedEmbedder
+from infra.embedding.watched import WatchedEmbedder
 from infra.eventlog import EventLog, open_event_log
 from infra.keys import KeyStore, open_key_store
 from infra.llm import open_llm
@@ -31,6 +32,7 @@ from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
 from projections.graph.projector import EmbedderChanged
 from projections.graph.schema import holds_vectors_of, other_embedding_models
+from projections.jobs import JobQueries
 from projections.layers import LayerQueries
 from projections.maintenance import MaintenanceQueries
 from projections.outcomes import OutcomeQueries
@@ -78,7 +80,15 @@ class Lore:
     extraction: ExtractionProcess | None = None
     layers: LayersProcess | None = None
     keys: KeyStore | None = None  # people's keys; None when encryption is off
+    jobs: JobQueries | None = None  # the records of runs the API started (services/runs.py)
     _closed: bool = field(default=False, init=False)
+
+    @property
+    def job_records(self) -> JobQueries:
+        """The records of runs the API started on this graph (services/runs.py)."""
+        if self.jobs is None:
+            self.jobs = JobQueries(self.driver, self.settings.neo4j_database)
+        return self.jobs
 
     @property
     def sealer(self) -> Sealer | None:
@@ -172,7 +182,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     if embedder is _FROM_SETTINGS:
         embedder = open_embedder(settings)
         if embedder is not None:  # a candidate is embedded to find its neighbours, then as a memory
-            embedder = CachedEmbedder(embedder)
+            # Watched: /v1/health says when the model fails, and a write answers 503 for it.
+            embedder = WatchedEmbedder(CachedEmbedder(embedder))
     keys = open_key_store(settings)
     event_log = open_event_log(settings, keys)
     projector = GraphProjector(driver, database, log_id=event_log.log_id, history=event_log.history)
@@ -186,7 +197,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     handler = CommandHandler(GraphDecisionReads(driver, database), event_log, projector, embedder,
                              ensure_schema=schema, max_entry_bytes=settings.max_entry_bytes,
                              cached_people=settings.state_cache_people, policy=policy)
-    search = SearchService(CandidateQueries(driver, database), embedder, rewriter=open_rewriter(settings))
+    search = SearchService(CandidateQueries(driver, database), embedder, rewriter=open_rewriter(settings),
+                           embed_timeout_s=settings.embedding_timeout_s)
     outcomes = OutcomeQueries(driver, database)
     outbox = CommandOutbox(settings, handler, outcomes, Sealer(keys) if keys is not None else None)
     extractions = ExtractionQueries(driver, database)
@@ -205,7 +217,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
                              open_questions(settings))
     return Lore(settings, driver, event_log, embedder, projector, handler, search, outbox,
                 UseRecorder(outbox.send), queries, outcomes, extractions, layer_queries, context,
-                ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys)
+                ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys,
+                JobQueries(driver, database))
 
 
 def refuse_other_models(driver: Driver, model: str, database: str) -> None:
@@ -219,12 +232,13 @@ def refuse_other_models(driver: Driver, model: str, database: str) -> None:
                     "the rest (searches meanwhile compare vectors of %s only)",
                     ", ".join(others), model, model)
     elif others:
+        back = " or ".join(setting_for(m) for m in others)
         raise EmbedderChanged(
             f"the graph holds vectors made by {', '.join(others)}, and LORE_EMBEDDER gives {model}: "
             "vectors of two models cannot be compared, so Lore writes none beside them. Move the "
-            f"store to the new model with `lore reembed --model {model}` (resumable; README, "
-            "Embedders), or set LORE_EMBEDDER back to the model that made them (then `lore dlq "
-            "replay --code embedder_changed` for commands refused meanwhile)")
+            f"store to the new model with `lore reembed --model {setting_for(model)}` (resumable; "
+            f"README, Embedders), or set LORE_EMBEDDER back to {back}, the model that made them (then "
+            "`lore dlq replay --code embedder_changed` for commands refused meanwhile)")
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.layers.summary import keywords
 from infra.llm import LLM
+from services.degraded import Degradation, note
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,10 @@ class LLMQuestions:
         except Exception as error:  # noqa: BLE001 - an aid: the search goes on without it
             log.warning("question synthesis by %s failed (%s); the offline expansion stands in",
                         self.llm.model, error)
+            note(Degradation("questions", "questions_failed",
+                             f"the model {self.llm.model} wrote no questions ({type(error).__name__}): the "
+                             "offline expansion of the message was searched instead",
+                             fix="see LORE_LLM_BASE_URL and the endpoint's log"))
             return self._offline.questions(message, recent)
         found = [q.strip() for q in answer.value.questions if q.strip() and q.strip() != message][:3]
         self._cache[key] = found

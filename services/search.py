@@ -9,10 +9,12 @@ top 10 (bench/README, "Memories and turns on one ranking")."""
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -25,8 +27,11 @@ from infra.embedding import Embedder
 from infra.embedding.port import embed_queries
 from infra.rewriting import QueryRewriter
 from projections.search import Candidate, CandidateQueries, ItemType, Window
+from services.degraded import Degradation, note, vector_source
 from services.mmr import mmr_order
 from services.telemetry import SEARCH_SECONDS, step, timed
+
+log = logging.getLogger(__name__)
 
 RRF_K = 10
 # How much a rank in each source counts. BM25 and the vector index find different things and
@@ -82,9 +87,12 @@ class SearchService:
     def __init__(self, queries: CandidateQueries, embedder: Embedder | None,
                  ranking: Ranking = Ranking(),
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-                 rewriter: QueryRewriter | None = None) -> None:
+                 rewriter: QueryRewriter | None = None, embed_timeout_s: float = 10.0) -> None:
         self.queries = queries
         self.embedder = embedder
+        # The longest a search waits for its query's vector before it answers without the vector
+        # source (and says so): an embedding endpoint that hangs must not hang every search.
+        self.embed_timeout_s = embed_timeout_s
         self.rewriter = rewriter
         self.ranking = ranking
         self.clock = clock
@@ -113,10 +121,11 @@ class SearchService:
         counts_job = self._pool.submit(self.queries.counts, user_id)
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
-        asked = list(dict.fromkeys([query, *also, *(self.rewriter.rewrite(query) if self.rewriter else [])]))
+        asked = list(dict.fromkeys([query, *also, *self._rewordings(query)]))
         embedder = self.embedder
+        usable = "vector" in sources and self._vectors_usable()
         embed_job = self._pool.submit(timed("embed", lambda: embed_queries(embedder, asked))) if (
-            embedder and "vector" in sources) else None
+            embedder and usable) else None
         counts = counts_job.result()
         owned = {kind: counts.owned(kind) for kind in types}
         jobs = {}
@@ -126,7 +135,7 @@ class SearchService:
                 if "text" in sources and owned[kind]:
                     jobs[(f"text{suffix}", kind)] = self._pool.submit(
                         timed("text", self.queries.text), kind, user_id, wording, window, depth, owned[kind])
-        vectors = embed_job.result() if embed_job else []
+        vectors = self._query_vectors(embed_job) if embed_job else []
         for n in range(len(asked)):
             suffix = f"~{n}" if n else ""
             for kind in types:
@@ -152,6 +161,50 @@ class SearchService:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
+
+    def vector_degradation(self) -> Degradation | None:
+        """What keeps the vector source from comparing the query with every vector of the store:
+        vectors of another model than this embedder's, a move between models half done, or no
+        embedder beside a store that holds vectors (None: nothing does)."""
+        model = self.embedder.model if self.embedder else None
+        return vector_source(model, self.queries.store_models(model))
+
+    def _vectors_usable(self) -> bool:
+        """Whether the vector source can run; what keeps it from running fully is noted."""
+        found = self.vector_degradation()
+        if found is not None:
+            note(found)
+        return found is None or found.code == "reembed_in_progress"
+
+    def _query_vectors(self, job: Future[list[list[float]]]) -> list[list[float]]:
+        """The query's vectors; none when the embedder fails or is too slow (the search goes on
+        with words and the graph, and says so)."""
+        try:
+            return job.result(timeout=self.embed_timeout_s)
+        except FutureTimeout:
+            why = f"gave no vector within {self.embed_timeout_s:g} s"
+        except Exception as error:  # noqa: BLE001 - any failure of the model leaves its source out
+            why = f"failed ({error})"
+        log.warning("search without its vector source: the embedder %s", why)
+        note(Degradation("vector", "embedder_failed",
+                         f"the embedder {self.embedder.model if self.embedder else ''} {why}: memories were "
+                         "found by their words and the graph only",
+                         fix="see /v1/health and the server's log (LORE_EMBEDDER and, for an endpoint, "
+                         "LORE_EMBEDDING_BASE_URL)"))
+        return []
+
+    def _rewordings(self, query: str) -> list[str]:
+        if self.rewriter is None:
+            return []
+        try:
+            return self.rewriter.rewrite(query)
+        except Exception as error:  # noqa: BLE001 - the rewriter is an aid: the query is searched as asked
+            log.warning("query rewriter unavailable (%s); searching the query as asked", error)
+            note(Degradation("rewriter", "rewriter_failed",
+                             f"the query rewriter failed ({type(error).__name__}: {error}): the query was "
+                             "searched as asked, without rewordings",
+                             fix="see LORE_REWRITER_BASE_URL and the endpoint's log"))
+            return []
 
     def _diversify(self, hits: list[Hit], lambda_: float, limit: int) -> list[Hit]:
         """The hits in MMR order, likeness measured on their stored vectors."""

@@ -26,6 +26,9 @@ SEARCH_SECONDS = Histogram("lore_search_seconds", "Whole searches (all sources, 
                            buckets=_FAST, registry=REGISTRY)
 COMMANDS = Counter("lore_commands_total", "Commands handled by this process, by outcome (applied, "
                    "duplicate, rejected).", ["outcome"], registry=REGISTRY)
+DEGRADED_ANSWERS = Counter("lore_degraded_answers_total", "Search and context answers that left a source "
+                           "out, by route, source and code (an answer counts once per source it left out).",
+                           ["route", "source", "code"], registry=REGISTRY)
 DEAD_LETTERS = Counter("lore_dead_letters_total", "Commands this worker sent to the dead-letter topic, "
                        "by code.", ["code"], registry=REGISTRY)
 

@@ -32,6 +32,7 @@ class UseRecorder:
         self._cited: dict[str, Counter[str]] = defaultdict(Counter)
         self._last: dict[str, datetime] = {}
         self._lock = threading.Lock()
+        self._sending = threading.Lock()  # one send at a time, so that flush() waits for one under way
         self._wake = threading.Event()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="lore-use", daemon=True)
@@ -60,20 +61,23 @@ class UseRecorder:
             return len(self._last)
 
     def flush(self) -> None:
-        """Send what is noted, now."""
-        with self._lock:
-            found, cited, last = self._found, self._cited, self._last
-            self._found, self._cited, self._last = defaultdict(Counter), defaultdict(Counter), {}
-        commands: list[Command] = [
-            RecordUse(command_id=f"use-{uuid.uuid4().hex}", user_id=user_id, occurred_at=at,
-                      found=_counts(found.get(user_id)), cited=_counts(cited.get(user_id)))
-            for user_id, at in last.items()]
-        if not commands:
-            return
-        try:
-            self._send(commands)
-        except Exception:  # statistics only: losing a second of them must not disturb anything else
-            log.warning("could not record the use of %d people's memories", len(commands), exc_info=True)
+        """Send what is noted, now: when it returns, all use noted before the call is sent (a send the
+        background thread began is waited for, so a caller never reads the store ahead of it)."""
+        with self._sending:
+            with self._lock:
+                found, cited, last = self._found, self._cited, self._last
+                self._found, self._cited, self._last = defaultdict(Counter), defaultdict(Counter), {}
+            commands: list[Command] = [
+                RecordUse(command_id=f"use-{uuid.uuid4().hex}", user_id=user_id, occurred_at=at,
+                          found=_counts(found.get(user_id)), cited=_counts(cited.get(user_id)))
+                for user_id, at in last.items()]
+            if not commands:
+                return
+            try:
+                self._send(commands)
+            except Exception:  # statistics only: losing a second of them must not disturb anything else
+                log.warning("could not record the use of %d people's memories", len(commands),
+                            exc_info=True)
 
     def close(self) -> None:
         """Send what is pending and stop (the sender must still work)."""

@@ -8,8 +8,11 @@ from openai import OpenAI
 
 
 class OpenAIEmbedder:
-    def __init__(self, base_url: str | None, api_key: str, model: str, dimensions: int) -> None:
-        self._client = OpenAI(base_url=base_url, api_key=api_key)
+    def __init__(self, base_url: str | None, api_key: str, model: str, dimensions: int,
+                 timeout_s: float = 10.0) -> None:
+        # One retry: a search waits for this (and answers without vectors past LORE_EMBEDDING_TIMEOUT_S);
+        # a write that fails is answered 503, a worker's is tried again.
+        self._client = OpenAI(base_url=base_url, api_key=api_key, timeout=timeout_s, max_retries=1)
         self.model = model
         self.dimensions = dimensions
 

@@ -7,4 +7,5 @@ from typing import Protocol
 
 class QueryRewriter(Protocol):
     def rewrite(self, query: str) -> list[str]:
-        """Up to a few rewordings of `query` (not `query` itself); [] when none can be had."""
+        """Up to a few rewordings of `query` (not `query` itself); raises when the model fails
+        (the search then answers with the query as asked, and names the rewriter in `degraded`)."""

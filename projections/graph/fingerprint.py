@@ -20,7 +20,7 @@ from neo4j.time import DateTime
 _ID_KEYS = ["message_id", "memory_id", "entity_id", "extraction_id", "summary_id", "key", "user_id"]
 
 _NODES = """
-MATCH (n) WHERE NOT n:Checkpoint AND NOT n:Lease AND ($user_id IS NULL OR n.user_id = $user_id)
+MATCH (n) WHERE NOT n:Checkpoint AND NOT n:Lease AND NOT n:Job AND ($user_id IS NULL OR n.user_id = $user_id)
 RETURN labels(n) AS labels, properties(n) AS props
 """
 

@@ -11,7 +11,7 @@ import hashlib
 from projections.graph.fingerprint import _ID_KEYS, _digest
 from projections.graph.fold import Graph, Node
 
-_LEFT_OUT = ("Checkpoint", "Lease")
+_LEFT_OUT = ("Checkpoint", "Lease", "Job")
 
 
 def _end(node: Node) -> object:

@@ -71,6 +71,8 @@ _STATEMENTS = [
     "CREATE INDEX applied_command_user IF NOT EXISTS FOR (c:AppliedCommand) ON (c.user_id)",
     "CREATE CONSTRAINT maintenance_run IF NOT EXISTS FOR (r:MaintenanceRun) REQUIRE r.run_id IS UNIQUE",
     "CREATE CONSTRAINT lease_name IF NOT EXISTS FOR (l:Lease) REQUIRE l.name IS UNIQUE",
+    "CREATE CONSTRAINT job_key IF NOT EXISTS FOR (j:Job) REQUIRE j.key IS UNIQUE",
+    "CREATE INDEX job_state IF NOT EXISTS FOR (j:Job) ON (j.state, j.updated_at)",
     "CREATE INDEX todo_remind_at IF NOT EXISTS FOR (m:Todo) ON (m.remind_at)",
     # Which model made a node's vector: asked at every start (another model's vectors refused)
     # and by `lore reembed`, as index seeks rather than scans.

@@ -7,22 +7,28 @@ published to `lore.commands`, and, unless told otherwise, this process also runs
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 from starlette.types import Receive, Scope, Send
 
 from infra.apikeys import open_api_key_store
+from infra.embedding.watched import EmbedderUnavailable
 from infra.settings import LOOPBACK, Settings
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
-from services.api import ui, unavailable
+from services.api import contract, person_runs, ui, unavailable
 from services.api.auth import Gate, authorize
 from services.api.routers import (
     browser,
@@ -41,6 +47,7 @@ from services.api.routers import (
 from services.bootstrap import Lore, lifecycle_scheduler
 from services.failures import GRAPH_ERRORS
 from services.intake import DirectIntake, Intake, KafkaIntake
+from services.runs import Runs
 from services.shards import GraphShards, open_shards
 from services.telemetry import REQUEST_SECONDS
 from services.wire import seal_message
@@ -79,6 +86,24 @@ async def _kafka_intake(app: FastAPI, shards: GraphShards, stack: AsyncExitStack
                        timeout_s=settings.wait_timeout_s)
 
 
+async def _cancelled(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+async def _resume_cut_short(runs: Runs, shards: GraphShards, intake: Intake, every_s: float = 60.0) -> None:
+    """Send again, now and then, the erasures and purges whose run a stopped process left unfinished."""
+    await asyncio.sleep(runs.stale_s)
+    while True:
+        for shard in shards:
+            try:
+                await person_runs.resume(runs, shard.job_records, shard.outcomes, intake)
+            except Exception as error:  # noqa: BLE001 - the graph may be away: tried again later
+                log.warning("runs cut short could not be looked for now (%s)", error)
+        await asyncio.sleep(every_s)
+
+
 def _gate(settings: Settings, host: str | None) -> Gate:
     if not settings.auth_on(host):
         where = host or settings.api_host
@@ -91,6 +116,15 @@ def _gate(settings: Settings, host: str | None) -> Gate:
     keys = open_api_key_store(settings)
     log.info("API keys required (%s key store, %d keys)", keys.name, len(keys.all()))
     return Gate(keys, settings.rate_limit)
+
+
+def _allowed(app: FastAPI, request: Request) -> list[str]:
+    """The methods of every route whose path matches the request's."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, Route) and route.methods and route.matches(request.scope)[0] is not Match.NONE:
+            methods |= route.methods
+    return sorted(methods)
 
 
 def _otlp_configured() -> bool:
@@ -141,6 +175,10 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
                     scheduler = await asyncio.to_thread(lifecycle_scheduler, shard)
                     scheduler.start()
                     stack.callback(scheduler.stop)
+            app.state.runs = runs = Runs()
+            stack.callback(runs.close)
+            resumer = asyncio.create_task(_resume_cut_short(runs, shards, app.state.intake))
+            stack.push_async_callback(_cancelled, resumer)
             yield
 
     app = FastAPI(
@@ -154,6 +192,18 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
         "Writes answer 202 with the command_id; `?wait=true` answers once the graph has it.",
         lifespan=lifespan,
     )
+    def openapi() -> dict[str, Any]:
+        # Whether keys are asked for is known once the app started (LORE_AUTH and the address);
+        # before, the document says they are (the default anywhere but loopback).
+        gate = getattr(app.state, "gate", None)
+        if gate is None:
+            return contract.truthful_openapi(app, keys_on=True)
+        if app.openapi_schema is None:
+            app.openapi_schema = contract.truthful_openapi(app, keys_on=gate.keys is not None)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     @app.middleware("http")
     async def _timed(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         started = time.perf_counter()
@@ -168,9 +218,24 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
             time.perf_counter() - started)
         return response
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _with_allow(request: Request, exc: StarletteHTTPException) -> Response:
+        # A method a path does not take: `Allow` lists every method of the path (RFC 9110), where
+        # Starlette names only those of the first route that matched it.
+        if exc.status_code == 405:
+            exc.headers = {**(exc.headers or {}), "Allow": ", ".join(_allowed(app, request))}
+        return await http_exception_handler(request, exc)
+
     @app.exception_handler(GraphNeedsRebuild)
     async def _graph_needs_rebuild(request: Request, exc: GraphNeedsRebuild) -> JSONResponse:
         return JSONResponse(status_code=503, content={"detail": str(exc), "code": exc.code})
+
+    @app.exception_handler(EmbedderUnavailable)
+    async def _embedder_unavailable(request: Request, exc: EmbedderUnavailable) -> JSONResponse:
+        # A write needs its vectors: nothing is wrong with the request, send it again later.
+        return JSONResponse(status_code=503, content={"detail": f"{exc}: try again shortly; /v1/health says "
+                                                      "what fails", "code": exc.code},
+                            headers={"Retry-After": str(unavailable.RETRY_AFTER_S)})
 
     # A graph that does not answer: 503 naming the shard within seconds (services/bootstrap.py's
     # driver settings), rather than a 500 after the driver's half minute.

@@ -55,5 +55,9 @@ QueriesDep = Annotated[TemporalQueries, Depends(_queries)]
 # The person a path names, as Lore keeps them: the caller's tenant's (services/api/auth.py).
 UserId = PersonDep
 MemoryId = Annotated[str, Path(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN)]
+# A client's idempotency key, where a write takes it in the query (DELETE, restore).
+CommandId = Annotated[str | None, Query(min_length=1, max_length=200, pattern=IDENTIFIER_PATTERN,
+                                        description="Idempotency key: the same id takes effect once "
+                                        "(default: a new id).")]
 Wait = Annotated[bool, Query(description="Answer once the command is applied to the graph "
                                          "(read-your-writes).")]

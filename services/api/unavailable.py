@@ -28,8 +28,21 @@ class GraphUnavailable(BaseModel):
         "does not answer; null with a single Neo4j, or when the request needed every shard.")
 
 
+class ServiceUnavailable(BaseModel):
+    """What a 503 says: what does not answer (or cannot be written on), and what still works."""
+
+    detail: str
+    code: Literal["graph_unavailable", "embedder_unavailable", "embedder_changed", "projection_mismatch",
+                  "projection_outdated", "graph_needs_rebuild"] = Field(
+        description="graph_unavailable: the person's Neo4j (`shard`) does not answer; embedder_unavailable: "
+        "the embedder gives no vectors; embedder_changed, projection_mismatch, projection_outdated, "
+        "graph_needs_rebuild: the store cannot be written on as it is (the detail names the command).")
+    shard: int | None = Field(default=None, description="For graph_unavailable with LORE_NEO4J_SHARDS: the "
+                              "shard that holds the person.")
+
+
 RESPONSES: dict[int | str, dict[str, Any]] = {503: {
-    "model": GraphUnavailable,
+    "model": ServiceUnavailable,
     "description": "The Neo4j that holds the person (their shard's, with LORE_NEO4J_SHARDS) does not "
     "answer now; other people's shards still serve. Try again after Retry-After seconds; "
     "`/v1/health` says what is away.",

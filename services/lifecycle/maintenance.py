@@ -136,6 +136,17 @@ class MaintenanceService:
         log.info("maintenance %s%s: %s", run_id, " (dry run)" if dry_run else "", report.as_dict())
         return report
 
+    def reserve(self) -> None:
+        """Take the run lease now (a run of this service goes on with it), or raise MaintenanceBusy."""
+        self.ready()
+        if not self._lease():
+            raise MaintenanceBusy("another maintenance run holds the lease; try again when it is done "
+                                  f"(a run cut short by a crash holds it at most {LEASE_FOR.seconds // 60} "
+                                  "minutes after its last batch)")
+
+    def release(self) -> None:
+        self.reads.release_lease(LEASE, self.holder)
+
     def _lease(self) -> bool:
         now = self.clock()
         return self.reads.take_lease(LEASE, self.holder, now, now + LEASE_FOR)

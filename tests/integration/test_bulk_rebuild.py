@@ -91,8 +91,9 @@ def rich_log(client: TestClient) -> None:
     for n in range(3):
         post(client, "/v1/users/ada/memories", content=f"had ramen {n}", kind="event", importance=0.45,
              occurred_at=old)
-    response = client.post("/v1/maintenance/runs", json={"as_of": "2026-09-01T03:00:00+00:00"})
-    assert response.status_code == 200, response.text
+    response = client.post("/v1/maintenance/runs", params={"wait": "true"},
+                           json={"as_of": "2026-09-01T03:00:00+00:00"})
+    assert response.status_code == 200 and response.json()["state"] == "done", response.text
     post(client, "/v1/users/bob/memories", content="Bob's secret, with a comma")
     assert client.delete("/v1/users/bob", params={"wait": "true"}).status_code == 202
 

@@ -19,7 +19,7 @@ from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import Lore, bootstrap, maintenance_service
-from tests.support.kafka_flow import kafka_settings
+from tests.support.kafka_flow import kafka_settings, wait_until
 from tests.support.rebuild import rebuilt_fingerprint
 from tests.support.servers import ServerEndpoints
 
@@ -94,9 +94,20 @@ def statuses(neo4j: Driver, user_id: str) -> dict[str, tuple[str, float]]:
 
 
 def maintain(client: TestClient, **fields: Any) -> dict[str, Any]:
+    """A run's report, once it ended (the run answers at once; GET follows it)."""
     response = client.post("/v1/maintenance/runs", json={"as_of": AS_OF.isoformat(), **fields})
-    assert response.status_code == 200, response.text
-    return dict(response.json())
+    assert response.status_code == 202, response.text
+    return ended(client, response.json()["run_id"])
+
+
+def ended(client: TestClient, run_id: str) -> dict[str, Any]:
+    def state() -> str:
+        return str(client.get(f"/v1/maintenance/runs/{run_id}").json()["state"])
+
+    wait_until(lambda: state() != "running", f"maintenance run {run_id} to end")
+    found = client.get(f"/v1/maintenance/runs/{run_id}").json()
+    assert found["state"] == "done", found
+    return dict(found["report"])
 
 
 def test_a_run_at_a_fixed_moment_does_what_the_rules_say_and_a_rebuild_gives_the_same_graph(
@@ -181,8 +192,10 @@ def test_conversations_lose_their_words_when_they_expire_and_what_was_taken_from
                                                            embedder="none", event_log="sqlite")))) as client:
         runs = client.get("/v1/maintenance/runs").json()["items"]
         assert [r["expired"] for r in runs[:1]] == [1] and runs[0]["duration_s"] is not None
-        dry = client.post("/v1/maintenance/runs", json={"as_of": expires.isoformat(), "dry_run": True})
-        assert dry.status_code == 200 and dry.json()["dry_run"] is True and dry.json()["expired"] == 0
+        dry = client.post("/v1/maintenance/runs", params={"wait": "true"},
+                          json={"as_of": expires.isoformat(), "dry_run": True})
+        assert dry.status_code == 200 and dry.json()["dry_run"] is True
+        assert dry.json()["report"]["expired"] == 0
         kept = client.put("/v1/users/ada/settings", params={"wait": "true"},
                           json={"episode_retention_days": 0})
         assert kept.status_code == 202, kept.text
@@ -214,10 +227,10 @@ def test_nightly_runs_keep_the_city_in_force_and_the_preference_in_use_while_a_r
                 block = client.post("/v1/users/ada/context", json={"message": message}).json()
                 assert answers in block["cited"]["memories"] and remark not in block["cited"]["memories"]
             lore.use.flush()
-            report = client.post("/v1/maintenance/runs",
+            report = client.post("/v1/maintenance/runs", params={"wait": "true"},
                                  json={"as_of": (start + timedelta(days=15 * step)).isoformat()})
             assert report.status_code == 200, report.text
-            demoted.append(report.json()["demoted"])
+            demoted.append(report.json()["report"]["demoted"])
         final = {m: client.get(f"/v1/users/ada/memories/{m}").json() for m in (city, answers, remark)}
     assert final[city]["status"] == "active" and final[city]["importance"] == 0.7
     assert final[answers]["status"] == "active" and final[answers]["cited_count"] == 20

@@ -225,9 +225,11 @@ def test_search_answers_when_the_rewriter_fails(servers: ServerEndpoints, neo4j:
                             rewriter_base_url=stub.url)
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             pens = remember(client, "ada", "Ada collects vintage fountain pens")
-            hits = search(client, "ada", "fountain pens")
+            answer = client.post("/v1/users/ada/search", json={"query": "fountain pens"}).json()
     assert len(stub.asked) == 1
+    hits = answer["hits"]
     assert hits[0]["id"] == pens and not any("~" in key for key in hits[0]["scores"])
+    assert [(d["source"], d["code"]) for d in answer["degraded"]] == [("rewriter", "rewriter_failed")]
 
 
 def test_searching_and_context_record_use_as_events_and_only_citations_lift_the_ranking(

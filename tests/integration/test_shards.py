@@ -119,11 +119,15 @@ def test_two_shards_route_serve_through_an_outage_and_catch_up(
             health = client.get("/v1/health")
             assert health.status_code == 200, health.text  # shard 0 still serves its people
             assert health.json()["status"] == "degraded" and "shard 1" in health.json()["neo4j"]["detail"]
+            reasons = health.json()["reasons"]
+            assert [(r["code"], r["blocking"]) for r in reasons] == [("graph_unavailable", False)], reasons
+            assert "shard 1" in reasons[0]["detail"] and "lore infra up" in reasons[0]["fix"]
 
             # A read of shard 1's people answers 503 naming the shard within seconds, where the
             # driver's defaults took 30 s to answer 500.
             for path, body in ((f"/v1/users/{shards[1][0]}/memories", None),
-                               (f"/v1/users/{shards[1][0]}/search", {"query": "notebook of teas"})):
+                               (f"/v1/users/{shards[1][0]}/search", {"query": "notebook of teas"}),
+                               (f"/v1/users/{shards[1][0]}/context", {"message": "notebook of teas"})):
                 started = time.monotonic()
                 away = client.request("POST" if body else "GET", path, json=body)
                 took = time.monotonic() - started

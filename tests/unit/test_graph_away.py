@@ -109,4 +109,4 @@ def test_the_read_operations_document_the_503() -> None:
                          ("/v1/users/{user_id}/context", "post"), ("/v1/users/{user_id}/stats", "get"),
                          ("/v1/users/{user_id}/memories/{memory_id}/history", "get")]:
         documented = paths[path][method]["responses"]["503"]
-        assert documented["content"]["application/json"]["schema"]["$ref"].endswith("/GraphUnavailable")
+        assert documented["content"]["application/json"]["schema"]["$ref"].endswith("/ServiceUnavailable")

@@ -7,16 +7,21 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from projections.search import Candidate, Counts, Window
+from projections.search import Candidate, Counts, StoreModels, Window
+from services.degraded import noted
 from services.search import SearchService
 
 PATIENCE_S = 120.0  # only reached when the text source is never asked: a failure, not a budget
 
 
 class Queries:
-    def __init__(self) -> None:
+    def __init__(self, models: StoreModels = StoreModels((), True)) -> None:
         self.text_asked = threading.Event()
         self.asked: list[str] = []
+        self.models = models
+
+    def store_models(self, model: str | None) -> StoreModels:
+        return self.models
 
     def counts(self, user_id: str) -> Counts:
         return Counts(memory=3, message=0, all_memory=3, all_message=0)
@@ -76,3 +81,73 @@ def test_without_an_embedder_only_the_text_source_is_asked() -> None:
         service.close()
     assert queries.asked == ["text"]
     assert [h.id for h in hits] == ["tea", "kettle"]
+
+
+class FailingEmbedder:
+    model, dimensions = "failing", 2
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        raise ConnectionError("the endpoint refused the connection")
+
+
+class HangingEmbedder:
+    model, dimensions = "hanging", 2
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.release.wait(PATIENCE_S)
+        return [[1.0, 0.0] for _ in texts]
+
+
+def searched(service: SearchService, then: Any = lambda: None) -> tuple[list[str], list[tuple[str, str]]]:
+    """The hits' ids, and what the search said it left out (source, code); `then` runs before the
+    service closes (which waits for its threads)."""
+    try:
+        with noted() as left_out:
+            hits = service.search("ada", "green tea", Window(None, None), limit=5, types=("memory",))
+    finally:
+        then()
+        service.close()
+    return [h.id for h in hits], [(d.source, d.code) for d in left_out]
+
+
+def test_a_search_whose_embedder_fails_answers_with_the_text_source_and_says_so() -> None:
+    queries = Queries()
+    ids, left_out = searched(SearchService(queries, FailingEmbedder()))  # type: ignore[arg-type]
+    assert ids == ["tea", "kettle"] and queries.asked == ["text"]
+    assert left_out == [("vector", "embedder_failed")]
+
+
+def test_a_search_does_not_wait_past_its_bound_for_a_vector() -> None:
+    queries, embedder = Queries(), HangingEmbedder()
+    service = SearchService(queries, embedder, embed_timeout_s=0.2)  # type: ignore[arg-type]
+    ids, left_out = searched(service, then=embedder.release.set)
+    assert ids == ["tea", "kettle"] and left_out == [("vector", "embedder_failed")]
+
+
+def test_vectors_of_another_model_leave_the_vector_source_out_and_it_is_said() -> None:
+    queries = Queries(StoreModels(("all-MiniLM-L6-v2-int8-onnx",), own=False))
+    embedder = SlowEmbedder(queries)
+    ids, left_out = searched(SearchService(queries, embedder))  # type: ignore[arg-type]
+    assert queries.asked == ["text"] and ids == ["tea", "kettle"]
+    assert left_out == [("vector", "embedder_changed")]
+
+
+def test_a_move_between_models_half_done_runs_the_vector_source_and_says_so() -> None:
+    queries = Queries(StoreModels(("all-MiniLM-L6-v2-int8-onnx",), own=True))
+    ids, left_out = searched(SearchService(queries, SlowEmbedder(queries)))  # type: ignore[arg-type]
+    assert queries.asked == ["text", "vector"] and "cup" in ids
+    assert left_out == [("vector", "reembed_in_progress")]
+
+
+def test_no_embedder_over_a_store_with_vectors_is_said_and_none_over_one_without() -> None:
+    queries = Queries(StoreModels(("e5-small-v2-int8-onnx",), own=False))
+    assert searched(SearchService(queries, None))[1] == [("vector", "embedder_off")]  # type: ignore[arg-type]
+    assert searched(SearchService(Queries(), None))[1] == []  # type: ignore[arg-type]
+
+
+def test_a_complete_search_says_nothing_left_out() -> None:
+    queries = Queries()
+    assert searched(SearchService(queries, SlowEmbedder(queries)))[1] == []  # type: ignore[arg-type]

@@ -16,7 +16,13 @@ from starlette.concurrency import run_in_threadpool
 
 from domain.commands import IDENTIFIER_PATTERN, Command
 from domain.model import derived_id
-from lore.schemas import ExtractionAccepted, ExtractionRequest, ExtractionState, SessionEnd
+from lore.schemas import (
+    ExtractionAccepted,
+    ExtractionRequest,
+    ExtractionState,
+    Problem,
+    SessionEnd,
+)
 from projections.extraction import ExtractionView
 from services.api.deps import IntakeDep, LoreDep, UserId, Wait
 from services.api.writes import WRITE_RESPONSES, command, submit
@@ -46,7 +52,8 @@ async def extract_episode(user_id: UserId, body: ExtractionRequest, intake: Inta
     return await _extract(lore, intake, command("ExtractEpisode", user_id, body.model_dump()), wait)
 
 
-@router.get("/extractions/{extraction_id}", response_model=ExtractionState, summary="One extraction")
+@router.get("/extractions/{extraction_id}", response_model=ExtractionState, summary="One extraction",
+            responses={404: {"model": Problem, "description": "No such extraction for this person."}})
 def extraction(user_id: UserId, extraction_id: SessionId, lore: LoreDep) -> ExtractionState:
     found = lore.extractions.extraction(user_id, extraction_id)
     if found is None:

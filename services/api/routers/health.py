@@ -1,14 +1,20 @@
-"""GET /v1/health: liveness, and readiness of Neo4j and the event log."""
+"""GET /v1/health: liveness, and readiness of Neo4j, the event log and the embedder.
+
+`degraded` names each reason and the command that mends it. 503 when the API cannot serve its main
+job (no graph answers, the log is away, a worker cannot apply, writes are refused for the store's
+vectors, the embedder fails); 200 when it serves with less (a shard down, a move between models
+half done)."""
 
 from __future__ import annotations
 
 import time
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from infra.embedding import setting_for
 from services.api.deps import HomeLoreDep, ShardsDep
 from services.bootstrap import Lore
 from services.worker import CommandWorker
@@ -21,8 +27,22 @@ class ComponentHealth(BaseModel):
     detail: str = Field(description="What was checked, or why it failed.")
 
 
+class HealthReason(BaseModel):
+    """Why Lore is degraded, and what mends it."""
+
+    component: Literal["neo4j", "event_log", "worker", "embedder"]
+    code: str = Field(description="graph_unavailable, projection_mismatch, projection_outdated, "
+                      "event_log_unavailable, worker_retrying, embedder_changed, reembed_in_progress, "
+                      "embedder_off, embedder_failed.")
+    detail: str
+    fix: str | None = Field(default=None, description="The command or setting that mends it.")
+    blocking: bool = Field(description="true: the API cannot serve its main job while it lasts (503).")
+
+
 class Health(BaseModel):
     status: Literal["ok", "degraded"]
+    reasons: list[HealthReason] = Field(
+        default_factory=list, description="Why it is degraded (empty when ok), each with its fix.")
     neo4j: ComponentHealth = Field(description="With LORE_NEO4J_SHARDS, every shard: ready when each is; "
                                    "while one is down the others still serve their people.")
     event_log: ComponentHealth
@@ -34,6 +54,9 @@ class Health(BaseModel):
     layers: ComponentHealth | None = Field(
         default=None, description="The process that writes summaries and profiles, when it runs here; a "
         "model that fails leaves the offline summary in place, marked, and is asked again.")
+    embedder: ComponentHealth | None = Field(
+        default=None, description="The embedding model, and whether the store's vectors are its own "
+        "(null: LORE_EMBEDDER=none over a store without vectors).")
 
 
 def _check(probe: object, what: str) -> ComponentHealth:
@@ -77,32 +100,97 @@ def _layers(lore: HomeLoreDep) -> ComponentHealth | None:
     return ComponentHealth(ready=True, detail=writing)
 
 
-async def _graph(lore: Lore) -> ComponentHealth:
+async def _graph(lore: Lore) -> tuple[ComponentHealth, str | None]:
+    """The graph's state, and the code of what fails (None when ready)."""
     neo4j = await run_in_threadpool(_check, lore.projector.ping, "bolt handshake")
-    if neo4j.ready:
+    if not neo4j.ready:
+        return neo4j, "graph_unavailable"
+    try:
         # The graph must be the projection of this log; if not, every write would be refused.
-        neo4j = await run_in_threadpool(_check, lore.projector.checkpoints,
-                                        "bolt handshake; the graph follows this event log")
-    return neo4j
+        await run_in_threadpool(lore.projector.checkpoints)
+    except Exception as exc:  # noqa: BLE001 - any failure means "not ready", reported as such
+        code = getattr(exc, "code", None)
+        return (ComponentHealth(ready=False, detail=f"{type(exc).__name__}: {exc}"),
+                code if isinstance(code, str) else "graph_unavailable")
+    return ComponentHealth(ready=True, detail="bolt handshake; the graph follows this event log"), None
 
 
-@router.get("/health", response_model=Health)
+_HEALTH_RESPONSES: dict[int | str, dict[str, Any]] = {503: {
+    "model": Health, "description": "Degraded so that the API cannot serve its main job: `reasons` says "
+    "why and what mends it."}}
+
+
+@router.get("/health", response_model=Health, responses=_HEALTH_RESPONSES)
 async def health(shards: ShardsDep, request: Request, response: Response) -> Health:
+    """`ok`, or `degraded` with each reason and its fix: 503 when the API cannot serve its main job
+    (200 while it serves with less: a shard down while others answer, a move between models half
+    done)."""
     lore = shards.home
-    graphs = [await _graph(shard) for shard in shards]
+    checked = [await _graph(shard) for shard in shards]
+    graphs = [graph for graph, _ in checked]
+    reasons = [_graph_reason(g, code, i, len(graphs)) for i, (g, code) in enumerate(checked) if code]
     if len(graphs) == 1:
         neo4j = graphs[0]
     else:
         neo4j = ComponentHealth(ready=all(g.ready for g in graphs),
                                 detail="; ".join(f"shard {i}: {g.detail}" for i, g in enumerate(graphs)))
+    if reasons and len(reasons) < len(graphs) and all(r.code == "graph_unavailable" for r in reasons):
+        for reason in reasons:  # a shard down takes its own people only, while any other answers
+            reason.blocking = False
     event_log = await run_in_threadpool(_check, lore.event_log.ping, f"{lore.event_log.name} log")
+    if not event_log.ready:
+        reasons.append(HealthReason(component="event_log", code="event_log_unavailable",
+                                    detail=event_log.detail, blocking=True,
+                                    fix="start the log's server (`lore infra up` for the local Kafka)"))
     worker = _worker(getattr(request.app.state, "worker", None))
-    # Ready while any shard answers: a shard that is down takes its own people only.
-    ok = any(g.ready for g in graphs) and event_log.ready and (worker is None or worker.ready)
-    if ok and not neo4j.ready:
-        return Health(status="degraded", neo4j=neo4j, event_log=event_log, worker=worker,
-                      extraction=_extraction(lore), layers=_layers(lore))
-    if not ok:
+    if worker is not None and not worker.ready:
+        reasons.append(HealthReason(component="worker", code="worker_retrying", detail=worker.detail,
+                                    fix="see the reasons above and the server's log: it applies what "
+                                    "waited once Neo4j and Kafka answer", blocking=True))
+    embedder, why = await run_in_threadpool(_embedder, lore, any(g.ready for g in graphs))
+    reasons += why
+    if any(r.blocking for r in reasons):
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    return Health(status="ok" if ok else "degraded", neo4j=neo4j, event_log=event_log, worker=worker,
-                  extraction=_extraction(lore), layers=_layers(lore))
+    return Health(status="degraded" if reasons else "ok", reasons=reasons, neo4j=neo4j, event_log=event_log,
+                  worker=worker, extraction=_extraction(lore), layers=_layers(lore), embedder=embedder)
+
+
+def _graph_reason(graph: ComponentHealth, code: str, shard: int, shards: int) -> HealthReason:
+    which = "Neo4j" if shards == 1 else f"shard {shard} (its Neo4j)"
+    if code == "graph_unavailable":
+        return HealthReason(component="neo4j", code=code, detail=f"{which} does not answer: {graph.detail}",
+                            fix="start that Neo4j (`lore infra up` for the local one); its address is in "
+                            "LORE_NEO4J_URI / LORE_NEO4J_SHARDS", blocking=True)
+    return HealthReason(component="neo4j", code=code, detail=f"{which}: {graph.detail}",
+                        fix="lore rebuild" + (f" --shard {shard}" if shards > 1 else "") +
+                        " (projects the log you have now into the graph)", blocking=True)
+
+
+def _embedder(lore: Lore, graph_answers: bool) -> tuple[ComponentHealth | None, list[HealthReason]]:
+    """The embedder's state: whether it gives vectors (tried again while it fails), and whether
+    the store's vectors are of its model (read when the graph answers)."""
+    embedder = lore.embedder
+    reasons = []
+    failing = getattr(embedder, "probe", lambda: None)()
+    if embedder is not None and failing is not None:
+        since, why = failing
+        reasons.append(HealthReason(
+            component="embedder", code="embedder_failed",
+            detail=f"the embedder {embedder.model} has given no vectors for {time.monotonic() - since:.0f} s "
+            f"({why}): writes are refused (503 embedder_unavailable), searches leave the vector source out",
+            fix=f"mend the model or its endpoint (LORE_EMBEDDER={setting_for(embedder.model)}; "
+            "LORE_EMBEDDING_BASE_URL for an endpoint); see the server's log", blocking=True))
+    store = None
+    if graph_answers:
+        try:
+            store = lore.search.vector_degradation()
+        except Exception:  # noqa: BLE001 - the graph's own check says what fails
+            store = None
+    if store is not None:
+        reasons.append(HealthReason(component="embedder", code=store.code, detail=store.detail, fix=store.fix,
+                                    blocking=store.code == "embedder_changed"))
+    if embedder is None:
+        return (None if store is None else ComponentHealth(ready=False, detail=store.detail)), reasons
+    ready = not reasons
+    detail = reasons[0].detail if reasons else f"{embedder.model}; the store's vectors are its own"
+    return ComponentHealth(ready=ready, detail=detail), reasons

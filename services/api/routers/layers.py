@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query
 
 from domain.access import split_person
 from domain.model import utc
-from lore.schemas import BasicInfoOut, ProfileHistory, ProfileOut, SummaryOut, SummaryPage
+from lore.schemas import (
+    BasicInfoOut,
+    Instant,
+    Problem,
+    ProfileHistory,
+    ProfileOut,
+    SummaryOut,
+    SummaryPage,
+)
 from projections.layers import ProfileView, SummaryView
 from services.api.deps import LoreDep, UserId
 
@@ -79,12 +86,13 @@ def summaries(
     )
 
 
-@router.get("/profile", response_model=ProfileOut, summary="The person's profile (now, or a version)")
+@router.get("/profile", response_model=ProfileOut, summary="The person's profile (now, or a version)",
+            responses={404: {"model": Problem, "description": "The profile has no such version."}})
 def profile(
     user_id: UserId,
     lore: LoreDep,
     version: Annotated[int | None, Query(ge=1, description="That version.")] = None,
-    known_at: Annotated[datetime | None, Query(description="The version Lore held then.")] = None,
+    known_at: Annotated[Instant | None, Query(description="The version Lore held then.")] = None,
 ) -> ProfileOut:
     """The latest version; `version=N` that one; `known_at` the one Lore held at that time ("what
     did Lore think of me in March"). A person without one gets version 0, said plainly."""

@@ -6,7 +6,7 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, HTTPException, Query, Request, status
 from fastapi.responses import JSONResponse
 
 from domain.access import split_person
@@ -14,16 +14,22 @@ from domain.model import MemoryKind, MemoryStatus, utc
 from lore.schemas import (
     EpisodeCreate,
     FeedbackCreate,
+    Instant,
     MemoryCreate,
     MemoryPage,
+    PersonRunStatus,
     PersonSettings,
+    Problem,
     Stats,
     UserSettingsUpdate,
     WriteAccepted,
 )
 from projections.views import MemoryView
-from services.api.deps import IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
+from services.api import person_runs
+from services.api.deps import CommandId, IntakeDep, LoreDep, MemoryId, QueriesDep, UserId, Wait
+from services.api.person_runs import start_or_wait
 from services.api.writes import WRITE_RESPONSES, command, submit
+from services.runs import Runs
 
 router = APIRouter(prefix="/users/{user_id}", tags=["memories"])
 Offset = Annotated[int, Query(ge=0, le=1_000_000, description="Items to skip (the last page's next_offset).")]
@@ -46,7 +52,7 @@ async def record_memory(user_id: UserId, body: MemoryCreate, intake: IntakeDep,
 async def record_episode(user_id: UserId, body: EpisodeCreate, intake: IntakeDep,
                          wait: Wait = False) -> JSONResponse:
     fields = body.model_dump(exclude={"messages"})
-    fields["messages"] = tuple(body.messages)
+    fields["messages"] = tuple(m.as_message() for m in body.messages)
     first = body.messages[0].timestamp
     if body.occurred_at is None and first is not None:
         fields["occurred_at"] = first
@@ -61,9 +67,9 @@ def list_memories(
     attribute: Annotated[str | None, Query(max_length=200)] = None,
     category: Annotated[str | None, Query(max_length=40, description="The deployment's category "
                                           "(LORE_TAXONOMY).")] = None,
-    valid_at: Annotated[datetime | None, Query(
+    valid_at: Annotated[Instant | None, Query(
         description="True at this time. Default: now, unless `status` is given (then: any time).")] = None,
-    known_at: Annotated[datetime | None, Query(
+    known_at: Annotated[Instant | None, Query(
         description="As Lore knew it at this time (default: now); forgotten ones reappear as they were. "
                     "With `status`, the memories that had that status then (`status=forgotten&known_at=…`: "
                     "what was forgotten by that time).")] = None,
@@ -92,7 +98,7 @@ def _no_such_memory(user_id: str, memory_id: str) -> HTTPException:
 
 
 @router.get("/memories/{memory_id}", response_model=MemoryView, summary="One memory",
-            responses={404: {"description": "No such memory for this user."}})
+            responses={404: {"model": Problem, "description": "No such memory for this user."}})
 def get_memory(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> MemoryView:
     found = queries.memory(user_id, memory_id)
     if found is None:
@@ -101,7 +107,8 @@ def get_memory(user_id: UserId, memory_id: MemoryId, queries: QueriesDep) -> Mem
 
 
 @router.get("/memories/{memory_id}/history", response_model=MemoryPage,
-            summary="Its supersession chain, oldest first")
+            summary="Its supersession chain, oldest first",
+            responses={404: {"model": Problem, "description": "No such memory for this user."}})
 def memory_history(user_id: UserId, memory_id: MemoryId, queries: QueriesDep,
                    offset: Offset = 0, limit: Limit = 100) -> MemoryPage:
     chain = queries.history(user_id, memory_id, skip=offset, limit=limit + 1)
@@ -120,25 +127,29 @@ def timeline(user_id: UserId, queries: QueriesDep,
 
 @router.delete("/memories/{memory_id}", summary="Forget a memory (soft: restorable), or purge it for good",
                **_ACCEPTED)
-async def forget_memory(user_id: UserId, memory_id: MemoryId, intake: IntakeDep, wait: Wait = False,
+async def forget_memory(user_id: UserId, memory_id: MemoryId, intake: IntakeDep, lore: LoreDep,
+                        request: Request, wait: Wait = False,
                         reason: Annotated[str | None, Query(max_length=500)] = None,
                         purge: Annotated[bool, Query(description=(
                             "Delete it for good: the memory, the memories merged with it and the words of "
                             "the turns it came from become unreadable in the log and leave the graph (after "
                             "`lore compact`, every file); the summaries of those sessions and the profile "
                             "are written anew. Not restorable."))] = False,
-                        command_id: str | None = None) -> JSONResponse:
-    """Forget: hidden everywhere (with the turns it came from), restorable. Purge: gone."""
+                        command_id: CommandId = None) -> JSONResponse:
+    """Forget: hidden everywhere (with the turns it came from), restorable. Purge: gone; without
+    `wait` it answers at once (202 `accepted`, `run`: where to follow it), as it re-projects the
+    person and can take long for a large one."""
     if purge:
-        return await submit(intake, command("PurgeMemory", user_id,
-                                            {"memory_id": memory_id, "command_id": command_id}), wait)
+        cmd = command("PurgeMemory", user_id, {"memory_id": memory_id, "command_id": command_id})
+        return await start_or_wait(request.app.state.runs, lore.job_records, lore.outcomes, intake, cmd,
+                                   "purge", split_person(user_id)[1], wait)
     fields = {"memory_id": memory_id, "reason": reason, "command_id": command_id}
     return await submit(intake, command("ForgetMemory", user_id, fields), wait)
 
 
 @router.post("/memories/{memory_id}/restore", summary="Restore a forgotten memory", **_ACCEPTED)
 async def restore_memory(user_id: UserId, memory_id: MemoryId, intake: IntakeDep, wait: Wait = False,
-                         command_id: str | None = None) -> JSONResponse:
+                         command_id: CommandId = None) -> JSONResponse:
     fields = {"memory_id": memory_id, "command_id": command_id}
     return await submit(intake, command("RestoreMemory", user_id, fields), wait)
 
@@ -169,9 +180,25 @@ users = APIRouter(prefix="/users", tags=["people"])
 
 
 @users.delete("/{user_id}", summary="Erase everything about a person", **_ACCEPTED)
-async def erase_user(user_id: UserId, intake: IntakeDep, wait: Wait = False,
-                     command_id: str | None = None) -> JSONResponse:
-    return await submit(intake, command("EraseUser", user_id, {"command_id": command_id}), wait)
+async def erase_user(user_id: UserId, intake: IntakeDep, lore: LoreDep, request: Request, wait: Wait = False,
+                     command_id: CommandId = None) -> JSONResponse:
+    """Everything about the person leaves the graph and their words become unreadable in the log
+    (their key is destroyed). Without `wait` it answers at once (202 `accepted`, `run`: where to
+    follow it): a person of 20,000 memories took 11 s to erase here."""
+    cmd = command("EraseUser", user_id, {"command_id": command_id})
+    return await start_or_wait(request.app.state.runs, lore.job_records, lore.outcomes, intake, cmd,
+                               "erasure", split_person(user_id)[1], wait)
+
+
+@users.get("/{user_id}/runs/{run_id}", response_model=PersonRunStatus, tags=["people"],
+           summary="A write that runs in the background (erasure, purge): its state",
+           responses={404: {"model": Problem, "description": "No such run for this person."}})
+def person_run(user_id: UserId, run_id: MemoryId, lore: LoreDep, request: Request) -> PersonRunStatus:
+    runs: Runs = request.app.state.runs
+    found = runs.view(lore.job_records.get(user_id, run_id))
+    if found is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no run {run_id!r} for {split_person(user_id)[1]!r}")
+    return person_runs.view(runs, found, split_person(user_id)[1])
 
 
 @users.get("/{user_id}/settings", response_model=PersonSettings, summary="A person's settings")

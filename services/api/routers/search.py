@@ -16,6 +16,7 @@ from lore.schemas import (
     ContextRequest,
     ContextResponse,
     ContextSection,
+    Degraded,
     HitSource,
     SearchHit,
     SearchRequest,
@@ -26,9 +27,12 @@ from projections.views import MemoryView
 from services.api.auth import needs
 from services.api.deps import LoreDep, UserId
 from services.bootstrap import Lore
-from services.context import INSTRUCTION, default_floor
+from services.context import INSTRUCTION, Renderer, default_floor
+from services.context_note import with_partial_note
+from services.degraded import Degradation, noted
 from services.search import Hit
 from services.selection import select
+from services.telemetry import DEGRADED_ANSWERS
 
 router = APIRouter(prefix="/users/{user_id}", tags=["search"])
 
@@ -73,22 +77,33 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
     questions: list[str] = []
     questions_ms = None
     synthesizer = lore.context.synthesizer
-    if body.synthesize_questions and synthesizer is not None:
-        asked = time.perf_counter()
-        questions = synthesizer.questions(body.query, body.recent_messages)
-        questions_ms = round((time.perf_counter() - asked) * 1000, 2)
-    floor = body.min_relevance if body.min_relevance is not None or not body.context_rules else default_floor(
-        lore.search.embedder.model if lore.search.embedder else None)
-    asked = body.limit * 2 if body.context_rules else body.limit
-    hits = lore.search.search(user_id, body.query, window, asked, types=types, mmr_lambda=body.mmr_lambda,
-                              also=tuple(questions), measure=floor is not None)
+    with noted() as left_out:
+        if body.synthesize_questions and synthesizer is not None:
+            asked = time.perf_counter()
+            questions = synthesizer.questions(body.query, body.recent_messages)
+            questions_ms = round((time.perf_counter() - asked) * 1000, 2)
+        floor = body.min_relevance if body.min_relevance is not None or not body.context_rules else (
+            default_floor(lore.search.embedder.model if lore.search.embedder else None))
+        wanted = body.limit * 2 if body.context_rules else body.limit
+        hits = lore.search.search(user_id, body.query, window, wanted, types=types,
+                                  mmr_lambda=body.mmr_lambda, also=tuple(questions),
+                                  measure=floor is not None)
     if body.context_rules or floor is not None:
         hits = select(hits, [body.query, *questions], floor, body.limit) if body.context_rules else [
             h for h in hits if h.scores.get("cosine", 1.0) >= floor]  # type: ignore[operator]
     lore.use.found(user_id, (h.id for h in hits if h.type == "memory"), now)
     return SearchResponse(query=body.query, hits=[public(h) for h in hits],
                           took_ms=round((time.perf_counter() - started) * 1000, 2), questions=questions,
-                          questions_ms=questions_ms)
+                          questions_ms=questions_ms,
+                          degraded=_degraded("/v1/users/{user_id}/search", left_out))
+
+
+def _degraded(route: str, left_out: list[Degradation]) -> list[Degraded]:
+    """What an answer left out, counted (lore_degraded_answers_total) and said."""
+    for found in left_out:
+        DEGRADED_ANSWERS.labels(route, found.source, found.code).inc()
+    return [Degraded(source=d.source, code=d.code, detail=d.detail, fix=d.fix)  # type: ignore[arg-type]
+            for d in left_out]
 
 
 def _paused(lore: Lore, user_id: str, settings: dict[str, Any] | None = None) -> str | None:
@@ -130,9 +145,12 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
                                cited=Citations(memories=[], summaries=[], messages=[], profile_version=None),
                                questions=[], timings_ms={}, memories=[], note=paused)
     now = datetime.now(UTC)
-    block = lore.context.build(user_id, body.message, [m.content for m in body.recent_messages],
-                               body.token_budget, now, body.format, body.synthesize_questions,
-                               floor=body.min_relevance, relevant=body.relevant_limit)
+    with noted() as left_out:
+        block = lore.context.build(user_id, body.message, [m.content for m in body.recent_messages],
+                                   body.token_budget, now, body.format, body.synthesize_questions,
+                                   floor=body.min_relevance, relevant=body.relevant_limit)
+    block = with_partial_note(block, left_out, Renderer(lore.context.counter, body.format), now,
+                              body.token_budget)
     lore.use.cited(user_id, block.cited("memory"), now)
     sections = [ContextSection(name=s.name, title=s.title,  # type: ignore[arg-type]
                                items=[ContextItem(type=i.type, id=i.id, text=i.text) for i in s.items])
@@ -148,4 +166,5 @@ def context(user_id: UserId, body: ContextRequest, lore: LoreDep) -> ContextResp
                            tokens=block.tokens, tokenizer=block.tokenizer, sections=sections,
                            cited=cited, questions=block.questions, timings_ms=block.timings_ms,
                            memories=[*map(view_hit, block.always), *map(view_hit, block.todos),
-                                     *(public(h) for h in block.relevant)])
+                                     *(public(h) for h in block.relevant)],
+                           degraded=_degraded("/v1/users/{user_id}/context", left_out))
