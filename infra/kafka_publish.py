@@ -8,6 +8,10 @@ from confluent_kafka import Producer
 
 from infra.kafka_access import KafkaAccess
 
+# What a record costs on a topic beyond its value (key, headers, batch framing), with room to spare:
+# topics and producers allow a command or an entry of the largest accepted size plus this.
+RECORD_OVERHEAD = 64 * 1024
+
 
 def produce_patiently(producer: Producer, topic: str, **record: Any) -> None:
     """Queue a record, waiting while the producer's local queue is full (it drains as the broker

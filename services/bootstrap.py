@@ -22,7 +22,7 @@ from infra.embedding.cached import CachedEmbedder
 from infra.embedding.watched import WatchedEmbedder
 from infra.eventlog import EventLog, open_event_log
 from infra.keys import KeyStore, open_key_store
-from infra.llm import open_llm
+from infra.llm import LLM, open_llm
 from infra.rewriting import open_rewriter
 from infra.settings import Settings
 from infra.tokens import token_counter
@@ -59,7 +59,7 @@ from services.usage import UseRecorder
 log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Lore:
     settings: Settings
     driver: Driver
@@ -180,10 +180,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     database = settings.neo4j_database
     driver = neo4j_driver(settings)
     if embedder is _FROM_SETTINGS:
-        embedder = open_embedder(settings)
-        if embedder is not None:  # a candidate is embedded to find its neighbours, then as a memory
-            # Watched: /v1/health says when the model fails, and a write answers 503 for it.
-            embedder = WatchedEmbedder(CachedEmbedder(embedder))
+        embedder = _watched_embedder(settings)
     keys = open_key_store(settings)
     event_log = open_event_log(settings, keys)
     projector = GraphProjector(driver, database, log_id=event_log.log_id, history=event_log.history)
@@ -202,23 +199,51 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     outcomes = OutcomeQueries(driver, database)
     outbox = CommandOutbox(settings, handler, outcomes, Sealer(keys) if keys is not None else None)
     extractions = ExtractionQueries(driver, database)
-    extractor = open_extractor(settings)
-    # A model that extracts also judges consolidation; the rules judge what the rules extract.
-    consolidator = LLMConsolidator(extractor.llm) if isinstance(extractor, LLMExtractor) else None
-    process = None if extractor is None else ExtractionProcess(
-        extractions, handler, extractor, embedder, policy, consolidator=consolidator,
-        tokens_per_person_per_day=settings.llm_tokens_per_person_per_day,
-        tokens_per_day=settings.llm_tokens_per_day, poll_s=settings.extraction_poll_s,
-        extractor_for=lambda model: named_model(settings, model))
     layer_queries = LayerQueries(driver, database)
-    layers = open_layers(settings, layer_queries, handler)
     queries = TemporalQueries(driver, database)
     context = ContextBuilder(queries, layer_queries, search, token_counter(), settings.context_always,
                              open_questions(settings))
-    return Lore(settings, driver, event_log, embedder, projector, handler, search, outbox,
-                UseRecorder(outbox.send), queries, outcomes, extractions, layer_queries, context,
-                ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys,
-                JobQueries(driver, database))
+    return Lore(settings=settings, driver=driver, event_log=event_log, embedder=embedder, projector=projector,
+                commands=handler, search=search, outbox=outbox, use=UseRecorder(outbox.send), queries=queries,
+                outcomes=outcomes, extractions=extractions, layer_queries=layer_queries, context=context,
+                exports=ExportQueries(driver, database),
+                maintenance_queries=MaintenanceQueries(driver, database),
+                extraction=open_extraction(settings, extractions, handler, embedder, policy),
+                layers=open_layers(settings, layer_queries, handler), keys=keys,
+                jobs=JobQueries(driver, database))
+
+
+def _watched_embedder(settings: Settings) -> Embedder | None:
+    """The settings' embedder, cached (a candidate is embedded to find its neighbours, then as a
+    memory) and watched (/v1/health says when the model fails, and a write answers 503 for it)."""
+    embedder = open_embedder(settings)
+    return None if embedder is None else WatchedEmbedder(CachedEmbedder(embedder))
+
+
+def open_extraction(settings: Settings, reads: ExtractionQueries, handler: CommandHandler,
+                    embedder: Embedder | None, policy: ExtractionPolicy) -> ExtractionProcess | None:
+    """The process that answers extractions due, with the extractor the settings name."""
+    extractor = open_extractor(settings)
+    if extractor is None:
+        return None
+    # A model that extracts also judges consolidation; the rules judge what the rules extract.
+    consolidator = LLMConsolidator(extractor.llm) if isinstance(extractor, LLMExtractor) else None
+    return ExtractionProcess(
+        reads, handler, extractor, embedder, policy, consolidator=consolidator,
+        tokens_per_person_per_day=settings.llm_tokens_per_person_per_day,
+        tokens_per_day=settings.llm_tokens_per_day, poll_s=settings.extraction_poll_s,
+        extractor_for=lambda model: named_model(settings, model))
+
+
+def model_for(settings: Settings, setting: str) -> LLM | None:
+    """The model a job uses when its setting (`LORE_<SETTING>`: auto, llm, or an offline choice)
+    asks for one: `llm` needs an endpoint and says so; `auto` takes one when configured."""
+    choice = getattr(settings, setting)
+    llm = open_llm(settings) if choice in ("auto", "llm") else None
+    if choice == "llm" and llm is None:
+        raise ValueError(f"LORE_{setting.upper()}=llm needs a model: set LORE_LLM=openai and "
+                         "LORE_LLM_BASE_URL")
+    return llm
 
 
 def refuse_other_models(driver: Driver, model: str, database: str) -> None:
@@ -245,9 +270,7 @@ def open_questions(settings: Settings) -> QuestionSynthesizer | None:
     """What synthesizes the questions a search asks beside a message (None: none)."""
     if settings.questions == "off":
         return None
-    llm = open_llm(settings) if settings.questions in ("auto", "llm") else None
-    if settings.questions == "llm" and llm is None:
-        raise ValueError("LORE_QUESTIONS=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
+    llm = model_for(settings, "questions")
     return LLMQuestions(llm) if llm is not None else OfflineExpansion()
 
 
@@ -255,9 +278,7 @@ def open_layers(settings: Settings, reads: LayerQueries, handler: CommandHandler
     """The process that writes summaries and profiles, with the writers the settings name."""
     if settings.layers == "off":
         return None
-    llm = open_llm(settings) if settings.layers in ("auto", "llm") else None
-    if settings.layers == "llm" and llm is None:
-        raise ValueError("LORE_LAYERS=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
+    llm = model_for(settings, "layers")
     summarizer = (LLMSummarizer(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)
                   if llm is not None else OfflineSummarizer())
     writer = LLMProfileWriter(llm) if llm is not None else OfflineProfileWriter()
@@ -312,9 +333,7 @@ def maintenance_service(lore: Lore) -> MaintenanceService:
     """Maintenance that sends its commands the way this deployment writes (command_sender)."""
     settings = lore.settings
     send = command_sender(lore)
-    llm = open_llm(settings) if settings.compressor in ("auto", "llm") else None
-    if settings.compressor == "llm" and llm is None:
-        raise ValueError("LORE_COMPRESSOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
+    llm = model_for(settings, "compressor")
     compressor = LLMCompressor(llm) if llm is not None else None
     return MaintenanceService(lore.maintenance_queries, send, compressor, ready=lore.commands.ensure_schema)
 
@@ -323,9 +342,7 @@ def open_extractor(settings: Settings) -> Extractor | None:
     """The extractor the settings name (None: extraction is off)."""
     if settings.extractor == "off":
         return None
-    llm = open_llm(settings) if settings.extractor in ("auto", "llm") else None
-    if settings.extractor == "llm" and llm is None:
-        raise ValueError("LORE_EXTRACTOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
+    llm = model_for(settings, "extractor")
     return (LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens, settings.taxonomy)
             if llm is not None else RulesExtractor())
 

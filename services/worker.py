@@ -35,6 +35,7 @@ from domain.sealing import Sealer
 from infra.eventlog.kafka import ensure_topic, events_topic_config, key_partition, topic_config
 from infra.eventlog.shards import shard_assignor
 from infra.kafka_access import KafkaAccess
+from infra.kafka_publish import RECORD_OVERHEAD
 from infra.settings import Settings
 from services.commands import CommandHandler, Outcome
 from services.failures import Failure, classify, code_of
@@ -273,7 +274,7 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *, partit
 
     `shard`: the worker applies only that shard's partitions (LORE_NEO4J_SHARDS), in a group of
     that shard's workers."""
-    largest = settings.max_command_bytes + 64 * 1024
+    largest = settings.max_command_bytes + RECORD_OVERHEAD
     kafka = settings.kafka_access if settings.kafka_bootstrap else KafkaAccess("127.0.0.1:9092")
     broker = KafkaBroker(kafka.bootstrap, security=kafka.faststream(), client_id="lore",
                          log_level=logging.DEBUG, enable_idempotence=True, max_request_size=largest)

@@ -29,12 +29,9 @@ from domain.sealing import Keyring, sealed_bound
 from domain.stored import Decided, StoredEvent
 from infra.eventlog.sealed import EntrySealing
 from infra.kafka_access import KafkaAccess
+from infra.kafka_publish import RECORD_OVERHEAD, produce_patiently
 
 log = logging.getLogger(__name__)
-
-
-# Room for the record's own framing around the largest entry.
-_RECORD_OVERHEAD = 64 * 1024
 
 
 class KafkaAppendError(RuntimeError):
@@ -85,7 +82,7 @@ def _too_large(errors: list[Any]) -> bool:
 
 def topic_config(largest: int) -> dict[str, str]:
     """A topic that takes records of up to `largest` bytes."""
-    return {"max.message.bytes": str(largest + _RECORD_OVERHEAD)}
+    return {"max.message.bytes": str(largest + RECORD_OVERHEAD)}
 
 
 def events_topic_config(max_entry_bytes: int) -> dict[str, str]:
@@ -144,7 +141,7 @@ class KafkaEventLog:
             "acks": "all",
             "linger.ms": 2,
             "partitioner": "murmur2_random",
-            "message.max.bytes": sealed_bound(max_entry_bytes) + _RECORD_OVERHEAD,
+            "message.max.bytes": sealed_bound(max_entry_bytes) + RECORD_OVERHEAD,
         }))
         self._consumer = KafkaConsumer(**kafka.kafka_python(
             enable_auto_commit=False, group_id=None,
@@ -184,17 +181,13 @@ class KafkaEventLog:
             # The command's own partition when known; else the user's, by the key.
             where = {} if decided.partition is None else {"partition": decided.partition}
             value = self._sealing.stored(decided)
-            while True:
-                try:
-                    self._producer.produce(self.topic, key=decided.user_id.encode(), value=value,
-                                           on_delivery=delivered(index), **where)
-                    break
-                except BufferError:  # the local queue is full: let it drain
-                    self._producer.poll(0.1)
-                except KafkaException as exc:
-                    self._producer.flush(60)
-                    raise KafkaAppendError(f"appending to {self.topic} failed: {exc}",
-                                           retriable=not _too_large([exc.args[0]])) from exc
+            try:
+                produce_patiently(self._producer, self.topic, key=decided.user_id.encode(), value=value,
+                                  on_delivery=delivered(index), **where)
+            except KafkaException as exc:
+                self._producer.flush(60)
+                raise KafkaAppendError(f"appending to {self.topic} failed: {exc}",
+                                       retriable=not _too_large([exc.args[0]])) from exc
         if self._producer.flush(60) or failures:
             raise KafkaAppendError(
                 f"appending to {self.topic} failed: {[str(f) for f in failures[:3]] or 'timed out'}",

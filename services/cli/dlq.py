@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
+from infra.kafka_publish import RECORD_OVERHEAD
 from infra.settings import Settings
 from services.worker import CODE_HEADER, REASON_HEADER
 
@@ -83,7 +84,7 @@ def replay(
     chosen = list({_source(letter): letter for letter in consumer
                    if _header(letter, CODE_HEADER) in code}.values())
     producer = KafkaProducer(**settings.kafka_access.kafka_python(
-        acks="all", enable_idempotence=True, max_request_size=settings.max_command_bytes + 64 * 1024))
+        acks="all", enable_idempotence=True, max_request_size=settings.max_command_bytes + RECORD_OVERHEAD))
     with Progress(TextColumn("sending back"), BarColumn(), MofNCompleteColumn(), console=console) as progress:
         task = progress.add_task("replay", total=len(chosen))
         for letter in chosen:
