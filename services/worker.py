@@ -29,6 +29,7 @@ from aiokafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssigno
 from faststream import AckPolicy
 from faststream.kafka import KafkaBroker
 from faststream.kafka.annotations import KafkaMessage
+from faststream.kafka.publisher.usecase import DefaultPublisher
 
 from domain.commands import Command
 from domain.sealing import Sealer
@@ -294,6 +295,16 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *, partit
     if handler is None and not describe_only:
         return broker, None
     worker = CommandWorker(handler, settings, partitions, sealer=sealer) if handler else None
+    _subscribe(broker, settings, worker, commands, dead_letters, shard, largest)
+    return broker, worker
+
+
+def _subscribe(broker: KafkaBroker, settings: Settings, worker: CommandWorker | None,
+               commands: DefaultPublisher, dead_letters: DefaultPublisher, shard: int | None,
+               largest: int) -> None:
+    """The worker's subscriber on lore.commands: a batch applied in order, then acknowledged; a
+    batch that fails is consumed again after a growing pause."""
+    handler = worker.handler if worker is not None else None
     failures = [0]  # batches in a row that could not be finished
 
     @broker.subscriber(
@@ -337,4 +348,3 @@ def command_broker(settings: Settings, handler: CommandHandler | None, *, partit
         failures[0] = 0
         await message.ack()
 
-    return broker, worker
