@@ -82,6 +82,14 @@ class When:
     def moment(self) -> datetime:
         return datetime(self.start.year, self.start.month, self.start.day, tzinfo=UTC)
 
+    def last_day(self) -> date:
+        """The period's last day (a season's is its third month's)."""
+        months = {"month": 1, "season": 3, "year": 12}.get(self.grain)
+        if months is not None:
+            year, month = divmod(self.start.month - 1 + months, 12)
+            return date(self.start.year + year, month + 1, 1) - timedelta(days=1)
+        return self.start + timedelta(days={"week": 6, "weekend": 1}.get(self.grain, 0))
+
 
 def _day(d: date) -> str:
     return f"{d.day} {MONTHS[d.month - 1].capitalize()} {d.year}"

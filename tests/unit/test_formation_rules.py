@@ -414,3 +414,20 @@ def test_a_short_reply_to_a_question_about_a_name_or_a_home_is_a_memory() -> Non
 )
 def test_a_reply_that_names_nothing_asked_for_gives_nothing(question: str, answer: str) -> None:
     assert replied(question, answer) == []
+
+
+@pytest.mark.parametrize(("line", "at", "due"), [
+    # A period already under way is due by its end: said on a Sunday, "this week" is today.
+    ("Remind me to call the bank this week", datetime(2026, 3, 15, 18, tzinfo=UTC), date(2026, 3, 15)),
+    ("Remind me to call the bank this week", SAID_AT, date(2026, 3, 15)),
+    ("Remind me to renew my passport this month", SAID_AT, date(2026, 3, 31)),
+    # One that starts ahead is due when it starts, as before.
+    ("Remind me to call the bank next week", SAID_AT, date(2026, 3, 16)),
+])
+def test_a_todo_for_a_period_under_way_is_due_by_its_end(line: str, at: datetime, due: date) -> None:
+    (todo,) = found(line, at)
+    assert todo.kind is MemoryKind.TODO and todo.due_at == datetime(due.year, due.month, due.day, tzinfo=UTC)
+
+
+def test_a_todo_for_a_period_gone_by_has_no_due_day() -> None:
+    assert all(c.due_at is None for c in found("Remind me to call the bank, I forgot last week"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate, Relation
@@ -121,9 +121,14 @@ class Said:
         return None
 
     def due(self) -> datetime | None:
+        """When a to-do said with a time falls due: the time's first day, or, for a period already
+        under way ("this week" said on a Sunday, "this month"), its last day."""
         for dated in self.dated:
             if dated.when.moment().date() >= self.at.date():
                 return dated.when.moment()
+            end = dated.when.last_day()
+            if end >= self.at.date():
+                return datetime(end.year, end.month, end.day, tzinfo=UTC)
         return None
 
 
