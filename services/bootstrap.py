@@ -29,8 +29,8 @@ from projections.export import ExportQueries
 from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
-from projections.graph.projector import EmbedderChanged
-from projections.graph.schema import holds_vectors_of, other_embedding_models
+from projections.graph.projector import EmbedderChanged, LanguageChanged
+from projections.graph.schema import holds_vectors_of, other_embedding_models, store_language
 from projections.layers import LayerQueries
 from projections.maintenance import MaintenanceQueries
 from projections.outcomes import OutcomeQueries
@@ -178,7 +178,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     projector = GraphProjector(driver, database, log_id=event_log.log_id, history=event_log.history)
 
     def schema() -> None:
-        ensure_schema(driver, embedder.dimensions if embedder else None, database)
+        refuse_other_language(driver, settings.language, database)
+        ensure_schema(driver, embedder.dimensions if embedder else None, database, settings.language)
         if embedder is not None:
             refuse_other_models(driver, embedder.model, database)
 
@@ -186,7 +187,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     handler = CommandHandler(GraphDecisionReads(driver, database), event_log, projector, embedder,
                              ensure_schema=schema, max_entry_bytes=settings.max_entry_bytes,
                              cached_people=settings.state_cache_people, policy=policy)
-    search = SearchService(CandidateQueries(driver, database), embedder, rewriter=open_rewriter(settings))
+    search = SearchService(CandidateQueries(driver, database, language=settings.language), embedder,
+                           rewriter=open_rewriter(settings))
     outcomes = OutcomeQueries(driver, database)
     outbox = CommandOutbox(settings, handler, outcomes, Sealer(keys) if keys is not None else None)
     extractions = ExtractionQueries(driver, database)
@@ -225,6 +227,21 @@ def refuse_other_models(driver: Driver, model: str, database: str) -> None:
             f"store to the new model with `lore reembed --model {model}` (resumable; README, "
             "Embedders), or set LORE_EMBEDDER back to the model that made them (then `lore dlq "
             "replay --code embedder_changed` for commands refused meanwhile)")
+
+
+def refuse_other_language(driver: Driver, language: str, database: str) -> None:
+    """Raise LanguageChanged when the store reads text in another language than `language`."""
+    found = store_language(driver, database)
+    if found is not None and found != language:
+        raise LanguageChanged(
+            f"the store reads text in {_LANGUAGE_NAMES.get(found, found)} ({found}), and LORE_LANGUAGE "
+            f"gives {language}: a store's memories, summaries and word indexes are in one language, so "
+            f"Lore writes nothing in another. Set LORE_LANGUAGE={found} back, or move the store with "
+            f"`lore language {language}` (then `lore dlq replay --code language_changed` for commands "
+            "refused meanwhile; README, Chinese)")
+
+
+_LANGUAGE_NAMES = {"en": "English", "zh": "Chinese"}
 
 
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:
