@@ -330,7 +330,7 @@ def open_extractor(settings: Settings) -> Extractor | None:
     if settings.extractor == "llm" and llm is None:
         raise ValueError("LORE_EXTRACTOR=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
     return (LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens, settings.taxonomy)
-            if llm is not None else RulesExtractor())
+            if llm is not None else RulesExtractor(language=settings.language))
 
 
 def named_model(settings: Settings, model: str) -> Extractor | None:
