@@ -204,7 +204,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     layers = open_layers(settings, layer_queries, handler)
     queries = TemporalQueries(driver, database)
     context = ContextBuilder(queries, layer_queries, search, token_counter(), settings.context_always,
-                             open_questions(settings))
+                             open_questions(settings), language=settings.language)
     return Lore(settings, driver, event_log, embedder, projector, handler, search, outbox,
                 UseRecorder(outbox.send), queries, outcomes, extractions, layer_queries, context,
                 ExportQueries(driver, database), MaintenanceQueries(driver, database), process, layers, keys)
@@ -262,7 +262,7 @@ def open_layers(settings: Settings, reads: LayerQueries, handler: CommandHandler
     if settings.layers == "llm" and llm is None:
         raise ValueError("LORE_LAYERS=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
     summarizer = (LLMSummarizer(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)
-                  if llm is not None else OfflineSummarizer())
+                  if llm is not None else OfflineSummarizer(settings.language))
     writer = LLMProfileWriter(llm) if llm is not None else OfflineProfileWriter()
     return LayersProcess(reads, handler, summarizer, writer, retry_s=settings.summary_retry_s,
                          poll_s=settings.extraction_poll_s)

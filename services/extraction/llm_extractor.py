@@ -32,7 +32,7 @@ from infra.nlp import english_parser
 
 ENTITY_TYPES = frozenset({"person", "place", "organization", "software", "thing"})
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
-PROMPT_VERSION = "extract-memories/4"
+PROMPT_VERSION = "extract-memories/5"  # 5: memories in the conversation's language
 log = logging.getLogger(__name__)
 
 SYSTEM = f"""You keep the long-term memory of a personal assistant. From a conversation between a
@@ -52,6 +52,8 @@ plans, events, the people and pets in their life, and to-dos they asked for. Rul
 - A single-valued property (where they live, their employer, job, editor, diet, partner, a pet of
   one kind, a favourite X) gets "attribute" and "value"; prefer these attribute names:
   {", ".join(SLOTS)}, pet_<animal>, favorite_<thing>. A job and an employer are two memories.
+- Write each memory in the language the person wrote in (a conversation in Chinese gives memories
+  in Chinese: "在杭州当护士", "对花生过敏"); attribute names, kinds and predicates stay as below.
 - "messages": the positions (from 0) of the messages it comes from.
 - "relations": how the person (subject null) or a named thing stands to another named thing,
   e.g. {{"subject": null, "predicate": "sister", "object": "Maya", "object_type": "person"}};
