@@ -70,3 +70,9 @@ def test_the_context_block_speaks_the_persons_language() -> None:
     en = Renderer(Count(), "markdown")  # type: ignore[arg-type]
     assert en.header(AT).startswith("# What you know about this person (as of 2026-03-14)")
     assert set(LABELS["zh"].titles) == set(LABELS["en"].titles)
+
+
+def test_a_conversation_in_chinese_has_substance_and_small_talk_has_none() -> None:
+    from domain.layers.summary import has_substance
+    assert has_substance(CHAT)
+    assert not has_substance(chat("你好", "你好！", "好的谢谢"))
