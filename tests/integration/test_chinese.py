@@ -11,10 +11,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from neo4j import Driver
+from typer.testing import CliRunner
 
 from infra.settings import Settings
+from projections.graph import schema
 from projections.graph.fingerprint import fingerprint
+from services.api import create_app
 from services.bootstrap import bootstrap
+from services.cli import app
 from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
 
@@ -113,3 +117,29 @@ def test_a_chinese_speaker_moves_is_allergic_and_asks_for_a_reminder(client: Tes
     finally:
         lore.close()
     assert fingerprint(neo4j) == live
+
+
+def test_a_store_refuses_another_language_until_lore_language_moves_it(client: TestClient, neo4j: Driver,
+                                                                      settings: Settings) -> None:
+    made = client.post("/v1/users/lin/memories", params={"wait": "true"},
+                       json={"content": "对芒果过敏", "kind": "fact"})
+    assert made.status_code == 202, made.text
+    english = settings.model_copy(update={"language": "en"})
+    env = {"LORE_NEO4J_URI": settings.neo4j_uri, "LORE_HOME": str(settings.home), "LORE_EMBEDDER": "none"}
+    with TestClient(create_app(lambda: bootstrap(english))) as other:
+        refused = other.post("/v1/users/lin/memories", params={"wait": "true"},
+                             json={"content": "Likes green tea", "kind": "preference"})
+        assert refused.status_code == 503 and "lore language en" in refused.text, refused.text
+
+        moved = CliRunner().invoke(app, ["language", "en"], env=env)
+        assert moved.exit_code == 0, moved.output
+        assert schema.store_language(neo4j) == "en"
+        again = other.post("/v1/users/lin/memories", params={"wait": "true"},
+                           json={"content": "Likes green tea", "kind": "preference"})
+        assert again.status_code == 202, again.text
+    back = CliRunner().invoke(app, ["language", "zh"], env=env)
+    assert back.exit_code == 0, back.output
+    assert schema.store_language(neo4j) == "zh"
+    # Its Chinese words are found again, by the indexes made over what the projection wrote.
+    hits = client.post("/v1/users/lin/search", json={"query": "芒果", "types": ["memory"]}).json()["hits"]
+    assert hits and hits[0]["content"] == "对芒果过敏"
