@@ -16,6 +16,7 @@ from domain.extraction import rules
 from domain.extraction.zh import rules as zh_rules
 from domain.layers.model import BasicInfo, SessionSummary
 from domain.layers.profile import ProfileInputs, carried_over, compose, current, slot_sentence, timelines
+from domain.layers.profile_zh import compose_zh, in_chinese
 from domain.layers.summary import narrative_summary
 from domain.layers.summary_zh import chinese_summary
 from infra.llm import LLM, LLMRefused
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 EXTRACTIVE = "narrative/1"  # the offline summarizer (extractive/1 before: the person's own sentences)
 EXTRACTIVE_ZH = "narrative-zh/1"
 OFFLINE_PROFILE = "profile/1"
+OFFLINE_PROFILE_ZH = "profile-zh/1"
 SUMMARY_PROMPT = "summarize-session/2"  # 2: in the conversation's language
 PROFILE_PROMPT = "write-profile/2"  # 2: in the person's language
 
@@ -175,8 +177,16 @@ class OfflineProfileWriter:
     name = OFFLINE_PROFILE
     uses_model = False
 
+    def __init__(self, language: str = "en") -> None:
+        # A Chinese store writes the profile of a person known in Chinese in Chinese.
+        self.language = language
+        if language == "zh":
+            self.name = f"{OFFLINE_PROFILE}+{OFFLINE_PROFILE_ZH}"
+
     def write(self, inputs: ProfileInputs) -> Written:
-        return Written(compose(inputs), OFFLINE_PROFILE)
+        if self.language == "zh" and in_chinese(inputs):
+            return Written(compose_zh(inputs), self.name)
+        return Written(compose(inputs), self.name)
 
 
 PROFILE_SYSTEM = """You keep the long-term memory of a personal assistant, and write the person's

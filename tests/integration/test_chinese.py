@@ -96,6 +96,10 @@ def test_a_chinese_speaker_moves_is_allergic_and_asks_for_a_reminder(client: Tes
     assert "2026年2月从南京搬到了成都" in newest["summary"], newest
     assert "请求提醒：去办居住证" in newest["summary"], newest
     assert "成都" in newest["topics"], newest
+    profile = client.get("/v1/users/lin/profile").json()
+    moved = "此人住在成都（自2026年2月1日起；之前是南京，自2026年1月10日起）"
+    assert profile["narrative"].startswith(moved), profile
+    assert {"key": "home_city", "value": "成都"} in profile["basic_info"]
 
     # A rebuild from the log gives the same graph, and asks no rule again (before any search: a
     # search's uses are recorded after it answers).

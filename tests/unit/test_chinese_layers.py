@@ -76,3 +76,28 @@ def test_a_conversation_in_chinese_has_substance_and_small_talk_has_none() -> No
     from domain.layers.summary import has_substance
     assert has_substance(CHAT)
     assert not has_substance(chat("你好", "你好！", "好的谢谢"))
+
+
+def test_the_profile_of_a_person_known_in_chinese_is_written_in_chinese() -> None:
+    from domain.layers.profile import Brief, Known, ProfileInputs, SlotValue
+    from services.layers.writers import OfflineProfileWriter
+    february = datetime(2026, 2, 1, tzinfo=UTC)
+    inputs = ProfileInputs(
+        slots=(SlotValue("home_city", "南京", datetime(2026, 1, 10, tzinfo=UTC), february),
+               SlotValue("home_city", "成都", february, None),
+               SlotValue("pet_cat", "奶茶", datetime(2026, 1, 10, tzinfo=UTC), None)),
+        memories=(Known("fact", "对芒果过敏", 0.7), Known("goal", "2027年想考驾照", 0.6)),
+        summaries=(Brief("聊到了成都、火锅。", ("成都", "火锅"), None, datetime(2026, 3, 14, tzinfo=UTC),
+                         ("2026年2月从南京搬到了成都",)),))
+    written = OfflineProfileWriter("zh").write(inputs)
+    narrative, basic = written.value  # type: ignore[misc]
+    assert written.by == "profile/1+profile-zh/1"
+    assert narrative.split("\n\n")[:3] == [
+        "此人住在成都（自2026年2月1日起；之前是南京，自2026年1月10日起），养了一只叫奶茶的猫（自2026年1月10日起）。",
+        "关于此人：对芒果过敏。", "目标和计划：2027年想考驾照。"]
+    assert "一路走来：2026年3月14日：2026年2月从南京搬到了成都。" in narrative
+    assert "最近（2026年3月14日至2026年3月14日）：聊到了成都、火锅。" in narrative
+    # an English store, or a person known in English, as before
+    assert OfflineProfileWriter().write(inputs).by == "profile/1"
+    assert OfflineProfileWriter("zh").write(ProfileInputs(memories=(Known("fact", "Likes tea", 0.7),))
+                                            ).value[0].startswith("About them")  # type: ignore[index]
