@@ -261,9 +261,11 @@ def open_layers(settings: Settings, reads: LayerQueries, handler: CommandHandler
     llm = open_llm(settings) if settings.layers in ("auto", "llm") else None
     if settings.layers == "llm" and llm is None:
         raise ValueError("LORE_LAYERS=llm needs a model: set LORE_LLM=openai and LORE_LLM_BASE_URL")
-    summarizer = (LLMSummarizer(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)
+    summarizer = (LLMSummarizer(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens,
+                                settings.language)
                   if llm is not None else OfflineSummarizer(settings.language))
-    writer = LLMProfileWriter(llm) if llm is not None else OfflineProfileWriter(settings.language)
+    writer = (LLMProfileWriter(llm, settings.language) if llm is not None
+              else OfflineProfileWriter(settings.language))
     return LayersProcess(reads, handler, summarizer, writer, retry_s=settings.summary_retry_s,
                          poll_s=settings.extraction_poll_s)
 

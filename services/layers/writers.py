@@ -135,9 +135,11 @@ def _transcript(messages: Sequence[Message], budget_tokens: int) -> str:
 class LLMSummarizer:
     uses_model = True
 
-    def __init__(self, llm: LLM, context_tokens: int = 4096, answer_tokens: int = 1024) -> None:
+    def __init__(self, llm: LLM, context_tokens: int = 4096, answer_tokens: int = 1024,
+                 language: str = "en") -> None:
         self.llm = llm
         self.name = llm.model
+        self.offline = OfflineSummarizer(language)  # stands in when the model fails
         self.budget = max(context_tokens - answer_tokens - estimated_tokens(SUMMARY_SYSTEM) - 400, 256)
 
     def summarize(self, messages: Sequence[Message], at: datetime) -> Written:
@@ -150,9 +152,10 @@ class LLMSummarizer:
             failure = f"{type(error).__name__}: {error}"[:500]
             log.warning("summary by %s failed, the offline one stands in: %s", self.llm.model, failure)
             # Refused as it is (too long, say), the model would refuse again: the offline one stays.
+            stand_in = self.offline.summarize(messages, at)
             return Written(
-                offline_summary(messages, at),
-                EXTRACTIVE,
+                stand_in.value,
+                stand_in.by,
                 raw_output=getattr(error, "raw", None),
                 prompt_tokens=spent[0],
                 completion_tokens=spent[1],
@@ -224,9 +227,10 @@ def profile_prompt(inputs: ProfileInputs) -> str:
 class LLMProfileWriter:
     uses_model = True
 
-    def __init__(self, llm: LLM) -> None:
+    def __init__(self, llm: LLM, language: str = "en") -> None:
         self.llm = llm
         self.name = llm.model
+        self.offline = OfflineProfileWriter(language)  # written when the model fails
 
     def write(self, inputs: ProfileInputs) -> Written:
         try:
@@ -234,9 +238,10 @@ class LLMProfileWriter:
         except Exception as error:  # noqa: BLE001 - any failure: the offline profile, and why
             failure = f"{type(error).__name__}: {error}"[:500]
             log.warning("profile by %s failed, the offline one is written: %s", self.llm.model, failure)
+            stand_in = self.offline.write(inputs)
             return Written(
-                compose(inputs),
-                OFFLINE_PROFILE,
+                stand_in.value,
+                stand_in.by,
                 raw_output=getattr(error, "raw", None),
                 prompt_tokens=getattr(error, "prompt_tokens", 0),
                 completion_tokens=getattr(error, "completion_tokens", 0),
