@@ -36,7 +36,8 @@ from rich.table import Table
 
 from bench.retrieval import load_locomo, session_time
 from domain.commands import Message
-from infra.embedding.port import Embedder, embed_queries, open_embedder
+from infra.embedding import open_embedder
+from infra.embedding.port import Embedder, embed_queries
 from infra.settings import Settings
 from services.bootstrap import open_extractor
 from services.extraction.extractors import Extractor, RulesExtractor
