@@ -166,12 +166,21 @@ class Settings(BaseSettings):
                                  "machine's memory, 1g to 16g.")
     kafka_heap: str = Field(default="512m", description="Max heap of the local Kafka.")
 
-    embedder: Literal["local", "e5-small-v2", "bge-small-en-v1.5", "openai", "none"] = Field(
+    language: Literal["en", "zh"] = Field(
+        default="en",
+        description="The language people speak to Lore in: en = English, zh = Chinese (jieba cuts the "
+        "words of search, formation and summaries; Chinese rules form memories; summaries, profiles "
+        "and the context block are written in Chinese; the embedder defaults to bge-small-zh-v1.5). "
+        "A store keeps the language it was made in and refuses another (`lore language` moves it).",
+    )
+    embedder: Literal["local", "e5-small-v2", "bge-small-en-v1.5", "bge-small-zh-v1.5", "openai",
+                      "none"] = Field(
         default="e5-small-v2",
-        description="local = all-MiniLM-L6-v2 int8 ONNX, offline; e5-small-v2 and bge-small-en-v1.5 = "
-        "int8 ONNX models from LangChain4j's jars on Maven Central, fetched once into LORE_JAR_CACHE; "
-        "openai = an OpenAI-compatible endpoint (LORE_EMBEDDING_BASE_URL, LORE_EMBEDDING_MODEL); "
-        "none = no vectors.",
+        description="local = all-MiniLM-L6-v2 int8 ONNX, offline; e5-small-v2, bge-small-en-v1.5 and "
+        "bge-small-zh-v1.5 = int8 ONNX models from LangChain4j's jars on Maven Central, fetched once "
+        "into LORE_JAR_CACHE; openai = an OpenAI-compatible endpoint (LORE_EMBEDDING_BASE_URL, "
+        "LORE_EMBEDDING_MODEL); none = no vectors. Default: e5-small-v2, bge-small-zh-v1.5 when "
+        "LORE_LANGUAGE=zh.",
     )
     embedding_base_url: str | None = None
     embedding_api_key: str = "unused"
@@ -315,6 +324,14 @@ class Settings(BaseSettings):
             raise ValueError(f"shard {shard} does not exist: LORE_NEO4J_SHARDS names "
                              f"{len(self.neo4j_shards)} (0 to {len(self.neo4j_shards) - 1})")
         return self.model_copy(update={"neo4j_uri": self.neo4j_shards[shard]})
+
+    @model_validator(mode="after")
+    def _embedder_of_the_language(self) -> Settings:
+        # An English model reads Chinese as rare word pieces: a Chinese store gets a Chinese one,
+        # unless an embedder is named.
+        if self.language == "zh" and "embedder" not in self.model_fields_set:
+            self.embedder = "bge-small-zh-v1.5"
+        return self
 
     @model_validator(mode="after")
     def _taxonomy_from_file(self) -> Settings:

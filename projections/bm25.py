@@ -26,26 +26,38 @@ from domain.text.english import FUNCTION_WORDS, LUCENE_STOP_WORDS
 STOP_WORDS = LUCENE_STOP_WORDS  # what Lucene's English index leaves out
 __all__ = ["FUNCTION_WORDS", "STOP_WORDS", "rescore", "terms"]
 K1, B = 1.2, 0.75
-_INDEX, _QUERY = analyzer("index"), analyzer("query")
 
 
-def terms(text: str, function_words: bool = False) -> list[str]:
+def terms(text: str, function_words: bool = False, language: str = "en") -> list[str]:
     """The words of `text` as BM25 weighs them: lower-cased, without stop words (and without
-    function words unless asked for), possessives dropped, Porter-stemmed."""
-    return (_INDEX if function_words else _QUERY).words(text)
+    function words unless asked for), possessives dropped, Porter-stemmed; Chinese cut by jieba."""
+    return analyzer("index" if function_words else "query", language).words(text)
 
 
-def rescore(query: str, documents: Sequence[str], total_documents: int) -> list[float]:
+def _indexed(words: str, function_words: bool, language: str) -> list[str]:
+    """Words as an index holds them (`words_zh`: the index analyzer's, space-separated), less the
+    function words unless asked for: what `terms` gives of the text they were cut from."""
+    found = words.split()
+    if function_words:
+        return found
+    stop = analyzer("query", language).stop
+    return [w for w in found if w not in stop]
+
+
+def rescore(query: str, documents: Sequence[str], total_documents: int, language: str = "en",
+            indexed: bool = False) -> list[float]:
     """BM25 of each document for `query`, with document frequencies counted in `documents`
     (all of the person's that hold a query word) and `total_documents` the person's count.
-    A query made only of function words is weighed by them."""
-    wanted = set(terms(query))
+    A query made only of function words is weighed by them. `indexed`: the documents are words as
+    the index holds them (`_indexed`), not texts to read."""
+    wanted = set(terms(query, language=language))
     keep = not wanted
     if keep:
-        wanted = set(terms(query, function_words=True))
+        wanted = set(terms(query, function_words=True, language=language))
     if not wanted or not documents:
         return [0.0] * len(documents)
-    tokenized = [terms(d, function_words=keep) for d in documents]
+    tokenized = [_indexed(d, keep, language) if indexed else terms(d, function_words=keep, language=language)
+                 for d in documents]
     df = Counter(t for tokens in tokenized for t in set(tokens) & wanted)
     n = max(total_documents, len(documents))
     average = sum(len(t) for t in tokenized) / len(tokenized) or 1.0

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from domain.text import analyzer
+
 # Han, Hiragana, Katakana, Hangul: text an English analyzer would cut into single characters.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -20,3 +22,14 @@ def user_key(user_id: str) -> str:
 
 def has_cjk(text: str) -> bool:
     return _CJK.search(text) is not None
+
+
+_CHINESE = analyzer("index", "zh")
+
+
+def words_zh(text: str) -> str | None:
+    """What the Chinese word indexes hold of a text in Chinese, Japanese or Korean (None for any
+    other): its words as the Chinese index analyzer reads them (jieba), separated by spaces, which
+    is all the index then cuts at. Written whatever the store's language, so that the graph is
+    the same function of the log in every language; only a Chinese store searches it."""
+    return " ".join(_CHINESE.words(text)) if has_cjk(text) else None

@@ -29,15 +29,19 @@ from typing import Any, Literal
 
 from neo4j import Driver
 
+from domain.text import analyzer
 from projections.bm25 import FUNCTION_WORDS, STOP_WORDS, rescore
 from projections.graph.schema import (
     ENTITY_FULLTEXT,
     MEMORY_FULLTEXT,
     MEMORY_FULLTEXT_CJK,
+    MEMORY_WORDS_ZH,
     MESSAGE_FULLTEXT,
     MESSAGE_FULLTEXT_CJK,
     MESSAGE_VECTOR_INDEX,
+    MESSAGE_WORDS_ZH,
     SUMMARY_FULLTEXT,
+    SUMMARY_WORDS_ZH,
     VECTOR_INDEX,
     holds_vectors_of,
     other_embedding_models,
@@ -53,6 +57,8 @@ _OPERATORS = {"AND", "OR", "NOT", "TO"}
 # Lucene refuses a query of more than 1,024 clauses; a query keeps this many of its words.
 MAX_QUERY_CLAUSES = 128
 MAX_CJK_WORD = 32
+_WORDS_ZH: dict[str, str] = {"memory": MEMORY_WORDS_ZH, "message": MESSAGE_WORDS_ZH,
+                             "summary": SUMMARY_WORDS_ZH}
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,20 @@ def query_words(text: str, budget: int = MAX_QUERY_CLAUSES) -> list[str]:
             if used + clauses[word] <= budget:
                 kept.add(word)
                 used += clauses[word]
+        words = [w for w in words if w in kept]
+    return words
+
+
+def chinese_query_words(text: str, budget: int = MAX_QUERY_CLAUSES) -> list[str]:
+    """The distinct words a search of a Chinese store looks for in its word indexes: the words
+    jieba cuts (Latin ones as English reads them), less the function words of both languages
+    (unless the query holds nothing else); a long text keeps its most telling words, as
+    `query_words` does."""
+    said = analyzer("query", "zh").words(text) or analyzer("index", "zh").words(text)
+    counts = Counter(w for w in said if w.upper() not in _OPERATORS or w.islower())
+    words = list(counts)
+    if len(words) > budget:
+        kept = set(sorted(words, key=lambda w: (-counts[w], -len(w)))[:budget])
         words = [w for w in words if w in kept]
     return words
 
@@ -236,7 +256,7 @@ WITH x, score
 TEXT_POOL = """
 CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
 RETURN coalesce(node.memory_id, node.message_id, node.summary_id) AS id,
-       coalesce(node.context, node.content) AS content, score
+       CASE WHEN $words THEN node.words_zh ELSE coalesce(node.context, node.content) END AS content, score
 """
 
 MEMORY_TEXT = as_of(f"""
@@ -331,8 +351,11 @@ class CandidateQueries:
 
     def __init__(self, driver: Driver, database: str = "neo4j", exact_below: int = 5000,
                  overfetch: int = 2, counts_ttl_s: float = 5.0, text_pool: int = 300,
-                 index_fetch: int = 10_000) -> None:
+                 index_fetch: int = 10_000, language: str = "en") -> None:
         self.driver = driver
+        # The store's language: a Chinese store searches a query with Chinese in it by its words
+        # (jieba's, in the word indexes), and reads every candidate's words the Chinese way.
+        self.language = language
         self.database = database
         self.exact_below = exact_below
         self.overfetch = overfetch
@@ -433,32 +456,41 @@ class CandidateQueries:
     def text(self, kind: ItemType, user_id: str, query: str, window: Window, limit: int,
              owned: int | None = None) -> list[Candidate]:
         """Lucene finds the person's nodes that hold a query word (up to `text_pool`); they are
-        ranked by BM25 with the person's own word statistics (see bm25.py). CJK queries keep
-        Lucene's bigram scores."""
-        words = query_words(query)
+        ranked by BM25 with the person's own word statistics (see bm25.py). In an English store
+        CJK queries keep Lucene's bigram scores; a Chinese store looks for a query with Chinese in
+        it in its word indexes, and weighs the words they hold."""
+        cjk = has_cjk(query)
+        chinese = self.language == "zh" and cjk
+        words = chinese_query_words(query) if chinese else query_words(query)
         if not words:
             return []
-        cjk = has_cjk(query)
-        if kind == "memory":
+        if chinese:
+            index = _WORDS_ZH[kind]
+            statement = {"memory": pick(MEMORY_TEXT, window.known_at), "message": MESSAGE_TEXT,
+                         "summary": SUMMARY_TEXT}[kind]
+        elif kind == "memory":
             index = MEMORY_FULLTEXT_CJK if cjk else MEMORY_FULLTEXT
             statement = pick(MEMORY_TEXT, window.known_at)
         elif kind == "summary":
             index, statement, cjk = SUMMARY_FULLTEXT, SUMMARY_TEXT, False
         else:
             index, statement = (MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT), MESSAGE_TEXT
-        lucene = _scoped("user_key_cjk" if cjk and kind != "summary" else "user_key", user_id,
+        lucene = _scoped("user_key_cjk" if cjk and (chinese or kind != "summary") else "user_key", user_id,
                          lucene_terms(words))
         # BM25 weighs the query as asked, unless it had to be cut to its telling words.
-        asked = query if len(words) == len(query_words(query, budget=len(query))) else " ".join(words)
+        reading = chinese_query_words if chinese else query_words
+        whole = reading(query, budget=len(query))
+        asked = query if len(words) == len(whole) else " ".join(words)
         fetch = max(self.text_pool, limit)
         while True:
             records, _, _ = self.driver.execute_query(
-                TEXT_POOL, index=index, lucene=lucene, fetch=fetch, database_=self.database, routing_="r")
-            if cjk:
+                TEXT_POOL, index=index, lucene=lucene, fetch=fetch, words=chinese, database_=self.database,
+                routing_="r")
+            if cjk and not chinese:
                 scores = [float(r["score"]) for r in records]
             else:
                 scores = rescore(asked, [r["content"] or "" for r in records],
-                                 owned if owned is not None else len(records))
+                                 owned if owned is not None else len(records), self.language, indexed=chinese)
             # Best first, ties in a fixed order (by id), whatever order Lucene found them in.
             best = dict(sorted(((r["id"], s) for s, r in zip(scores, records, strict=True) if s > 0),
                                key=lambda pair: (pair[1], pair[0]), reverse=True))

@@ -30,8 +30,8 @@ from projections.export import ExportQueries
 from projections.extraction import ExtractionQueries
 from projections.graph import GraphProjector, ensure_schema
 from projections.graph.decision_state import GraphDecisionReads
-from projections.graph.projector import EmbedderChanged
-from projections.graph.schema import holds_vectors_of, other_embedding_models
+from projections.graph.projector import EmbedderChanged, LanguageChanged
+from projections.graph.schema import holds_vectors_of, other_embedding_models, store_language
 from projections.jobs import JobQueries
 from projections.layers import LayerQueries
 from projections.maintenance import MaintenanceQueries
@@ -186,7 +186,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     projector = GraphProjector(driver, database, log_id=event_log.log_id, history=event_log.history)
 
     def schema() -> None:
-        ensure_schema(driver, embedder.dimensions if embedder else None, database)
+        refuse_other_language(driver, settings.language, database)
+        ensure_schema(driver, embedder.dimensions if embedder else None, database, settings.language)
         if embedder is not None:
             refuse_other_models(driver, embedder.model, database)
 
@@ -194,15 +195,15 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
     handler = CommandHandler(GraphDecisionReads(driver, database), event_log, projector, embedder,
                              ensure_schema=schema, max_entry_bytes=settings.max_entry_bytes,
                              cached_people=settings.state_cache_people, policy=policy)
-    search = SearchService(CandidateQueries(driver, database), embedder, rewriter=open_rewriter(settings),
-                           embed_timeout_s=settings.embedding_timeout_s)
+    search = SearchService(CandidateQueries(driver, database, language=settings.language), embedder,
+                           rewriter=open_rewriter(settings), embed_timeout_s=settings.embedding_timeout_s)
     outcomes = OutcomeQueries(driver, database)
     outbox = CommandOutbox(settings, handler, outcomes, Sealer(keys) if keys is not None else None)
     extractions = ExtractionQueries(driver, database)
     layer_queries = LayerQueries(driver, database)
     queries = TemporalQueries(driver, database)
     context = ContextBuilder(queries, layer_queries, search, token_counter(), settings.context_always,
-                             open_questions(settings))
+                             open_questions(settings), language=settings.language)
     return Lore(settings=settings, driver=driver, event_log=event_log, embedder=embedder, projector=projector,
                 commands=handler, search=search, outbox=outbox, use=UseRecorder(outbox.send), queries=queries,
                 outcomes=outcomes, extractions=extractions, layer_queries=layer_queries, context=context,
@@ -266,6 +267,21 @@ def refuse_other_models(driver: Driver, model: str, database: str) -> None:
             "`lore dlq replay --code embedder_changed` for commands refused meanwhile)")
 
 
+def refuse_other_language(driver: Driver, language: str, database: str) -> None:
+    """Raise LanguageChanged when the store reads text in another language than `language`."""
+    found = store_language(driver, database)
+    if found is not None and found != language:
+        raise LanguageChanged(
+            f"the store reads text in {_LANGUAGE_NAMES.get(found, found)} ({found}), and LORE_LANGUAGE "
+            f"gives {language}: a store's memories, summaries and word indexes are in one language, so "
+            f"Lore writes nothing in another. Set LORE_LANGUAGE={found} back, or move the store with "
+            f"`lore language {language}` (then `lore dlq replay --code language_changed` for commands "
+            "refused meanwhile; README, Chinese)")
+
+
+_LANGUAGE_NAMES = {"en": "English", "zh": "Chinese"}
+
+
 def open_questions(settings: Settings) -> QuestionSynthesizer | None:
     """What synthesizes the questions a search asks beside a message (None: none)."""
     if settings.questions == "off":
@@ -279,9 +295,11 @@ def open_layers(settings: Settings, reads: LayerQueries, handler: CommandHandler
     if settings.layers == "off":
         return None
     llm = model_for(settings, "layers")
-    summarizer = (LLMSummarizer(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens)
-                  if llm is not None else OfflineSummarizer())
-    writer = LLMProfileWriter(llm) if llm is not None else OfflineProfileWriter()
+    summarizer = (LLMSummarizer(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens,
+                                settings.language)
+                  if llm is not None else OfflineSummarizer(settings.language))
+    writer = (LLMProfileWriter(llm, settings.language) if llm is not None
+              else OfflineProfileWriter(settings.language))
     return LayersProcess(reads, handler, summarizer, writer, retry_s=settings.summary_retry_s,
                          poll_s=settings.extraction_poll_s)
 
@@ -344,7 +362,7 @@ def open_extractor(settings: Settings) -> Extractor | None:
         return None
     llm = model_for(settings, "extractor")
     return (LLMExtractor(llm, settings.llm_context_tokens, settings.llm_max_answer_tokens, settings.taxonomy)
-            if llm is not None else RulesExtractor())
+            if llm is not None else RulesExtractor(language=settings.language))
 
 
 def named_model(settings: Settings, model: str) -> Extractor | None:

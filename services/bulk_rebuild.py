@@ -21,7 +21,7 @@ from infra.local import LocalStack
 from infra.local.neo4j_import import ImportFiles, admin_command, run_import
 from infra.settings import Settings
 from projections.graph.bulk_csv import CsvFiles, write_csv
-from projections.graph.bulk_load import dimensions_now, finish_import
+from projections.graph.bulk_load import dimensions_now, finish_import, language_now
 from projections.graph.fold import Folder, Graph, Vector
 from projections.graph.projector import SHARDS, VERSION, shard_of
 from services.bootstrap import Lore, bootstrap
@@ -96,6 +96,8 @@ def bulk_rebuild(settings: Settings, stack: LocalStack | None = None, csv_dir: P
     started = time.monotonic()
     lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
     try:
+        # The new database reads text in the language the old one did (its own indexes say it).
+        language = language_now(lore.driver, settings.neo4j_database) or settings.language
         progress.phase("reading and folding the log", lore.event_log.count())
         graph, report.events, report.entries, dimensions = _fold(lore, batch_size, progress.advance)
     finally:
@@ -110,7 +112,7 @@ def bulk_rebuild(settings: Settings, stack: LocalStack | None = None, csv_dir: P
     del graph
     report.seconds["csv"] = time.monotonic() - started
     to_import = ImportFiles(files.nodes, files.relationships, files.array_delimiter)
-    _save_after_import(directory, dimensions, files)
+    _save_after_import(directory, dimensions, files, language)
     if not local:
         command = " ".join(admin_command(to_import, directory / "import.report", settings.neo4j_database))
         raise NotLocal(
@@ -129,7 +131,7 @@ def bulk_rebuild(settings: Settings, stack: LocalStack | None = None, csv_dir: P
     progress.phase("building indexes", None)
     lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
     try:
-        finish_import(lore.driver, dimensions, files.empty_lists, settings.neo4j_database)
+        finish_import(lore.driver, dimensions, files.empty_lists, settings.neo4j_database, language)
     finally:
         lore.close()
     report.seconds["indexes"] = time.monotonic() - started
@@ -141,9 +143,9 @@ def bulk_rebuild(settings: Settings, stack: LocalStack | None = None, csv_dir: P
 _AFTER_IMPORT = "after-import.json"
 
 
-def _save_after_import(directory: Path, dimensions: int | None, files: CsvFiles) -> None:
+def _save_after_import(directory: Path, dimensions: int | None, files: CsvFiles, language: str) -> None:
     (directory / _AFTER_IMPORT).write_text(json.dumps(
-        {"dimensions": dimensions, "empty_lists": files.empty_lists}))
+        {"dimensions": dimensions, "empty_lists": files.empty_lists, "language": language}))
 
 
 def after_import(settings: Settings, directory: Path) -> None:
@@ -152,6 +154,6 @@ def after_import(settings: Settings, directory: Path) -> None:
     lore = bootstrap(settings.model_copy(update={"embedder": "none"}))
     try:
         finish_import(lore.driver, saved["dimensions"], [tuple(e) for e in saved["empty_lists"]],
-                      settings.neo4j_database)
+                      settings.neo4j_database, saved.get("language", "en"))
     finally:
         lore.close()

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from infra.local import LocalStack
 from infra.settings import Settings
 from projections.graph import ensure_schema
-from projections.graph.schema import vector_dimensions
+from projections.graph.schema import store_language, vector_dimensions
 from services.bootstrap import bootstrap
 
 
@@ -35,14 +35,16 @@ def compact(settings: Settings, stack: LocalStack | None = None,
     settings = settings.model_copy(update={"embedder": "none"})
     lore = bootstrap(settings)
     try:
-        # The vectors come from the log; the new index must have the old one's dimension.
+        # The vectors come from the log; the new index must have the old one's dimension, and the
+        # new store read text in the old one's language.
         dimensions = vector_dimensions(lore.driver, settings.neo4j_database)
+        language = store_language(lore.driver, settings.neo4j_database)
     finally:
         lore.close()
     stack.renew_neo4j_store(on_progress)
     lore = bootstrap(settings)
     try:
-        ensure_schema(lore.driver, dimensions, settings.neo4j_database)
+        ensure_schema(lore.driver, dimensions, settings.neo4j_database, language)
         on_progress("replaying the log")
         return lore.projector.rebuild(lore.event_log)
     finally:

@@ -48,6 +48,29 @@ TITLES = {"profile": "About them", "recent_sessions": "Recent conversations", "a
           "todos": "To do", "relevant": "Relevant to this message"}
 
 
+@dataclass(frozen=True)
+class Labels:
+    """The block's words in the person's language (LORE_LANGUAGE): what the assistant reads."""
+
+    header: str          # {day}: the day the block is as of
+    instruction: str
+    titles: dict[str, str]
+    since: str           # {day}
+    due: str             # {day}
+    still_open: str      # {text}
+
+
+LABELS = {
+    "en": Labels("What you know about this person (as of {day})", INSTRUCTION, TITLES, " (since {day})",
+                 " (due {day})", " Still open: {text}"),
+    "zh": Labels("关于这个人你所知道的（截至{day}）",
+                 "这些笔记只在对回答此人的消息有帮助时使用；两条相互矛盾时，以较新的为准。",
+                 {"profile": "关于此人", "recent_sessions": "最近的对话", "always": "始终牢记",
+                  "todos": "待办", "relevant": "与这条消息相关"},
+                 "（自{day}起）", "（{day}前）", " 尚未解决：{text}"),
+}
+
+
 class LayerReads(Protocol):
     def profiles(self, user_id: str, version: int | None = ..., limit: int = ...) -> list[ProfileView]: ...
 
@@ -105,42 +128,44 @@ def _day(moment: datetime | None) -> str:
     return f"{moment:%Y-%m-%d}" if moment else ""
 
 
-def memory_line(m: MemoryView) -> str:
-    return f"{m.content}" + (f" (since {_day(m.valid_from)})" if m.valid_from else "")
+def memory_line(m: MemoryView, labels: Labels = LABELS["en"]) -> str:
+    return f"{m.content}" + (labels.since.format(day=_day(m.valid_from)) if m.valid_from else "")
 
 
-def todo_line(m: MemoryView) -> str:
-    return m.content + (f" (due {_day(m.due_at)})" if m.due_at else "")
+def todo_line(m: MemoryView, labels: Labels = LABELS["en"]) -> str:
+    return m.content + (labels.due.format(day=_day(m.due_at)) if m.due_at else "")
 
 
-def summary_line(s: SummaryView) -> str:
+def summary_line(s: SummaryView, labels: Labels = LABELS["en"]) -> str:
     text = f"{_day(s.said_until)}: {s.summary.summary}"
-    return text + (f" Still open: {s.summary.unresolved}" if s.summary.unresolved else "")
+    return text + (labels.still_open.format(text=s.summary.unresolved) if s.summary.unresolved else "")
 
 
-def hit_line(hit: Hit) -> str:
+def hit_line(hit: Hit, labels: Labels = LABELS["en"]) -> str:
     f = hit.fields
     if hit.type == "message":
         when = f.get("occurred_at")
         return f"[{_day(when)}, {f.get('role')}] {f.get('content')}" if when else str(f.get("content"))
-    return memory_line_of(f)
+    return memory_line_of(f, labels)
 
 
-def memory_line_of(f: dict[str, Any]) -> str:
+def memory_line_of(f: dict[str, Any], labels: Labels = LABELS["en"]) -> str:
     since = f.get("valid_from")
-    return str(f.get("content")) + (f" (since {_day(since)})" if isinstance(since, datetime) else "")
+    dated = labels.since.format(day=_day(since)) if isinstance(since, datetime) else ""
+    return str(f.get("content")) + dated
 
 
 class Renderer:
     """Lays sections out as text or Markdown, and counts what each line costs."""
 
-    def __init__(self, counter: TokenCounter, form: Format) -> None:
+    def __init__(self, counter: TokenCounter, form: Format, labels: Labels = LABELS["en"]) -> None:
         self.counter = counter
         self.form = form
+        self.labels = labels
 
     def header(self, now: datetime) -> str:
-        title = f"What you know about this person (as of {now:%Y-%m-%d})"
-        return (f"# {title}" if self.form == "markdown" else f"{title}:") + f"\n{INSTRUCTION}"
+        title = self.labels.header.format(day=f"{now:%Y-%m-%d}")
+        return (f"# {title}" if self.form == "markdown" else f"{title}:") + f"\n{self.labels.instruction}"
 
     def title(self, section: Section) -> str:
         return f"\n## {section.title}" if self.form == "markdown" else f"\n{section.title}:"
@@ -150,7 +175,7 @@ class Renderer:
 
     def render(self, now: datetime, sections: Sequence[Section]) -> str:
         if self.form == "json":
-            return json.dumps({"as_of": now.isoformat(), "instruction": INSTRUCTION, "sections": [
+            return json.dumps({"as_of": now.isoformat(), "instruction": self.labels.instruction, "sections": [
                 {"name": s.name, "title": s.title, "items": [{"type": i.type, "id": i.id, "text": i.text}
                                                              for i in s.items]} for s in sections]},
                               ensure_ascii=False)
@@ -186,7 +211,8 @@ def _sentences_within(text: str, budget: int, cost: Callable[[str], int]) -> str
 class ContextBuilder:
     def __init__(self, queries: TemporalQueries, layers: LayerReads, search: SearchService,
                  counter: TokenCounter, always: str = "preference:all,lesson:5",
-                 synthesizer: QuestionSynthesizer | None = None) -> None:
+                 synthesizer: QuestionSynthesizer | None = None, language: str = "en") -> None:
+        self.labels = LABELS.get(language, LABELS["en"])
         self.queries = queries
         self.layers = layers
         self.search = search
@@ -225,13 +251,14 @@ class ContextBuilder:
                                relevant, shown)
         timings["search"] = _ms(started)
 
-        render = Renderer(self.counter, form)
+        render = Renderer(self.counter, form, self.labels)
+        titles = self.labels.titles
         used = render.cost(render.header(now))
         sections: list[Section] = []
 
         def pack(name: str, items: list[Item]) -> list[Item]:
             nonlocal used
-            section = Section(name, TITLES[name])
+            section = Section(name, titles[name])
             room = min(budget - used, int(budget * SHARES[name]))
             spent = render.cost(render.title(section))
             for item in items:
@@ -246,14 +273,15 @@ class ContextBuilder:
             return section.items
 
         if profile is not None and profile.narrative:
-            room = min(budget - used, int(budget * SHARES["profile"])) - render.cost(TITLES["profile"]) - 2
+            room = min(budget - used, int(budget * SHARES["profile"])) - render.cost(titles["profile"]) - 2
             narrative = _sentences_within(profile.narrative, room, self.counter.count)
             if narrative:
                 pack("profile", [Item("profile", f"v{profile.version}", narrative)])
-        pack("recent_sessions", [Item("summary", s.summary_id, summary_line(s)) for s in summaries])
-        pack("always", [Item("memory", m.memory_id, memory_line(m)) for m in always])
-        pack("todos", [Item("memory", m.memory_id, todo_line(m)) for m in todos])
-        pack("relevant", [Item(h.type, h.id, hit_line(h))  # type: ignore[arg-type]
+        labels = self.labels
+        pack("recent_sessions", [Item("summary", s.summary_id, summary_line(s, labels)) for s in summaries])
+        pack("always", [Item("memory", m.memory_id, memory_line(m, labels)) for m in always])
+        pack("todos", [Item("memory", m.memory_id, todo_line(m, labels)) for m in todos])
+        pack("relevant", [Item(h.type, h.id, hit_line(h, labels))  # type: ignore[arg-type]
                           for h in relevant_hits])
 
         text = render.render(now, sections)
@@ -273,7 +301,8 @@ class ContextBuilder:
             relevant=[h for h in relevant_hits if ("relevant", h.id) in kept],
             profile_version=profile.version if profile is not None and any(
                 s.name == "profile" for s in sections) else 0,
-            questions=questions, timings_ms=timings, relevant_found=len(relevant_hits), floor=floor)
+            questions=questions, timings_ms=timings, instruction=self.labels.instruction,
+            relevant_found=len(relevant_hits), floor=floor)
 
 
 def _ms(started: float) -> float:

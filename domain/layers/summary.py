@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from domain.commands import Message
 from domain.layers.model import SessionSummary
-from domain.text import language
+from domain.text import chinese, language
 from domain.text.english import CHAT_STOP_WORDS
 from domain.text.parse import Sentence
 
@@ -53,12 +53,17 @@ _REQUEST = re.compile(
 def has_substance(messages: Sequence[Message]) -> bool:
     """Worth a summary: at least MIN_MESSAGES messages, the person's not all small talk."""
     return len(messages) >= MIN_MESSAGES and any(
-        _content_words(m.content) for m in messages if m.role == "user"
+        _said_words(m.content) for m in messages if m.role == "user"
     )
 
 
 def _content_words(text: str) -> list[str]:
     return _TOPIC.words(text)
+
+
+def _said_words(text: str) -> list[str]:
+    """The content words of what someone said, in English, or in Chinese where it has Han (jieba's)."""
+    return chinese.TOPIC.words(text) if chinese.has_han(text) else _TOPIC.words(text)
 
 
 def _said(messages: Sequence[Message]) -> list[tuple[int, str]]:

@@ -10,7 +10,7 @@ cosine recall_any@10 72.7 % alone against 70.6 % with the turn before, while BM2
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 # Two turns before (the question a turn answers, and what led to it) and one after (the reply
@@ -24,14 +24,20 @@ def said_on(when: datetime | None) -> str:
     return f"{when.day} {when:%B %Y}" if when else ""
 
 
+def said_on_zh(when: datetime | None) -> str:
+    """The day as Chinese writes it: `2023年5月7日`."""
+    return f"{when.year}年{when.month}月{when.day}日" if when else ""
+
+
 def turn_contexts(turns: Sequence[str], days: Sequence[datetime | None],
-                  before: int = BEFORE, after: int = AFTER) -> list[str]:
-    """For each turn of an episode: the day it was said, then the turns from `before` ahead of it
-    to `after` behind it, in order (the turn itself among them)."""
+                  before: int = BEFORE, after: int = AFTER,
+                  said: Callable[[datetime | None], str] = said_on) -> list[str]:
+    """For each turn of an episode: the day it was said (as `said` writes it), then the turns from
+    `before` ahead of it to `after` behind it, in order (the turn itself among them)."""
     if len(days) != len(turns):
         raise ValueError("one day per turn")
     contexts = []
     for i, day in enumerate(days):
         window = " ".join(turns[max(i - before, 0):i + after + 1])
-        contexts.append(f"{said_on(day)}. {window}" if day else window)
+        contexts.append(f"{said(day)}. {window}" if day else window)
     return contexts

@@ -29,10 +29,15 @@ class Analyzer:
     stop: frozenset[str] = frozenset()  # words left out
     suffix: str = ""  # taken off a word once stop words are out ("'s")
     stemmer: str | None = None  # a snowball algorithm, or None: no stemming
+    # A language written without spaces is cut by a segmenter; `token` then says which of its
+    # pieces are words (not punctuation).
+    cut: Callable[[str], list[str]] | None = None
 
     def words(self, text: str) -> list[str]:
         """The words of `text` as this analyzer reads them, in order."""
-        if self.fold_first:
+        if self.cut is not None:
+            found = [self.fold(w) for w in self.cut(text) if self.token.search(w)]
+        elif self.fold_first:
             found = self.token.findall(self.fold(text))
         else:
             found = [self.fold(w) for w in self.token.findall(text)]

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from domain.text import english
+from domain.text import chinese, english
 from domain.text.analyzer import Analyzer
 
 
@@ -28,6 +28,7 @@ class Language:
 
 LANGUAGES: dict[str, Language] = {
     "en": Language("en", english.ANALYZERS, english.SENTENCE),
+    "zh": Language("zh", chinese.ANALYZERS, chinese.SENTENCE),
 }
 DEFAULT = "en"
 

@@ -9,7 +9,7 @@ from neo4j import Driver
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 from projections.graph.fold import ID_PROPERTY
-from projections.graph.schema import ensure_schema, vector_dimensions
+from projections.graph.schema import ensure_schema, store_language, vector_dimensions
 
 # Label and property come from ID_PROPERTY (ours), never from data; the values are parameters.
 _EMPTY_LISTS = "UNWIND $rows AS r MATCH (n:{label} {{{key}: r.id}}) SET n += r.props"
@@ -27,10 +27,11 @@ def set_empty_lists(driver: Driver, empty_lists: list[tuple[str, str, dict[str, 
 
 
 def finish_import(driver: Driver, dimensions: int | None,
-                  empty_lists: list[tuple[str, str, dict[str, list[Any]]]], database: str = "neo4j") -> None:
-    """Constraints and indexes (waits until they are online), then the empty lists (found by
-    the ids the constraints index)."""
-    ensure_schema(driver, dimensions, database)
+                  empty_lists: list[tuple[str, str, dict[str, list[Any]]]], database: str = "neo4j",
+                  language: str | None = None) -> None:
+    """Constraints and indexes (waits until they are online), the store's `language`'s among them,
+    then the empty lists (found by the ids the constraints index)."""
+    ensure_schema(driver, dimensions, database, language)
     set_empty_lists(driver, empty_lists, database)
 
 
@@ -40,5 +41,14 @@ def dimensions_now(driver: Driver, database: str = "neo4j") -> int | None:
         # Asked once, without the driver's retries: a stopped Neo4j answers with an error at once.
         driver.verify_connectivity()
         return vector_dimensions(driver, database)
+    except (ServiceUnavailable, SessionExpired):
+        return None
+
+
+def language_now(driver: Driver, database: str = "neo4j") -> str | None:
+    """The store's language now, if Neo4j answers (None: it does not, or the store has none)."""
+    try:
+        driver.verify_connectivity()
+        return store_language(driver, database)
     except (ServiceUnavailable, SessionExpired):
         return None

@@ -175,6 +175,7 @@ CALL (session, s) { WITH session, s WHERE session IS NOT NULL MERGE (session)-[:
 WITH s, r WHERE r.props.trigger = 'revised'
 SET s.summary = null, s.topics = null, s.user_intent = null, s.emotional_tone = null, s.key_facts = null,
     s.unresolved = null, s.content = null, s.content_cjk = null, s.user_key_cjk = null,
+    s.words_zh = null,
     s.embedding_model = null, s.name = 'summary (being revised)'
 REMOVE s.embedding
 """
@@ -356,7 +357,8 @@ SET ep.text = null, ep.expired_at = datetime(r.recorded_at), ep.expired_run = r.
 WITH ep
 CALL (ep) {
   MATCH (ep)-[:HAS_MESSAGE]->(x:Message)
-  SET x.content = null, x.context = null, x.content_cjk = null, x.name = '(expired)', x.expired = true
+  SET x.content = null, x.context = null, x.content_cjk = null, x.words_zh = null, x.name = '(expired)',
+      x.expired = true
   REMOVE x.embedding
 }
 """
@@ -465,7 +467,8 @@ CALL (r) {
 CALL (r) {
   UNWIND r.message_ids AS id
   MATCH (x:Message {message_id: id, user_id: r.user_id})
-  SET x.content = null, x.context = null, x.content_cjk = null, x.user_key_cjk = null, x.name = '(purged)',
+  SET x.content = null, x.context = null, x.content_cjk = null, x.words_zh = null, x.user_key_cjk = null,
+      x.name = '(purged)',
       x.purged = true, x.hidden_by = null, x.embedding_model = null
   REMOVE x.embedding
 }

@@ -347,7 +347,7 @@ def memories_extracted(g: Graph, rows: list[dict[str, Any]]) -> None:
 
 
 _WITHHELD_SUMMARY = ("summary", "topics", "user_intent", "emotional_tone", "key_facts", "unresolved",
-                     "content", "content_cjk", "user_key_cjk", "embedding_model", "embedding")
+                     "content", "content_cjk", "user_key_cjk", "words_zh", "embedding_model", "embedding")
 
 
 def summary_due(g: Graph, rows: list[dict[str, Any]]) -> None:
@@ -501,9 +501,9 @@ def memory_purged(g: Graph, rows: list[dict[str, Any]]) -> None:
         for message_id in r["message_ids"]:
             x = g.get_of("Message", message_id, r["user_id"])
             if x is not None:
-                put_all(x, {"content": None, "context": None, "content_cjk": None, "user_key_cjk": None,
-                            "name": "(purged)", "purged": True, "hidden_by": None, "embedding_model": None,
-                            "embedding": None})
+                put_all(x, {"content": None, "context": None, "content_cjk": None, "words_zh": None,
+                            "user_key_cjk": None, "name": "(purged)", "purged": True, "hidden_by": None,
+                            "embedding_model": None, "embedding": None})
 
 
 def topic_forgotten(g: Graph, rows: list[dict[str, Any]]) -> None:
@@ -582,8 +582,8 @@ def episode_expired(g: Graph, rows: list[dict[str, Any]]) -> None:
             x = g.nodes.get(rel[2])
             if x is None or "Message" not in x.labels:
                 continue
-            put_all(x, {"content": None, "context": None, "content_cjk": None, "name": "(expired)",
-                        "expired": True, "embedding": None})
+            put_all(x, {"content": None, "context": None, "content_cjk": None, "words_zh": None,
+                        "name": "(expired)", "expired": True, "embedding": None})
 
 
 def maintenance_applied(g: Graph, rows: list[dict[str, Any]]) -> None:

@@ -67,6 +67,14 @@ class EmbedderChanged(GraphNeedsRebuild):
     code = "embedder_changed"
 
 
+class LanguageChanged(GraphNeedsRebuild):
+    """The store reads text in another language than the configured one: its memories, summaries
+    and word indexes are in that language, so nothing is written in another (the message says how
+    to move it)."""
+
+    code = "language_changed"
+
+
 class ProjectionOutdated(GraphNeedsRebuild):
     """The graph was projected by an earlier version of Lore, in a shape this one does not write."""
 

@@ -40,11 +40,11 @@ from domain.events import (
     UserErased,
 )
 from domain.model import command_key, derived_id, episode_key, message_id, normalized, session_key
-from domain.retrieval.turn_context import turn_contexts
+from domain.retrieval.turn_context import said_on_zh, turn_contexts
 from domain.state import slot_key
 from domain.stored import StoredEvent
 from projections.graph import cypher
-from projections.keys import has_cjk, user_key
+from projections.keys import has_cjk, user_key, words_zh
 
 _CAPTION = 60
 
@@ -291,18 +291,22 @@ def memory_restored(event: MemoryRestored, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id}
 
 
-def text_props(text: str, user_id: str) -> dict[str, Any]:
-    """The properties the fulltext indexes read: CJK text also goes to the CJK-bigram index."""
+def text_props(text: str, user_id: str, context: str | None = None) -> dict[str, Any]:
+    """The properties the fulltext indexes read: CJK text also goes to the CJK-bigram index, and
+    its words (of the turn in its `context`, for a turn) to the Chinese word index."""
     cjk = has_cjk(text)
     return {"user_key": user_key(user_id), "content_cjk": text if cjk else None,
-            "user_key_cjk": user_key(user_id) if cjk else None}
+            "user_key_cjk": user_key(user_id) if cjk else None,
+            "words_zh": words_zh(context or text) if cjk else None}
 
 
 def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
     """Each message of an episode as a node of its own: searchable turn by turn."""
     vectors = [e.vector() if e else None for e in event.embeddings] or [None] * len(event.messages)
-    contexts = turn_contexts([message_text(m) for m in event.messages],
-                             [m.timestamp or event.occurred_at for m in event.messages])
+    texts = [message_text(m) for m in event.messages]
+    days = [m.timestamp or event.occurred_at for m in event.messages]
+    contexts = turn_contexts(texts, days)
+    contexts_zh = turn_contexts(texts, days, said=said_on_zh) if any(has_cjk(t) for t in texts) else contexts
     return [
         {
             "message_id": message_id(event.user_id, event.episode_id, i),
@@ -315,7 +319,7 @@ def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
                 "embedding_model": (e.model if (e := event.embeddings[i]) else None) if event.embeddings
                 else None,
                 "context": contexts[i],
-                **text_props(message_text(message), event.user_id),
+                **text_props(message_text(message), event.user_id, contexts_zh[i]),
             },
         }
         for i, (message, vector) in enumerate(zip(event.messages, vectors, strict=True))

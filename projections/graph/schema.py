@@ -19,6 +19,11 @@ MESSAGE_FULLTEXT_CJK = "message_text_cjk"
 ENTITY_FULLTEXT = "entity_name_by_user"
 SUMMARY_VECTOR_INDEX = "summary_embedding"
 SUMMARY_FULLTEXT = "summary_text"
+# A Chinese store's own indexes, over the words jieba cut (`words_zh`, space-separated: the index
+# cuts at spaces only). Which of them a store holds is its language (`store_language`).
+MEMORY_WORDS_ZH = "memory_words_zh"
+MESSAGE_WORDS_ZH = "message_words_zh"
+SUMMARY_WORDS_ZH = "summary_words_zh"
 # Indexes and constraints of earlier versions, replaced by the ones below. The constraints made
 # a command or episode id unique across everyone; it is unique per person now.
 _RETIRED_INDEXES = ["memory_content", "entity_name"]
@@ -41,6 +46,11 @@ _FULLTEXT = {
     SUMMARY_FULLTEXT: ("Summary", ["content", "user_key"], "english"),
 }
 _FULLTEXT_PROPERTIES = {name: properties for name, (_, properties, _) in _FULLTEXT.items()}
+LANGUAGE_FULLTEXT = {
+    "zh": {name: (label, ["words_zh", "user_key_cjk"], "whitespace")
+           for name, label in ((MEMORY_WORDS_ZH, "Memory"), (MESSAGE_WORDS_ZH, "Message"),
+                               (SUMMARY_WORDS_ZH, "Summary"))},
+}
 
 _STATEMENTS = [
     "CREATE CONSTRAINT user_id IF NOT EXISTS FOR (u:User) REQUIRE u.user_id IS UNIQUE",
@@ -119,8 +129,34 @@ def vector_index_filters(driver: Driver, database: str = "neo4j") -> dict[str, b
     return {r["name"]: "user_id" in (r["properties"] or []) for r in records}
 
 
-def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j") -> None:
-    """Create what is missing. `dimensions` = the embedder's; None leaves the vector index out."""
+def store_language(driver: Driver, database: str = "neo4j") -> str | None:
+    """The language a store's text is read in: the one whose own indexes it holds; a store without
+    any is English once it holds anyone (every store before issue 31 was), else it has none yet."""
+    records, _, _ = driver.execute_query("SHOW FULLTEXT INDEXES YIELD name", database_=database)
+    names = {r["name"] for r in records}
+    for code, indexes in LANGUAGE_FULLTEXT.items():
+        if names & indexes.keys():
+            return code
+    records, _, _ = driver.execute_query("MATCH (u:User) RETURN 1 AS found LIMIT 1", database_=database)
+    return "en" if records else None
+
+
+def language_indexes(language: str) -> list[str]:
+    """The statements that make a language's own indexes (none for English)."""
+    return [_fulltext(name, label, ", ".join(f"n.{p}" for p in properties), analyzer)
+            for name, (label, properties, analyzer) in LANGUAGE_FULLTEXT.get(language, {}).items()]
+
+
+def drop_language_indexes(driver: Driver, database: str = "neo4j") -> None:
+    for indexes in LANGUAGE_FULLTEXT.values():
+        for name in indexes:
+            driver.execute_query(f"DROP INDEX {name} IF EXISTS", database_=database)
+
+
+def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j",
+                  language: str | None = None) -> None:
+    """Create what is missing. `dimensions` = the embedder's; None leaves the vector index out.
+    `language`: its own indexes are made too (None: a language's indexes are left as they are)."""
     statements: list[tuple[str, dict[str, int]]] = [
         (f"DROP CONSTRAINT {name} IF EXISTS", {}) for name in _RETIRED_CONSTRAINTS]
     statements += [(f"DROP INDEX {name} IF EXISTS", {}) for name in _RETIRED_INDEXES]
@@ -128,6 +164,7 @@ def ensure_schema(driver: Driver, dimensions: int | None, database: str = "neo4j
     # made again; Neo4j fills it from the nodes in the background, awaited below.
     statements += [(f"DROP INDEX {name} IF EXISTS", {}) for name in stale_fulltext_indexes(driver, database)]
     statements += [(s, {}) for s in _STATEMENTS]
+    statements += [(s, {}) for s in language_indexes(language or "en")]
     if dimensions:
         if filters_in_vector_index(driver, database):
             # An index made before (by 5.26, or without the filter) is made again with it, once.

@@ -15,6 +15,7 @@ from services.cli.extract import extract, reextract
 from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
 from services.cli.keys import keys_app
+from services.cli.language import language
 from services.cli.maintain import maintain
 from services.cli.migrate import migrate_log
 from services.cli.rebuild import catch_up, compact, fingerprint, rebuild
@@ -44,6 +45,7 @@ app.command()(reextract)
 app.command()(export)
 app.command()(maintain)
 app.command()(reembed)
+app.command()(language)
 
 
 @app.callback()

@@ -22,7 +22,7 @@ dlq_app = typer.Typer(
 console = Console()
 # Letters whose cause is outside the command: once fixed (`lore rebuild`, a bug mended), they apply.
 RETRYABLE = ("projection_mismatch", "projection_outdated", "graph_needs_rebuild", "embedder_changed",
-             "internal_error")
+             "language_changed", "internal_error")
 
 
 def _settings() -> Settings:

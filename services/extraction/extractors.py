@@ -17,6 +17,7 @@ from domain.commands import Message
 from domain.extraction import rules
 from domain.extraction.candidate import Candidate
 from domain.extraction.taxonomy import Taxonomy
+from domain.extraction.zh import rules as zh_rules
 from domain.text.parse import Parser
 from infra.llm import LLM, LLMRefused, StructuredOutputError
 from infra.nlp import english_parser
@@ -63,11 +64,24 @@ class RulesExtractor:
     name = RULES_VERSION
     uses_model = False
 
-    def __init__(self, parser: Parser | None = None) -> None:
+    def __init__(self, parser: Parser | None = None, language: str = "en") -> None:
         self.parser = parser or english_parser()
+        self.language = language
+        if language == "zh":
+            # A Chinese store's person may say a line in English: each message is read by its own rules.
+            self.name = f"{RULES_VERSION}+{zh_rules.RULES_VERSION}"
 
     def extract(self, messages: Sequence[Message], at: datetime) -> Extraction:
-        return Extraction(rules.extract(messages, at, self.parser), self.name)
+        if self.language != "zh":
+            return Extraction(rules.extract(messages, at, self.parser), self.name)
+        chinese = [m.role == "user" and zh_rules.is_chinese(m.content) for m in messages]
+        # English rules read the others (a Chinese line is passed to them as the assistant's: unread).
+        english = [m.model_copy(update={"role": "assistant"}) if zh else m for m, zh in zip(messages, chinese,
+                                                                                             strict=True)]
+        found = zh_rules.extract(messages, at, lambda m: zh_rules.is_chinese(m.content))
+        if not all(chinese[i] for i, m in enumerate(messages) if m.role == "user"):
+            found += rules.extract(english, at, self.parser)
+        return Extraction(found, self.name)
 
 
 class LLMExtractor:

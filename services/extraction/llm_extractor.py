@@ -32,7 +32,7 @@ from infra.nlp import english_parser
 
 ENTITY_TYPES = frozenset({"person", "place", "organization", "software", "thing"})
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
-PROMPT_VERSION = "extract-memories/5"
+PROMPT_VERSION = "extract-memories/6"  # 5: health, plan; 6: memories in the conversation's language
 log = logging.getLogger(__name__)
 
 SYSTEM = f"""You keep the long-term memory of a personal assistant. From a conversation between a
@@ -56,6 +56,8 @@ plans, events, the people and pets in their life, and to-dos they asked for. Rul
 - "health": a condition, allergy, medicine, injury, operation ("Takes metformin twice a day");
   "plan": arranged for a date ahead ("Moving to Leeds in May 2026"); "goal": wanted, no date set;
   "person": their people ("Wife is named Ana"; one who died or an ex fills no "partner").
+- Write each memory in the language the person wrote in (a conversation in Chinese gives memories
+  in Chinese: "在杭州当护士", "对花生过敏"); attribute names, kinds and predicates stay as below.
 - "messages": the positions (from 0) of the messages it comes from.
 - "relations": how the person (subject null) or a named thing stands to another named thing,
   e.g. {{"subject": null, "predicate": "sister", "object": "Maya", "object_type": "person"}};

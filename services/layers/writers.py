@@ -13,9 +13,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.commands import Message
 from domain.extraction import rules
+from domain.extraction.zh import rules as zh_rules
 from domain.layers.model import BasicInfo, SessionSummary
 from domain.layers.profile import ProfileInputs, carried_over, compose, current, slot_sentence, timelines
+from domain.layers.profile_zh import compose_zh, in_chinese
 from domain.layers.summary import narrative_summary
+from domain.layers.summary_zh import chinese_summary
 from infra.llm import LLM, LLMRefused
 from infra.nlp import english_parser
 from infra.nlp.tone import tone
@@ -24,9 +27,11 @@ from services.extraction.llm_extractor import estimated_tokens
 log = logging.getLogger(__name__)
 
 EXTRACTIVE = "narrative/1"  # the offline summarizer (extractive/1 before: the person's own sentences)
+EXTRACTIVE_ZH = "narrative-zh/1"
 OFFLINE_PROFILE = "profile/1"
-SUMMARY_PROMPT = "summarize-session/1"
-PROFILE_PROMPT = "write-profile/1"
+OFFLINE_PROFILE_ZH = "profile-zh/1"
+SUMMARY_PROMPT = "summarize-session/2"  # 2: in the conversation's language
+PROFILE_PROMPT = "write-profile/2"  # 2: in the person's language
 
 
 @dataclass(frozen=True)
@@ -55,12 +60,31 @@ def offline_summary(messages: Sequence[Message], at: datetime) -> SessionSummary
     return narrative_summary(messages, memories, parsed, tone([s.text for p in parsed for s in p]))
 
 
+def offline_summary_zh(messages: Sequence[Message], at: datetime) -> SessionSummary:
+    """The narrative summary of a conversation in Chinese, in Chinese, from the Chinese rules."""
+    found = zh_rules.extract(messages, at, lambda m: zh_rules.is_chinese(m.content))
+    return chinese_summary(messages, list(dict.fromkeys((c.kind.value, c.content) for c in found)))
+
+
+def mostly_chinese(messages: Sequence[Message]) -> bool:
+    theirs = [m for m in messages if m.role == "user"] or list(messages)
+    return sum(zh_rules.is_chinese(m.content) for m in theirs) * 2 > len(theirs)
+
+
 class OfflineSummarizer:
     name = EXTRACTIVE
     uses_model = False
 
+    def __init__(self, language: str = "en") -> None:
+        # A Chinese store summarizes a conversation held in Chinese in Chinese; others as before.
+        self.language = language
+        if language == "zh":
+            self.name = f"{EXTRACTIVE}+{EXTRACTIVE_ZH}"
+
     def summarize(self, messages: Sequence[Message], at: datetime) -> Written:
-        return Written(offline_summary(messages, at), EXTRACTIVE)
+        if self.language == "zh" and mostly_chinese(messages):
+            return Written(offline_summary_zh(messages, at), self.name)
+        return Written(offline_summary(messages, at), self.name)
 
 
 SUMMARY_SYSTEM = """You keep the long-term memory of a personal assistant. Summarize one conversation
@@ -71,7 +95,8 @@ between the person ("user") and the assistant, from the person's side. Answer JS
 - "user_intent": what the person wanted from the conversation, in one short sentence.
 - "emotional_tone": one or two words (e.g. "excited", "worried", "neutral").
 - "key_facts": up to 5 facts about the person that the conversation made known, one sentence each.
-- "unresolved": what was left open or undecided, in one sentence; null if nothing was."""
+- "unresolved": what was left open or undecided, in one sentence; null if nothing was.
+Write every field in the language the person wrote in (Chinese for a conversation in Chinese)."""
 
 
 class SummaryAnswer(BaseModel):
@@ -110,9 +135,11 @@ def _transcript(messages: Sequence[Message], budget_tokens: int) -> str:
 class LLMSummarizer:
     uses_model = True
 
-    def __init__(self, llm: LLM, context_tokens: int = 4096, answer_tokens: int = 1024) -> None:
+    def __init__(self, llm: LLM, context_tokens: int = 4096, answer_tokens: int = 1024,
+                 language: str = "en") -> None:
         self.llm = llm
         self.name = llm.model
+        self.offline = OfflineSummarizer(language)  # stands in when the model fails
         self.budget = max(context_tokens - answer_tokens - estimated_tokens(SUMMARY_SYSTEM) - 400, 256)
 
     def summarize(self, messages: Sequence[Message], at: datetime) -> Written:
@@ -125,9 +152,10 @@ class LLMSummarizer:
             failure = f"{type(error).__name__}: {error}"[:500]
             log.warning("summary by %s failed, the offline one stands in: %s", self.llm.model, failure)
             # Refused as it is (too long, say), the model would refuse again: the offline one stays.
+            stand_in = self.offline.summarize(messages, at)
             return Written(
-                offline_summary(messages, at),
-                EXTRACTIVE,
+                stand_in.value,
+                stand_in.by,
                 raw_output=getattr(error, "raw", None),
                 prompt_tokens=spent[0],
                 completion_tokens=spent[1],
@@ -152,8 +180,16 @@ class OfflineProfileWriter:
     name = OFFLINE_PROFILE
     uses_model = False
 
+    def __init__(self, language: str = "en") -> None:
+        # A Chinese store writes the profile of a person known in Chinese in Chinese.
+        self.language = language
+        if language == "zh":
+            self.name = f"{OFFLINE_PROFILE}+{OFFLINE_PROFILE_ZH}"
+
     def write(self, inputs: ProfileInputs) -> Written:
-        return Written(compose(inputs), OFFLINE_PROFILE)
+        if self.language == "zh" and in_chinese(inputs):
+            return Written(compose_zh(inputs), self.name)
+        return Written(compose(inputs), self.name)
 
 
 PROFILE_SYSTEM = """You keep the long-term memory of a personal assistant, and write the person's
@@ -163,7 +199,8 @@ dates, and what it was before where it changed) and their latest conversations i
 Rules: the newest information wins, but say what changed and when ("moved from Berlin to Lisbon
 in February 2026"); keep everything the old profile said that nothing contradicts; invent nothing.
 Answer JSON: "narrative" (the paragraphs) and "basic_info": a list of {"key", "value"} for
-single facts (home city, employer, ...), keys in snake_case."""
+single facts (home city, employer, ...), keys in snake_case. Write the narrative and the values in
+the language of the facts and conversations (Chinese where they are in Chinese)."""
 
 
 class ProfileAnswer(BaseModel):
@@ -190,9 +227,10 @@ def profile_prompt(inputs: ProfileInputs) -> str:
 class LLMProfileWriter:
     uses_model = True
 
-    def __init__(self, llm: LLM) -> None:
+    def __init__(self, llm: LLM, language: str = "en") -> None:
         self.llm = llm
         self.name = llm.model
+        self.offline = OfflineProfileWriter(language)  # written when the model fails
 
     def write(self, inputs: ProfileInputs) -> Written:
         try:
@@ -200,9 +238,10 @@ class LLMProfileWriter:
         except Exception as error:  # noqa: BLE001 - any failure: the offline profile, and why
             failure = f"{type(error).__name__}: {error}"[:500]
             log.warning("profile by %s failed, the offline one is written: %s", self.llm.model, failure)
+            stand_in = self.offline.write(inputs)
             return Written(
-                compose(inputs),
-                OFFLINE_PROFILE,
+                stand_in.value,
+                stand_in.by,
                 raw_output=getattr(error, "raw", None),
                 prompt_tokens=getattr(error, "prompt_tokens", 0),
                 completion_tokens=getattr(error, "completion_tokens", 0),

@@ -51,3 +51,38 @@ def test_stems_stay_right_when_threads_share_a_stemmer() -> None:
         expected = {w: reference.stemWord(w) for w in words}
         stem.cache_clear()
         assert misread_under_threads(expected, lambda w, a=algorithm: stem(a, w)) == []
+
+
+# --- Chinese (issue 31) ------------------------------------------------------------------------------
+
+
+def test_chinese_is_cut_into_words_and_latin_words_in_it_are_read_as_english_reads_them() -> None:
+    said = "我在Google上班，Tom's iPhone坏了，体重5.5公斤"
+    assert analyzer("index", "zh").words(said) == \
+        ["我", "在", "googl", "上班", "tom", "iphon", "坏", "体重", "5", "5", "公斤"]
+    # The query leaves out the function words of both languages, as English's leaves out its own.
+    assert analyzer("query", "zh").words("阿杰在哪里上班？") == ["阿杰", "上班"]
+    assert analyzer("query", "zh").words("Where does Kevin work?") == analyzer("query").words(
+        "Where does Kevin work?")
+
+
+def test_chinese_topics_are_words_of_two_characters_or_more_without_chat_filler() -> None:
+    assert analyzer("topic", "zh").words("哈哈好的，谢谢！我在学游泳，蛙泳还不太会换气") == \
+        ["游泳", "蛙泳", "换气"]
+
+
+def test_kana_are_read_in_pairs_as_lucenes_cjk_analyzer_does() -> None:
+    assert analyzer("index", "zh").words("ありがとう") == ["あり", "りが", "がと", "とう"]
+
+
+def test_chinese_sentences_end_at_their_marks_not_inside_a_number() -> None:
+    assert language("zh").sentences("我搬家了！现在住在上海，月租4800。你呢？体重5.5公斤. OK then") == \
+        ["我搬家了！", "现在住在上海，月租4800。", "你呢？", "体重5.5公斤.", "OK then"]
+
+
+def test_chinese_words_are_the_same_in_every_thread() -> None:
+    said = [f"{a}在{b}上班，对{c}过敏" for a in ("阿杰", "小满", "老周") for b in ("陆家嘴", "望京", "南山")
+            for c in ("花生", "青霉素", "芒果")]
+    chinese = analyzer("index", "zh")
+    expected = {s: chinese.words(s) for s in said}
+    assert misread_under_threads(expected, chinese.words) == []
