@@ -13,12 +13,14 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 from typer.testing import CliRunner
 
+from domain.extraction.zh.rules import RULES_VERSION as ZH_RULES_VERSION
 from infra.settings import Settings
 from projections.graph import schema
 from projections.graph.fingerprint import fingerprint
 from services.api import create_app
 from services.bootstrap import bootstrap
 from services.cli import app
+from services.extraction.extractors import RULES_VERSION
 from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
 
@@ -62,7 +64,7 @@ def search(client: TestClient, query: str) -> list[dict[str, Any]]:
 def test_a_chinese_speaker_moves_is_allergic_and_asks_for_a_reminder(client: TestClient, neo4j: Driver,
                                                                      settings: Settings) -> None:
     first = talk(client, "first", FIRST)
-    assert first["status"] == "done" and first["extractor"] == "rules/3+rules-zh/1", first
+    assert first["status"] == "done" and first["extractor"] == f"{RULES_VERSION}+{ZH_RULES_VERSION}", first
     second = talk(client, "second", SECOND)
     assert second["status"] == "done", second
 
