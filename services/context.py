@@ -229,34 +229,61 @@ class ContextBuilder:
             floor = default_floor(self.search.embedder.model if self.search.embedder else None)
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        profile = next(iter(self.layers.profiles(user_id)), None)
-        summaries = self.layers.summaries(user_id, limit=SUMMARIES)
-        always = [m for kind, count in self.always
-                  for m in sorted(self.queries.memories(user_id, valid_at=now, kind=kind, limit=count or 200),
-                                  key=lambda m: (-m.importance, m.memory_id))[:count or None]]
-        todos = sorted((m for m in self.queries.memories(user_id, valid_at=now, kind="todo", limit=200)
-                        if m.completed_at is None),
-                       key=lambda m: (m.due_at is None, m.due_at or now, m.memory_id))[:TODOS]
+        layers = self._layers(user_id, now)
         timings["layers"] = _ms(started)
 
         started = time.perf_counter()
         questions = self.synthesizer.questions(message, recent) if self.synthesizer and synthesize else []
         timings["questions"] = _ms(started)
         started = time.perf_counter()
-        loaded = {m.memory_id for m in [*always, *todos]}
-        hits = self.search.search(user_id, message, Window(valid_at=now, known_at=None), limit=relevant * 2,
-                                  types=("memory", "message"), also=tuple(questions), measure=True)
-        shown = [m.content for m in [*always, *todos]] + [s.summary.summary for s in summaries]
-        relevant_hits = select((h for h in hits if h.id not in loaded), [message, *questions], floor,
-                               relevant, shown)
+        relevant_hits = self._relevant(user_id, message, questions, layers, now, floor, relevant)
         timings["search"] = _ms(started)
 
         render = Renderer(self.counter, form, self.labels)
-        titles = self.labels.titles
+        sections = self._sections(render, budget, now, layers, relevant_hits)
+        text, tokens = _fitted(render, now, sections, budget)
+        kept = {(s.name, i.id) for s in sections for i in s.items}
+        profile = layers.profile
+        return ContextBlock(
+            text=text, tokens=tokens, tokenizer=self.counter.name, sections=sections,
+            always=[m for m in layers.always if ("always", m.memory_id) in kept],
+            todos=[m for m in layers.todos if ("todos", m.memory_id) in kept],
+            relevant=[h for h in relevant_hits if ("relevant", h.id) in kept],
+            profile_version=profile.version if profile is not None and any(
+                s.name == "profile" for s in sections) else 0,
+            questions=questions, timings_ms=timings, instruction=self.labels.instruction,
+            relevant_found=len(relevant_hits), floor=floor)
+
+    def _layers(self, user_id: str, now: datetime) -> _Layers:
+        """What a block holds whatever was asked: the profile, recent sessions, always-on kinds, to-dos."""
+        always = [m for kind, count in self.always
+                  for m in sorted(self.queries.memories(user_id, valid_at=now, kind=kind, limit=count or 200),
+                                  key=lambda m: (-m.importance, m.memory_id))[:count or None]]
+        todos = sorted((m for m in self.queries.memories(user_id, valid_at=now, kind="todo", limit=200)
+                        if m.completed_at is None),
+                       key=lambda m: (m.due_at is None, m.due_at or now, m.memory_id))[:TODOS]
+        return _Layers(next(iter(self.layers.profiles(user_id)), None),
+                       self.layers.summaries(user_id, limit=SUMMARIES), always, todos)
+
+    def _relevant(self, user_id: str, message: str, questions: list[str], layers: _Layers, now: datetime,
+                  floor: float, relevant: int) -> list[Hit]:
+        """What bears on the message, by the block's rules (services/selection.py), nothing the
+        layers already hold."""
+        loaded = {m.memory_id for m in [*layers.always, *layers.todos]}
+        hits = self.search.search(user_id, message, Window(valid_at=now, known_at=None), limit=relevant * 2,
+                                  types=("memory", "message"), also=tuple(questions), measure=True)
+        shown = [m.content for m in [*layers.always, *layers.todos]] + [
+            s.summary.summary for s in layers.summaries]
+        return select((h for h in hits if h.id not in loaded), [message, *questions], floor, relevant, shown)
+
+    def _sections(self, render: Renderer, budget: int, now: datetime, layers: _Layers,
+                  relevant_hits: list[Hit]) -> list[Section]:
+        """The sections in order, each within its share of the budget (SHARES)."""
+        titles, labels = self.labels.titles, self.labels
         used = render.cost(render.header(now))
         sections: list[Section] = []
 
-        def pack(name: str, items: list[Item]) -> list[Item]:
+        def pack(name: str, items: list[Item]) -> None:
             nonlocal used
             section = Section(name, titles[name])
             room = min(budget - used, int(budget * SHARES[name]))
@@ -270,39 +297,43 @@ class ContextBuilder:
             if section.items:
                 sections.append(section)
                 used += spent
-            return section.items
 
+        profile = layers.profile
         if profile is not None and profile.narrative:
             room = min(budget - used, int(budget * SHARES["profile"])) - render.cost(titles["profile"]) - 2
             narrative = _sentences_within(profile.narrative, room, self.counter.count)
             if narrative:
                 pack("profile", [Item("profile", f"v{profile.version}", narrative)])
-        labels = self.labels
-        pack("recent_sessions", [Item("summary", s.summary_id, summary_line(s, labels)) for s in summaries])
-        pack("always", [Item("memory", m.memory_id, memory_line(m, labels)) for m in always])
-        pack("todos", [Item("memory", m.memory_id, todo_line(m, labels)) for m in todos])
+        pack("recent_sessions", [Item("summary", s.summary_id, summary_line(s, labels))
+                                 for s in layers.summaries])
+        pack("always", [Item("memory", m.memory_id, memory_line(m, labels)) for m in layers.always])
+        pack("todos", [Item("memory", m.memory_id, todo_line(m, labels)) for m in layers.todos])
         pack("relevant", [Item(h.type, h.id, hit_line(h, labels))  # type: ignore[arg-type]
                           for h in relevant_hits])
+        return sections
 
+
+@dataclass(frozen=True)
+class _Layers:
+    profile: ProfileView | None
+    summaries: list[SummaryView]
+    always: list[MemoryView]
+    todos: list[MemoryView]
+
+
+def _fitted(render: Renderer, now: datetime, sections: list[Section], budget: int) -> tuple[str, int]:
+    """The block's text and its tokens; where the estimate per line ran over, items are dropped
+    from the end until it fits."""
+    text = render.render(now, sections)
+    tokens = render.counter.count(text)
+    while tokens > budget and sections:
+        last = sections[-1]
+        last.items.pop()
+        if not last.items:
+            sections.pop()
         text = render.render(now, sections)
-        tokens = self.counter.count(text)
-        while tokens > budget and sections:   # the estimate per line ran over: drop from the end
-            last = sections[-1]
-            last.items.pop()
-            if not last.items:
-                sections.pop()
-            text = render.render(now, sections)
-            tokens = self.counter.count(text)
-        kept = {(s.name, i.id) for s in sections for i in s.items}
-        return ContextBlock(
-            text=text, tokens=tokens, tokenizer=self.counter.name, sections=sections,
-            always=[m for m in always if ("always", m.memory_id) in kept],
-            todos=[m for m in todos if ("todos", m.memory_id) in kept],
-            relevant=[h for h in relevant_hits if ("relevant", h.id) in kept],
-            profile_version=profile.version if profile is not None and any(
-                s.name == "profile" for s in sections) else 0,
-            questions=questions, timings_ms=timings, instruction=self.labels.instruction,
-            relevant_found=len(relevant_hits), floor=floor)
+        tokens = render.counter.count(text)
+    return text, tokens
 
 
 def _ms(started: float) -> float:

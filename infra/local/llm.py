@@ -83,11 +83,19 @@ def start(port: int | None = None, threads: int = 1, context: int = 4096,
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"the llama.cpp server exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return process, f"{url}/v1"
-        except OSError:
-            time.sleep(0.5)
+        if _ready(url):
+            return process, f"{url}/v1"
+        time.sleep(0.5)
+
+
+def _ready(url: str) -> bool:
+    """The server answers and has its model loaded (its /health says 503 while loading)."""
+    import httpx
+
+    try:
+        return httpx.get(f"{url}/health", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
 
 
 def _serve(model: str, port: int, threads: int, context: int) -> None:
