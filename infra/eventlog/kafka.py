@@ -209,9 +209,18 @@ class KafkaEventLog:
 
     def read(self, start: dict[int, int], batch_size: int = 10_000,
              partitions: Collection[int] | None = None) -> Iterator[list[StoredEvent]]:
-        last = self.end()
-        todo = {tp: last[tp.partition] for tp in self._partitions
-                if start.get(tp.partition, -1) < last[tp.partition]
+        return self._read(start, self.end(), batch_size, partitions, None)
+
+    def read_entries(self, until: dict[int, int], people: Callable[[str], bool] | None = None,
+                     partitions: Collection[int] | None = None,
+                     batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
+        return self._read({}, until, batch_size, partitions, people)
+
+    def _read(self, start: dict[int, int], last: dict[int, int], batch_size: int,
+              partitions: Collection[int] | None,
+              people: Callable[[str], bool] | None) -> Iterator[list[StoredEvent]]:
+        todo = {tp: last.get(tp.partition, -1) for tp in self._partitions
+                if start.get(tp.partition, -1) < last.get(tp.partition, -1)
                 and (partitions is None or tp.partition in partitions)}
         if not todo:
             return
@@ -220,17 +229,22 @@ class KafkaEventLog:
             self._consumer.seek(tp, start.get(tp.partition, -1) + 1)
         while todo:
             polled = self._consumer.poll(timeout_ms=1000, max_records=batch_size)
-            batch: list[StoredEvent] = []
+            taken: list[tuple[int, int, bytes]] = []
             for tp, records in polled.items():
                 if tp not in todo:
                     continue
                 for record in records:
                     if record.offset > todo[tp]:
                         break
-                    batch.extend(StoredEvent(tp.partition, record.offset, event)
-                                 for event in self._sealing.events(record.value))
+                    # The key names the person in the clear: another's entry is never opened.
+                    if people is None or people(record.key.decode()):
+                        taken.append((tp.partition, record.offset, record.value))
                 if self._consumer.position(tp) > todo[tp]:
                     del todo[tp]
+            opened = self._sealing.events_of([value for _, _, value in taken])
+            batch = [StoredEvent(partition, offset, event)
+                     for (partition, offset, _), events in zip(taken, opened, strict=True)
+                     for event in events]
             if batch:
                 yield batch
         self._consumer.assign([])

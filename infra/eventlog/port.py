@@ -5,7 +5,7 @@ An entry of the log holds the events of one command; its events share the entry'
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Protocol
 
 from domain.stored import Decided, StoredEvent
@@ -23,6 +23,13 @@ class EventLog(Protocol):
              partitions: Collection[int] | None = None) -> Iterator[list[StoredEvent]]:
         """Events after `start` (partition -> last position seen, -1 for none), up to today's end,
         in batches of whole entries; only `partitions` when given."""
+
+    def read_entries(self, until: dict[int, int], people: Callable[[str], bool] | None = None,
+                     partitions: Collection[int] | None = None,
+                     batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
+        """A rebuild's read: every event from the start up to `until` (partition -> last position,
+        as `end` said it), in batches of whole entries; only `partitions` when given, and only the
+        people `people` accepts (the others' entries are not opened)."""
 
     def end(self) -> dict[int, int]:
         """The last position of every partition (-1 when empty)."""

@@ -34,6 +34,10 @@ class EntrySealing:
         """The events of stored bytes: none when their person's key is destroyed."""
         return codec.open_entry(raw, self.sealer)
 
+    def events_of(self, raws: Sequence[bytes]) -> list[list[Event]]:
+        """The events of many stored entries at once (a rebuild's read)."""
+        return codec.open_entries(raws, self.sealer)
+
     def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
         """Make the words of the person's `purged` items unreadable for good (domain/shredding.py)."""
         if self.sealer is None:

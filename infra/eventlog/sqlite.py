@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import uuid
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
 from domain.sealing import Keyring
@@ -124,6 +124,33 @@ class SqliteEventLog:
             yield [StoredEvent(0, rowid - _FIRST_ROWID, event)
                    for rowid, payload in rows for event in self._sealing.events(payload)]
             after = rows[-1][0]
+
+    def read_entries(self, until: dict[int, int], people: Callable[[str], bool] | None = None,
+                     partitions: Collection[int] | None = None,
+                     batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
+        if partitions is not None and 0 not in partitions:
+            return
+        after, last = _FIRST_ROWID - 1, until.get(0, -1) + _FIRST_ROWID
+        # The people's filter runs inside SQLite: the entries of the others are never fetched.
+        query = ("SELECT position, payload FROM entries WHERE position > ? AND position <= ? "
+                 + ("AND lore_takes(user_id) " if people else "") + "ORDER BY position LIMIT ?")
+        with self._lock:
+            if people is not None:
+                self._db.create_function("lore_takes", 1, people, deterministic=True)
+        try:
+            while after < last:
+                with self._lock:
+                    rows = self._db.execute(query, (after, last, batch_size)).fetchall()
+                if not rows:
+                    return
+                opened = self._sealing.events_of([payload for _, payload in rows])
+                yield [StoredEvent(0, rowid - _FIRST_ROWID, event)
+                       for (rowid, _), events in zip(rows, opened, strict=True) for event in events]
+                after = rows[-1][0]
+        finally:
+            if people is not None:
+                with self._lock:
+                    self._db.create_function("lore_takes", 1, None)
 
     def history(self, user_id: str, partition: int, before: int) -> list[StoredEvent]:
         with self._lock:

@@ -51,12 +51,17 @@ class SqliteKeyStore:
         # Item keys looked up (a root's secret, a kept key; None: destroyed): a replay opens the same
         # root once per sealed part.
         self._found: LRUCache[tuple[str, bytes], bytes | None] = LRUCache(maxsize=100_000)
+        # Keys looked up (None: destroyed): a replay asks once per entry, an erased person's too.
+        self._keys: LRUCache[tuple[str, bytes], bytes | None] = LRUCache(maxsize=100_000)
 
     def find(self, user_id: str, key_id: bytes) -> bytes | None:
         with self._lock:
+            if (user_id, key_id) in self._keys:
+                return self._keys[(user_id, key_id)]
             row = self._db.execute("SELECT secret FROM keys WHERE user_id = ? AND key_id = ?",
                                    (user_id, key_id)).fetchone()
-        return None if row is None else bytes(row[0])
+            found = self._keys[(user_id, key_id)] = None if row is None else bytes(row[0])
+            return found
 
     def current(self, user_id: str) -> PersonKey:
         with self._lock:
@@ -145,6 +150,8 @@ class SqliteKeyStore:
         self._roots.pop(user_id, None)
         for cached in [k for k in self._found if k[0] == user_id]:
             del self._found[cached]
+        for cached in [k for k in self._keys if k[0] == user_id]:
+            del self._keys[cached]
 
     def destroy(self, user_id: str) -> None:
         with self._lock:

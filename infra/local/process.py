@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,8 +63,10 @@ class JavaProcess:
         self.pid_file.write_text(str(proc.pid))
         return proc.pid
 
-    def stop(self, timeout_s: float = 30.0) -> bool:
-        """SIGTERM, then SIGKILL after ``timeout_s``. True if something was running."""
+    def stop(self, timeout_s: float = 30.0, done: Callable[[], bool] | None = None) -> bool:
+        """SIGTERM, then SIGKILL after ``timeout_s``, or as soon as `done` says that what had to
+        be shut down cleanly is (what is left of the shutdown may then be cut short). True if
+        something was running."""
         pid = self.pid()
         if pid is None:
             self.pid_file.unlink(missing_ok=True)
@@ -71,7 +74,9 @@ class JavaProcess:
         os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout_s
         while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.2)
+            if done is not None and done():
+                break
+            time.sleep(0.1)
         if _alive(pid):
             os.kill(pid, signal.SIGKILL)
             while _alive(pid):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import fcntl
 import logging
 import os
 import subprocess
@@ -159,6 +160,11 @@ class Neo4jServer:
         if proc.returncode != 0:
             raise RuntimeError(f"setting Neo4j's password failed:\n{proc.stdout}{proc.stderr}")
 
+    def databases_closed(self) -> bool:
+        """Whether every database has closed its store (each holds a lock on its folder while it
+        is open): in a shutdown, what follows is only the connectors' and the web server's."""
+        return all(_lock_free(lock) for lock in (self.home / "data" / "databases").glob("*/database_lock"))
+
     @property
     def auth(self) -> tuple[str, str] | None:
         return ("neo4j", self.password) if self.password else None
@@ -205,6 +211,17 @@ class Neo4jServer:
             return True
         except (AuthError, Neo4jError):
             return False
+
+
+def _lock_free(path: Path) -> bool:
+    """Java locks a file with fcntl (a POSIX record lock): free when this process can take it."""
+    try:
+        with path.open("rb+") as file:
+            fcntl.lockf(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.lockf(file, fcntl.LOCK_UN)
+    except OSError:
+        return False
+    return True
 
 
 def cluster_id() -> str:

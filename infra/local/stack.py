@@ -169,15 +169,34 @@ class LocalStack:
         self._wait_until_answering(self.neo4j)
         return jars
 
-    def load_neo4j_store(self, load: Callable[[Neo4jServer, Path], object],
-                         on_progress: Callable[[str], None] = lambda _: None) -> None:
-        """Stop Neo4j, let `load(server, jars)` write its store offline (neo4j-admin), start it again.
-        Kafka keeps running."""
+    def neo4j_tools(self) -> tuple[Neo4jServer, Path]:
+        """The Neo4j server as configured (with the Java that runs it) and its jars' folder: what
+        neo4j-admin runs with."""
         jars = ensure_jars(self.neo4j.pom, self.jar_cache)
         self.neo4j = replace(self.neo4j, java=find_java(self.neo4j.java_at_least, self.java))
+        return self.neo4j, jars
+
+    def stop_neo4j(self) -> bool:
+        """Stop Neo4j; once its databases have closed their stores, the rest of the shutdown (the
+        connectors' quiet periods, seconds) is cut short. True if it was running."""
+        return self._process(self.neo4j).stop(done=self.neo4j.databases_closed)
+
+    def replace_neo4j_database(self, staged: Path, database: str = "neo4j",
+                               on_progress: Callable[[str], None] = lambda _: None) -> None:
+        """Put the database that neo4j-admin imported into the data folder `staged` in place of
+        the server's (its store and transaction logs), with one restart. Kafka keeps running."""
+        data = self.neo4j.home / "data"
+        new = [staged / kind / database for kind in ("databases", "transactions")]
+        missing = [str(path) for path in new if not path.is_dir()]
+        if missing:
+            raise StartError(f"no imported database at {', '.join(missing)}")
         on_progress("stopping neo4j")
-        self._process(self.neo4j).stop()
-        load(self.neo4j, jars)
+        self.stop_neo4j()
+        for path in new:
+            old = data / path.parent.name / database
+            shutil.rmtree(old, ignore_errors=True)
+            old.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(path, old)
         self.start_neo4j(on_progress)
 
     def wipe(self) -> None:

@@ -66,7 +66,8 @@ def field_text(value: Any, type_: str, array_delimiter: str) -> str:
     return quote(array_delimiter.join(map(str, value)))  # long[], boolean[] never occur; datetime[]
 
 
-def choose_array_delimiter(graph: Graph) -> str:
+def used_delimiters(graph: Graph) -> set[str]:
+    """The array delimiters Lore knows that occur in a label or a text in an array of `graph`."""
     found: set[str] = set()
     candidates = set(_ARRAY_DELIMITERS)
 
@@ -87,10 +88,30 @@ def choose_array_delimiter(graph: Graph) -> str:
             if isinstance(value, list) and value and isinstance(value[0], str):
                 for element in value:
                     look(element)
+    return found
+
+
+def pick_delimiter(used: set[str]) -> str:
     for c in _ARRAY_DELIMITERS:
-        if c not in found:
+        if c not in used:
             return c
     raise ValueError("every array delimiter Lore knows occurs in the data")
+
+
+def choose_array_delimiter(graph: Graph) -> str:
+    return pick_delimiter(used_delimiters(graph))
+
+
+@dataclass(frozen=True)
+class IdSpace:
+    """The import's node ids of one writer: `first`, `first + stride`, ... Writers that fold parts
+    of one graph apart (bulk rebuild's processes) take interleaved spaces, so no two ids meet."""
+
+    first: int = 0
+    stride: int = 1
+
+    def id(self, number: int) -> int:
+        return self.first + number * self.stride
 
 
 @dataclass
@@ -138,13 +159,18 @@ def _place(groups: list[_Group], types: dict[str, str], row: Any) -> None:
     group.rows.append(row)
 
 
-def write_csv(graph: Graph, directory: Path) -> CsvFiles:
+def write_csv(graph: Graph, directory: Path, array_delimiter: str | None = None, ids: IdSpace = IdSpace(),
+              name: str = "", leave_out: tuple[str, ...] = ()) -> CsvFiles:
+    """The graph's files in `directory`, named with `name` (writers side by side); nodes of an
+    id space in `leave_out` are not written (another writer has them)."""
     directory.mkdir(parents=True, exist_ok=True)
-    files = CsvFiles(array_delimiter=choose_array_delimiter(graph))
-    ids: dict[tuple[str, str], int] = {}
+    files = CsvFiles(array_delimiter=array_delimiter or choose_array_delimiter(graph))
+    numbers: dict[tuple[str, str], int] = {}
     node_groups: dict[str, list[_Group]] = defaultdict(list)
-    for number, (key, node) in enumerate(graph.nodes.items()):
-        ids[key] = number
+    for key, node in graph.nodes.items():
+        if key[0] in leave_out:
+            continue
+        number = numbers[key] = ids.id(len(numbers))
         empty: dict[str, list[Any]] = {}
         types = _typed(node.props, empty)
         if empty:
@@ -156,17 +182,18 @@ def write_csv(graph: Graph, directory: Path) -> CsvFiles:
         types = _typed(props, empty)
         if empty:
             raise ValueError(f"an empty list on a {type_} relationship: Lore writes none")
-        _place(rel_groups[type_], types, (ids[start], ids[end], props))
+        _place(rel_groups[type_], types, (numbers[start], numbers[end], props))
     d = files.array_delimiter
+    suffix = f"-{name}" if name else ""
     for space, groups in node_groups.items():
         for n, group in enumerate(groups):
-            path = directory / f"nodes-{space}-{n}.csv"
+            path = directory / f"nodes-{space}-{n}{suffix}.csv"
             _write_nodes(path, group, d)
             files.nodes.append(path)
             files.node_count += len(group.rows)
     for type_, groups in rel_groups.items():
         for n, group in enumerate(groups):
-            path = directory / f"relationships-{type_}-{n}.csv"
+            path = directory / f"relationships-{type_}-{n}{suffix}.csv"
             _write_relationships(path, type_, group, d)
             files.relationships.append(path)
             files.relationship_count += len(group.rows)

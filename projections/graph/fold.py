@@ -140,9 +140,13 @@ def put(node: Node, name: str, value: Any) -> None:
 
 
 def put_all(node: Node, values: dict[str, Any]) -> None:
-    """SET n += values."""
+    """SET n += values (put, for each; written out: the fold calls it for nearly every row)."""
+    props = node.props
     for name, value in values.items():
-        put(node, name, value)
+        if value is None:
+            props.pop(name, None)
+        else:
+            props[name] = value
 
 
 def status_label(node: Node) -> None:

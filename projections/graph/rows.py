@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from domain.commands import MessageRef, message_text
@@ -116,6 +117,7 @@ def message_ids(user_id: str, messages: tuple[MessageRef, ...]) -> list[str]:
     return [message_id(user_id, m.episode_id, m.position) for m in messages]
 
 
+@lru_cache(maxsize=100_000)  # a person names the same things again and again
 def entity_id(user_id: str, name: str) -> str:
     return derived_id("entity", user_id, normalized(name))
 

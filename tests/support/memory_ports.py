@@ -43,6 +43,15 @@ class MemoryLog:
         if batch:
             yield batch
 
+    def read_entries(self, until: dict[int, int], people: Callable[[str], bool] | None = None,
+                     partitions: Collection[int] | None = None,
+                     batch_size: int = 10_000) -> Iterator[list[StoredEvent]]:
+        batch = [StoredEvent(p, pos, e) for p, pos, d in self.entries for e in d.events
+                 if pos <= until.get(p, -1) and (partitions is None or p in partitions)
+                 and (people is None or people(d.user_id))]
+        if batch:
+            yield batch
+
     def end(self) -> dict[int, int]:
         return {p: n - 1 for p, n in self._next.items()}
 
