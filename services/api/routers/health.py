@@ -3,37 +3,16 @@
 from __future__ import annotations
 
 import time
-from typing import Literal
 
 from fastapi import APIRouter, Request, Response, status
-from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from lore.schemas import ComponentHealth, Health
 from services.api.deps import HomeLoreDep, ShardsDep
 from services.bootstrap import Lore
 from services.worker import CommandWorker
 
 router = APIRouter(tags=["health"])
-
-
-class ComponentHealth(BaseModel):
-    ready: bool
-    detail: str = Field(description="What was checked, or why it failed.")
-
-
-class Health(BaseModel):
-    status: Literal["ok", "degraded"]
-    neo4j: ComponentHealth = Field(description="With LORE_NEO4J_SHARDS, every shard: ready when each is; "
-                                   "while one is down the others still serve their people.")
-    event_log: ComponentHealth
-    worker: ComponentHealth | None = Field(
-        default=None, description="The Kafka worker in this process, when there is one.")
-    extraction: ComponentHealth | None = Field(
-        default=None, description="The extraction process in this process, when it runs here. A failing "
-        "one leaves its work due (answered once it recovers): it does not make Lore degraded.")
-    layers: ComponentHealth | None = Field(
-        default=None, description="The process that writes summaries and profiles, when it runs here; a "
-        "model that fails leaves the offline summary in place, marked, and is asked again.")
 
 
 def _check(probe: object, what: str) -> ComponentHealth:
