@@ -16,6 +16,7 @@ from services.cli.infra import infra_app
 from services.cli.kafka import asyncapi, produce, worker
 from services.cli.keys import keys_app
 from services.cli.maintain import maintain
+from services.cli.memory_import import import_file
 from services.cli.migrate import migrate_log
 from services.cli.rebuild import catch_up, compact, fingerprint, rebuild
 from services.cli.reembed import reembed
@@ -42,6 +43,7 @@ app.command()(asyncapi)
 app.command()(extract)
 app.command()(reextract)
 app.command()(export)
+app.command("import")(import_file)
 app.command()(maintain)
 app.command()(reembed)
 
