@@ -32,7 +32,7 @@ def running_api(settings: Settings, clock: Clock | None = None, port: int | None
 
     port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(made), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+                                           log_level="warning", timeout_graceful_shutdown=2))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     wait_until(lambda: server.started or not thread.is_alive(), "the API to start")
