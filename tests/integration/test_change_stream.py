@@ -10,8 +10,10 @@ import signal
 import subprocess
 import sys
 import threading
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -109,3 +111,75 @@ def test_the_stream_goes_on_across_a_restart_none_lost_none_twice(settings: Sett
     ids = [c.id for c in received]
     assert len(set(ids)) == len(ids)
     app.close()
+
+
+def test_an_admin_key_streams_its_tenants_people_and_no_one_elses(settings: Settings) -> None:
+    """GET /v1/changes: every person of the admin key's tenant, each change with its user_id; a
+    write key may not, and a person's link opens their own stream only."""
+    from domain.access import Scope
+    from lore.client import LoreError
+    from tests.support.api_server import running_api
+
+    with running_api(settings) as url:
+        acme = LoreClient(url, api_key=api_key(settings, "acme"))
+        globex = LoreClient(url, api_key=api_key(settings, "globex"))
+        acme.remember("ada", "Ada's note", kind="fact")
+        globex.remember("ada", "Globex's Ada note", kind="fact")
+        acme.remember("bo", "Bo's note", kind="fact")
+        forgotten = acme.remember("bo", "Bo's second note", kind="fact").memory_id or ""
+        acme.forget("bo", forgotten)
+        received: list[Change] = []
+        with LoreClient(url, api_key=api_key(settings, "acme", Scope.ADMIN)) as admin:
+            for change in admin.all_changes(from_start=True):
+                received.append(change)
+                if len(received) == 4:
+                    break
+        assert [(c.user_id, c.type, c.content) for c in received] == [
+            ("ada", "memory.recorded", "Ada's note"), ("bo", "memory.recorded", "Bo's note"),
+            ("bo", "memory.recorded", "Bo's second note"), ("bo", "memory.forgotten", None)]
+        with pytest.raises(LoreError) as refused:
+            next(iter(acme.all_changes()))
+        assert refused.value.status == 403
+        link = acme.page_link("ada", ttl_s=60, scope="read")
+        with LoreClient(url, api_key=link.token) as ada, pytest.raises(LoreError) as not_hers:
+            next(iter(ada.changes("bo")))
+        assert not_hers.value.status == 403 and not_hers.value.code == "not_this_person"
+        acme.close()
+        globex.close()
+
+
+def test_on_kafka_the_stream_reads_its_people_across_partitions_and_resumes_after_an_id(
+        servers: ServerEndpoints, neo4j: Driver, tmp_path: Path, kafka_topic: Any) -> None:
+    """The same on the Kafka log (four partitions): the operator's stream has everyone of the
+    default tenant, each person's changes in their order; ada's own (her page link) only hers; and
+    a stream opened after one of her ids goes on with exactly what followed it."""
+    from tests.support.api_server import running_api
+
+    kafka = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", event_log="kafka",
+                     kafka_bootstrap=servers.kafka_bootstrap,
+                     commands_topic=kafka_topic("commands", partitions=4),
+                     events_topic=kafka_topic("events", partitions=4), dead_letter_topic=kafka_topic("dlq"),
+                     worker_group=f"changes-{uuid.uuid4().hex[:8]}", auth="none")
+    with running_api(kafka) as url, LoreClient(url) as operator:
+        said = {who: [operator.remember(who, f"{who} note {n}", kind="fact").memory_id for n in range(3)]
+                for who in ("ada", "bo", "cy")}
+
+        def first(stream: Iterator[Change], count: int) -> list[Change]:
+            taken: list[Change] = []
+            for change in stream:
+                taken.append(change)
+                if len(taken) == count:
+                    return taken
+            return taken
+
+        everyone = first(operator.all_changes(from_start=True), 9)
+        for who, ids in said.items():
+            assert [c.memory_id for c in everyone if c.user_id == who] == ids
+        link = operator.page_link("ada", ttl_s=600, scope="read")
+        with LoreClient(url, api_key=link.token) as ada:
+            hers = first(ada.changes("ada", from_start=True), 3)
+            assert [c.memory_id for c in hers] == said["ada"]
+            operator.remember("bo", "bo note 3", kind="fact")
+            later = operator.remember("ada", "ada note 3", kind="fact").memory_id
+            resumed = first(ada.changes("ada", last_event_id=hers[0].id), 3)
+            assert [c.memory_id for c in resumed] == [*said["ada"][1:], later]
