@@ -2,7 +2,7 @@
 Neo4j, keys on): export, edit (a changed line, a removed one, a new one, a to-do ticked), a dry
 run that changes nothing, the import as one revision, and the export after it that says so; a
 malformed line is refused by its number with nothing applied; then the same through `lore export
---markdown` and `lore import --markdown`."""
+--markdown` and `lore import --markdown`; and a rebuild from the log gives the same graph."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from neo4j import Driver
 
 from infra.settings import Settings
 from lore.client import LoreClient, LoreError
+from projections.graph.fingerprint import fingerprint
 from tests.support.api_server import api_key, running_api
+from tests.support.rebuild import rebuilt_fingerprint
 from tests.support.servers import ServerEndpoints
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +38,7 @@ def contents(lore: LoreClient) -> list[str]:
     return sorted(m.content for m in lore.iter_memories("ada"))
 
 
-def test_export_edit_import_export(settings: Settings, tmp_path: Path) -> None:
+def test_export_edit_import_export(settings: Settings, neo4j: Driver, tmp_path: Path) -> None:
     with running_api(settings) as url, LoreClient(url, api_key=api_key(settings, "default")) as lore:
         for value, month in (("dark", 1), ("light", 2)):
             lore.remember("ada", f"Ada prefers the {value} editor theme", kind="preference",
@@ -104,3 +106,6 @@ def test_export_edit_import_export(settings: Settings, tmp_path: Path) -> None:
     final = lore_cli("export", "ada", "--markdown")
     assert "- Ada speaks Portuguese and Catalan <!-- id:" in final.stdout
     assert "  - was worded: Ada speaks Portuguese (corrected)" in final.stdout
+    # Replayed from the log, the corrections give the same graph (and call no model).
+    live = fingerprint(neo4j)
+    assert rebuilt_fingerprint(settings, neo4j) == live
