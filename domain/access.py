@@ -59,19 +59,29 @@ def split_person(person: str) -> tuple[str, str]:
     return (tenant, user_id) if separator else (DEFAULT_TENANT, person)
 
 
+class NotThisPerson(PermissionError):
+    """A page link names one person; the request named another."""
+
+
 @dataclass(frozen=True)
 class Principal:
-    """Who a request comes from: a key's tenant and scope (or the operator, when auth is off)."""
+    """Who a request comes from: a key's tenant and scope (or the operator, when auth is off), or a
+    page link's person (`only`: the one person it may name, until `expires_at`)."""
 
     tenant: str
     scope: Scope
     key_id: str | None = None
+    only: str | None = None
+    expires_at: datetime | None = None
 
     def allows(self, needed: Scope) -> bool:
         return self.scope >= needed
 
     def person(self, user_id: str) -> str:
-        return person_id(self.tenant, user_id)
+        person = person_id(self.tenant, user_id)
+        if self.only is not None and person != self.only:
+            raise NotThisPerson(f"this page link opens the memory of {self.own_id(self.only)!r} only")
+        return person
 
     def own_id(self, person: str) -> str:
         """A person's id as this tenant knows it."""
@@ -80,10 +90,23 @@ class Principal:
     @property
     def operator(self) -> bool:
         """May act across tenants (maintenance of everyone): the default tenant's admin."""
-        return self.tenant == DEFAULT_TENANT and self.scope is Scope.ADMIN
+        return self.tenant == DEFAULT_TENANT and self.scope is Scope.ADMIN and self.only is None
 
 
 OPERATOR = Principal(DEFAULT_TENANT, Scope.ADMIN)
+
+
+@dataclass(frozen=True)
+class People:
+    """Whose entries a reader of the log may open: one person, or every person of a tenant."""
+
+    tenant: str
+    person: str | None = None
+
+    def holds(self, user_id: str) -> bool:
+        if self.person is not None:
+            return user_id == self.person
+        return split_person(user_id)[0] == self.tenant
 
 
 @dataclass(frozen=True)

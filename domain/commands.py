@@ -195,6 +195,52 @@ class ForgetTopic(_Command):
     purge: bool = Field(default=False, description="Delete for good (as a purge does), not restorably.")
 
 
+MAX_REVISION_ITEMS = 10_000
+
+
+class NewMemory(BaseModel):
+    """A memory the person wrote themselves (a new line of their Markdown file)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS)
+    kind: MemoryKind = MemoryKind.FACT
+
+
+class Correction(BaseModel):
+    """New words for a memory in force. What the memory held besides its words (its slot, category,
+    entities, to-do times, conversation) comes along, as the API read it; the decider holds the slot
+    to the memory's own."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory_id: Identifier
+    content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="The corrected words.")
+    attribute: str | None = Field(default=None, min_length=1, max_length=200)
+    value: str | None = Field(default=None, max_length=1_000, description="The slot's value, as corrected.")
+    category: str | None = Field(default=None, max_length=40)
+    entities: tuple[EntityName, ...] = Field(default=(), max_length=MAX_ENTITIES)
+    episode_id: Identifier | None = None
+    due_at: UtcDatetime | None = None
+    remind_at: UtcDatetime | None = None
+
+
+class ReviseMemories(_Command):
+    """The person's own edits as one decision, all of them or none: new memories, corrected wording
+    (each recorded anew over the old one's window, the old kept in history), memories forgotten,
+    to-dos completed or reopened."""
+
+    type: Literal["ReviseMemories"] = "ReviseMemories"
+    record: tuple[NewMemory, ...] = Field(default=(), max_length=MAX_REVISION_ITEMS)
+    correct: tuple[Correction, ...] = Field(default=(), max_length=MAX_REVISION_ITEMS)
+    forget: tuple[Identifier, ...] = Field(default=(), max_length=MAX_REVISION_ITEMS)
+    complete: tuple[Identifier, ...] = Field(default=(), max_length=MAX_REVISION_ITEMS,
+                                             description="To-dos done.")
+    reopen: tuple[Identifier, ...] = Field(default=(), max_length=MAX_REVISION_ITEMS,
+                                           description="To-dos not done after all.")
+    source: str | None = Field(default=None, max_length=500, description="Where the edits came from.")
+
+
 class RestoreMemory(_Command):
     type: Literal["RestoreMemory"] = "RestoreMemory"
     memory_id: Identifier
@@ -406,7 +452,7 @@ Command = Annotated[
     RecordMemory | RecordEpisode | ForgetMemory | RestoreMemory | EraseUser
     | EndSession | ExtractEpisode | RecordExtraction | RecordSummary | RecordProfile
     | CompleteTodo | ReopenTodo | ConfigureUser | MaintainMemory | GiveFeedback | ReplaceEmbeddings
-    | RecordUse | PurgeMemory | ForgetTopic,
+    | RecordUse | PurgeMemory | ForgetTopic | ReviseMemories,
     Field(discriminator="type"),
 ]
 command_adapter: TypeAdapter[Command] = TypeAdapter(Command)

@@ -32,6 +32,7 @@ from domain.commands import (
     ReopenTodo,
     ReplaceEmbeddings,
     RestoreMemory,
+    ReviseMemories,
 )
 from domain.conversations.deciders import (
     decide_end_session,
@@ -62,6 +63,7 @@ from domain.memories.deciders import (
     decide_restore_memory,
     memory_texts,
 )
+from domain.memories.revisions import decide_revise_memories, revision_texts
 from domain.memories.topics import decide_forget_topic
 from domain.state import UserState
 
@@ -87,6 +89,7 @@ DECIDERS: dict[type[Command], Decider] = {
     RecordUse: decide_record_use,
     PurgeMemory: decide_purge_memory,
     ForgetTopic: decide_forget_topic,
+    ReviseMemories: decide_revise_memories,
     RecordEpisode: decide_record_episode,
     EndSession: decide_end_session,
     ExtractEpisode: decide_extract_episode,
@@ -106,6 +109,7 @@ EMBEDDED_TEXTS: dict[type[Command], Callable[[Any], list[str]]] = {
     RecordExtraction: extraction_texts,
     RecordSummary: summary_texts,
     MaintainMemory: maintenance_texts,
+    ReviseMemories: revision_texts,
 }
 
 # What would make Lore remember something new: refused while the person's memory is paused.

@@ -118,3 +118,20 @@ class NothingAboutTopic(DomainError):
 
     def __init__(self, topic: str) -> None:
         super().__init__(f"nothing the person has is about {topic!r} any more")
+
+
+class MemoryNotCurrent(DomainError):
+    """Only a memory in force can be corrected: a superseded, merged or compressed one is history."""
+
+    code = "memory_not_current"
+
+    def __init__(self, memory_id: str, status: str) -> None:
+        super().__init__(f"memory {memory_id!r} is {status}: only a memory in force can be corrected")
+        self.memory_id = memory_id
+
+
+class RevisionInvalid(DomainError):
+    """A revision that cannot be carried out as a whole: it names a memory twice, changes nothing,
+    or moves a memory to another slot."""
+
+    code = "revision_invalid"

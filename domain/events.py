@@ -66,6 +66,19 @@ class MemorySuperseded(_Event):
     reason: str | None = None
 
 
+class MemoryCorrected(_Event):
+    """The person corrected the words of `memory_id`: `by_memory_id` holds them now, over the same
+    window, and the old wording holds no time any more (`valid_until` = its own `valid_from`). As
+    known before the correction, the old wording stands; its history keeps it."""
+
+    type: Literal["MemoryCorrected"] = "MemoryCorrected"
+    memory_id: str
+    by_memory_id: str
+    valid_until: UtcDatetime
+    decided_by: str | None = None
+    reason: str | None = None
+
+
 class MemoryReinforced(_Event):
     """The same value was stated again: no new memory, more confidence, another source."""
 
@@ -380,7 +393,7 @@ class ProfileRevised(_Event):
 
 
 Event = Annotated[
-    MemoryRecorded | MemorySuperseded | MemoryReinforced | EpisodeRecorded
+    MemoryRecorded | MemorySuperseded | MemoryCorrected | MemoryReinforced | EpisodeRecorded
     | MemoryForgotten | MemoryRestored | UserErased | CommandRejected
     | MemoryMerged | SessionAdvanced | ExtractionDue | MemoriesExtracted
     | SummaryDue | SessionSummarized | ProfileDue | ProfileRevised | TodoCompleted | TodoReopened

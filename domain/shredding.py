@@ -27,6 +27,7 @@ from domain.events import (
     Event,
     FeedbackGiven,
     MemoriesExtracted,
+    MemoryCorrected,
     MemoryForgotten,
     MemoryMerged,
     MemoryPurged,
@@ -97,7 +98,7 @@ def sealed_parts(event: Event) -> list[Part]:
     if isinstance(event, ProfileRevised):
         return [_part([PROFILE_ITEM], (("narrative",), PURGED), (("basic_info",), []),
                       (("raw_output",), None))]
-    if isinstance(event, MemorySuperseded | MemoryForgotten):
+    if isinstance(event, MemorySuperseded | MemoryCorrected | MemoryForgotten):
         return [_part([memory_item(event.memory_id)], (("reason",), None))]
     if isinstance(event, MemoryMerged):
         return [_part([memory_item(event.memory_id)], (("reason",), PURGED))]

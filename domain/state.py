@@ -20,6 +20,7 @@ from domain.events import (
     MemoriesExtracted,
     MemoriesUsed,
     MemoryCompressed,
+    MemoryCorrected,
     MemoryDecayed,
     MemoryForgotten,
     MemoryMerged,
@@ -203,8 +204,9 @@ def _(event: MemoryRecorded, state: UserState) -> None:
         state.profile.changes += 1
 
 
-@_apply.register
-def _(event: MemorySuperseded, state: UserState) -> None:
+@_apply.register(MemorySuperseded)
+@_apply.register(MemoryCorrected)
+def _(event: MemorySuperseded | MemoryCorrected, state: UserState) -> None:
     memory = state.memories[event.memory_id]
     memory.valid_until = event.valid_until
     memory.superseded_by = event.by_memory_id

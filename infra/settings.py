@@ -137,6 +137,13 @@ class Settings(BaseSettings):
     )
     api_keys_topic: str = Field(default="lore.api-keys", description="Compacted Kafka topic of API keys "
                                 "(Kafka mode; else LORE_HOME/api-keys.sqlite3).")
+    page_secret: str | None = Field(
+        default=None, min_length=32, description="The secret page links (POST .../page-token) are signed "
+        "with. Unset: one made in LORE_HOME/page-secret on first use (`lore page-links rotate` makes a new "
+        "one, and every link given so far stops opening). Set it, the same, on every server of a "
+        "deployment; change it to revoke every link.")
+    changes_poll_s: float = Field(default=0.5, gt=0, le=60, description="How often a change stream "
+                                  "(GET .../changes) looks for new entries in the log.")
     rate_limit: str = Field(default="600/minute", description="Requests allowed per API key "
                             "(the `limits` notation: '100/second', '600/minute'; moving window).")
     cors_origins: list[str] = Field(default_factory=list, description="Origins a browser may call the "
@@ -351,6 +358,10 @@ class Settings(BaseSettings):
     @property
     def key_store_path(self) -> Path:
         return self.home / "keys.sqlite3"
+
+    @property
+    def page_secret_path(self) -> Path:
+        return self.home / "page-secret"
 
     def auth_on(self, host: str | None = None) -> bool:
         """Whether requests need a key, for an API bound to `host` (LORE_API_HOST when None)."""

@@ -32,9 +32,11 @@ from lore.client import AsyncLoreClient, LoreError, TodoState
 
 INSTRUCTIONS = (
     "Lore remembers what people tell you between conversations. Call `context` with the person's "
-    "message before answering and put what it returns in your prompt; call `remember` when they "
-    "tell you a lasting fact or preference (one per fact, in their words); `recall` searches; "
-    "`timeline` shows how one preference changed; `forget` when they ask you to."
+    "message before answering and put what it returns in your prompt; send each exchange with "
+    "`record_turns` and call `end_session` when the conversation is over (Lore takes memories from "
+    "it); call `remember` when they tell you a lasting fact or preference (one per fact, in their "
+    "words); `recall` searches; `timeline` shows how one preference changed; `forget` when they ask "
+    "you to; `list_todos` and `complete_todo` for their to-dos."
 )
 
 
@@ -151,6 +153,30 @@ def build_server(client: AsyncLoreClient | KeyPerClient, *, host: str = "127.0.0
         page = await lore().todos(user_id, state)
         return [{**_brief(t), "due_at": t.due_at.isoformat() if t.due_at else None} for t in page.items]
 
+    @server.tool()
+    async def record_turns(user_id: str, session_id: str, turns: list[dict[str, str]]) -> dict[str, Any]:
+        """Record turns of the conversation with the person: `turns` is a list of {"role": "user" |
+        "assistant", "content": ...}, in order; send each exchange as it happens. Lore takes memories
+        from them (when the session ends, or as it goes)."""
+        done = await lore().record_conversation(user_id, session_id, [dict(t) for t in turns])
+        return done.model_dump()
+
+    @server.tool()
+    async def end_session(user_id: str, session_id: str) -> dict[str, Any]:
+        """The conversation is over: Lore takes its memories and writes its summary (and the profile)."""
+        try:
+            return (await lore().end_session(user_id, session_id)).model_dump(mode="json")
+        except LoreError as error:
+            return {"error": error.code or str(error.status), "detail": error.detail}
+
+    @server.tool()
+    async def complete_todo(user_id: str, todo_id: str) -> dict[str, Any]:
+        """Mark one of the person's to-dos (an id of `list_todos`) done."""
+        try:
+            return (await lore().complete_todo(user_id, todo_id)).model_dump()
+        except LoreError as error:
+            return {"error": error.code or str(error.status), "detail": error.detail}
+
     @server.resource("lore://users/{user_id}/profile", mime_type="application/json")
     async def profile(user_id: str) -> str:
         """Who the person is: the profile Lore keeps of them."""
@@ -160,10 +186,11 @@ def build_server(client: AsyncLoreClient | KeyPerClient, *, host: str = "127.0.0
 
 
 def main(argv: list[str] | None = None) -> None:
-    """`lore-mcp`: serve the MCP tools (remember, recall, context, timeline, forget, list_todos) and each
-    person's profile as a resource. Over stdio by default: point your assistant's MCP config at
-    `lore-mcp` with LORE_API_KEY in its environment. With --http and no LORE_API_KEY, every MCP
-    client brings its own Lore key, checked with Lore on each request."""
+    """`lore-mcp`: serve the MCP tools (record_turns, end_session, context, remember, recall, timeline,
+    forget, list_todos, complete_todo) and each person's profile as a resource. Over stdio by
+    default: point your assistant's MCP config at `lore-mcp` with LORE_API_KEY in its environment.
+    With --http and no LORE_API_KEY, every MCP client brings its own Lore key, checked with Lore on
+    each request."""
     parser = argparse.ArgumentParser(prog="lore-mcp", description=main.__doc__)
     parser.add_argument("--url", default=None,
                         help="Lore's HTTP API (default: http://LORE_API_HOST:LORE_API_PORT, 127.0.0.1:8000).")

@@ -163,6 +163,8 @@ class TodoDone(BaseModel):
 
 class TodoPage(BaseModel):
     items: list[MemoryView] = Field(description="Soonest due first; those without a due time last.")
+    next_offset: int | None = Field(default=None, description="Pass as `offset` for the next page; null: "
+                                    "no more.")
 
 
 class EpisodeMessage(BaseModel):
@@ -462,8 +464,11 @@ class SummaryOut(BaseModel):
 
 
 class SummaryPage(BaseModel):
-    summaries: list[SummaryOut] = Field(description="Newest first.")
+    items: list[SummaryOut] = Field(description="Newest first.")
     next_offset: int | None = Field(description="Pass as `offset` for the next page; null: no more.")
+    summaries: list[SummaryOut] = Field(default_factory=list, deprecated="the same as `items`, which every "
+                                        "list answers with; `summaries` goes in the next release",
+                                        description="Deprecated: read `items`.")
 
 
 class BasicInfoOut(BaseModel):
@@ -485,7 +490,12 @@ class ProfileOut(BaseModel):
 
 class ProfileHistory(BaseModel):
     user_id: str
-    versions: list[ProfileOut] = Field(description="Newest first.")
+    items: list[ProfileOut] = Field(description="Newest first.")
+    next_offset: int | None = Field(default=None, description="Pass as `offset` for the next page; null: "
+                                    "no more.")
+    versions: list[ProfileOut] = Field(default_factory=list, deprecated="the same as `items`, which every "
+                                       "list answers with; `versions` goes in the next release",
+                                       description="Deprecated: read `items`.")
 
 
 class UserSettingsUpdate(BaseModel):
@@ -553,6 +563,8 @@ class MaintenanceRunView(BaseModel):
 
 class MaintenanceRunPage(BaseModel):
     items: list[MaintenanceRunView]
+    next_offset: int | None = Field(default=None, description="Pass as `offset` for the next page; null: "
+                                    "no more.")
 
 
 RunState = Literal["running", "done", "failed", "interrupted"]
@@ -607,7 +619,9 @@ class KeyView(BaseModel):
 
     tenant: str = Field(description="The tenant whose people the key reaches.")
     scope: Literal["read", "write", "admin"]
-    key_id: str | None = Field(description="The key's id (`lore keys list`); none when keys are off.")
+    key_id: str | None = Field(description="The key's id (`lore keys list`); none when keys are off, or "
+                               "for a page link.")
+    user_id: str | None = Field(default=None, description="A page link's person: the one it opens.")
 
 
 class TopicForget(BaseModel):
@@ -653,3 +667,138 @@ class TopicForgetOut(BaseModel):
     summaries: int
     command_id: str | None = Field(default=None, description="The decision's command (not for a dry run).")
     status: Literal["accepted", "applied", "duplicate"] | None = None
+
+
+class MemoryCorrection(BaseModel):
+    """New words for a memory in force: recorded as a correction, the old wording kept in its history."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"content": "Ada's cat is called Miso"},
+        {"content": "Ada lives in Porto", "value": "Porto"},
+    ]})
+
+    content: str = Field(min_length=1, max_length=MAX_MEMORY_CHARS, description="The corrected words.")
+    value: str | None = Field(default=None, max_length=1_000, description="For a memory with a slot: its "
+                              "corrected value (default: the value it has).")
+    command_id: Identifier | None = Field(default=None, description="Idempotency key (default: a new id).")
+
+
+class ImportChange(BaseModel):
+    action: Literal["record", "correct", "forget", "complete", "reopen"] = Field(
+        description="record: a new line; correct: a line whose words changed; forget: a memory whose "
+        "line was removed; complete / reopen: a to-do's box ticked or cleared.")
+    line: int | None = Field(description="The line of the file (null: the line was removed).")
+    content: str
+    kind: str
+    memory_id: str | None = None
+    was: str | None = Field(default=None, description="For a correction: the words it replaces.")
+
+
+class ImportOut(BaseModel):
+    dry_run: bool
+    changes: list[ImportChange] = Field(description="What the file changes, in its order; removed lines "
+                                        "last.")
+    recorded: int
+    corrected: int
+    forgotten: int
+    completed: int
+    reopened: int
+    unchanged: int = Field(description="Lines that change nothing.")
+    command_id: str | None = Field(default=None, description="The revision's command (not for a dry run).")
+    status: Literal["accepted", "applied", "duplicate"] | None = None
+
+
+class PageTokenRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"ttl_s": 3600}]})
+
+    ttl_s: int = Field(default=3600, ge=1, le=86_400, description="How long the link opens the page, in "
+                       "seconds: at most a day.")
+    scope: Literal["read", "write"] = Field(default="write", description="read: the page shows; write: the "
+                                            "person can also correct, forget and delete (never more than "
+                                            "the key that asks).")
+
+
+class PageTokenOut(BaseModel):
+    user_id: str
+    token: str = Field(description="Signed: opens this person's page, and their own routes of the API, "
+                       "nothing else of the tenant.")
+    url: str = Field(description="The page's link (path and query; put your Lore's address before it).")
+    scope: Literal["read", "write"]
+    expires_at: datetime
+
+
+ChangeType = Literal[
+    "memory.recorded", "memory.superseded", "memory.corrected", "memory.forgotten", "memory.restored",
+    "memory.purged", "memory.merged", "memory.reinforced", "memory.feedback", "topic.forgotten",
+    "todo.completed", "todo.reopened", "summary.written", "profile.revised", "episode.recorded",
+    "settings.changed", "person.erased"]
+
+
+class Change(BaseModel):
+    """One change to a person's memory, as the change stream sends it (its SSE `data`)."""
+
+    id: str = Field(description="Where it is in the log: send it back as `Last-Event-ID` to go on after it.")
+    type: ChangeType
+    user_id: str = Field(description="The person, as the tenant knows them.")
+    at: datetime = Field(description="When Lore recorded it.")
+    command_id: str
+    memory_id: str | None = Field(default=None, description="The memory it is about.")
+    memory_ids: list[str] = Field(default_factory=list, description="memory.purged, topic.forgotten, "
+                                  "memory.merged: every memory it took.")
+    by_memory_id: str | None = Field(default=None, description="superseded / corrected: what holds it now.")
+    kind: str | None = None
+    content: str | None = Field(default=None, description="The words (a purged memory's read [purged]).")
+    attribute: str | None = None
+    value: str | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    due_at: datetime | None = None
+    confidence: float | None = None
+    verdict: str | None = None
+    reason: str | None = None
+    topic: str | None = None
+    purged: bool | None = None
+    summary_id: str | None = None
+    session_id: str | None = None
+    episode_id: str | None = None
+    turns: int | None = None
+    version: int | None = None
+
+
+class ComponentHealth(BaseModel):
+    ready: bool
+    detail: str = Field(description="What was checked, or why it failed.")
+
+
+class HealthReason(BaseModel):
+    """Why Lore is degraded, and what mends it."""
+
+    component: Literal["neo4j", "event_log", "worker", "embedder"]
+    code: str = Field(description="graph_unavailable, projection_mismatch, projection_outdated, "
+                      "event_log_unavailable, worker_retrying, embedder_changed, reembed_in_progress, "
+                      "embedder_off, embedder_failed.")
+    detail: str
+    fix: str | None = Field(default=None, description="The command or setting that mends it.")
+    blocking: bool = Field(description="true: the API cannot serve its main job while it lasts (503).")
+
+
+class Health(BaseModel):
+    status: Literal["ok", "degraded"]
+    reasons: list[HealthReason] = Field(
+        default_factory=list, description="Why it is degraded (empty when ok), each with its fix.")
+    neo4j: ComponentHealth = Field(description="With LORE_NEO4J_SHARDS, every shard: ready when each is; "
+                                   "while one is down the others still serve their people.")
+    event_log: ComponentHealth
+    worker: ComponentHealth | None = Field(
+        default=None, description="The Kafka worker in this process, when there is one.")
+    extraction: ComponentHealth | None = Field(
+        default=None, description="The extraction process in this process, when it runs here. A failing "
+        "one leaves its work due (answered once it recovers): it does not make Lore degraded.")
+    layers: ComponentHealth | None = Field(
+        default=None, description="The process that writes summaries and profiles, when it runs here; a "
+        "model that fails leaves the offline summary in place, marked, and is asked again.")
+    embedder: ComponentHealth | None = Field(
+        default=None, description="The embedding model, and whether the store's vectors are its own "
+        "(null: LORE_EMBEDDER=none over a store without vectors).")
+
+

@@ -65,13 +65,20 @@ CALL (u) {
   RETURN collect(m {.kind, .content, .importance}) AS memories
 }
 CALL (u) {
+  OPTIONAL MATCH (m:Memory {user_id: u.user_id})
+  WHERE m.slot IS NOT NULL AND m.status IN ['forgotten', 'purged'] AND m.attribute IS NOT NULL
+    AND NOT EXISTS { MATCH (k:Memory {user_id: u.user_id, slot: m.slot})
+                     WHERE k.status IN ['active', 'superseded'] }
+  RETURN collect(DISTINCT m.attribute) AS forgotten
+}
+CALL (u) {
   OPTIONAL MATCH (s:Summary {user_id: u.user_id}) WHERE s.summary IS NOT NULL
   WITH s ORDER BY s.said_until DESC LIMIT $summaries
   RETURN collect(s {.summary_id, .summary, .topics, .unresolved, .said_until, .key_facts}) AS summaries
 }
 RETURN coalesce(u.profile_version, 0) AS version, p.narrative AS narrative, p.basic_keys AS keys,
        p.basic_values AS values, coalesce(u.profile_summaries_since, 0) AS new_summaries,
-       slots, memories, summaries
+       slots, memories, summaries, forgotten
 """
 
 _SUMMARIES = """
@@ -253,6 +260,7 @@ class LayerQueries(GraphQueries):
             memories=tuple(Known(m["kind"], m["content"], m["importance"] or 0.5) for m in r["memories"]),
             summaries=tuple(b for _, b in briefs),
             new_summaries=r["new_summaries"],
+            forgotten=tuple(r["forgotten"]),
         )
         return inputs, tuple(i for i, _ in briefs[: max(r["new_summaries"], 1)])
 

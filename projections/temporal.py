@@ -59,6 +59,8 @@ WITH *, m.valid_until AS until
 """
 
 AS_OF = "/*as-of*/"
+# A listing grouped by kind or category (a page that shows them under headings) is ordered by it first.
+_GROUPED = "CASE $group WHEN 'kind' THEN m.kind WHEN 'category' THEN coalesce(m.category, '~') ELSE '' END"
 
 
 def as_of(query: str) -> tuple[str, str]:
@@ -79,7 +81,7 @@ WHERE ($kind IS NULL OR m.kind = $kind)
 WITH m
 {AS_OF}
 RETURN {_fields('until')} AS memory
-ORDER BY m.valid_from DESC, m.memory_id
+ORDER BY {_GROUPED}, m.valid_from DESC, m.memory_id
 SKIP $skip LIMIT $limit
 """)
 
@@ -146,6 +148,32 @@ SKIP $skip LIMIT $limit
 """
 
 
+# The memories each of $memory_ids superseded (or corrected), oldest first.
+_REPLACED = f"""
+UNWIND $memory_ids AS id
+MATCH (:Memory {{user_id: $user_id, memory_id: id}})-[s:SUPERSEDES]->(m:Memory)
+WHERE s.replaced_at IS NULL
+WITH id, m ORDER BY m.valid_from, m.log_position
+RETURN id, {_fields('m.valid_until')} AS memory
+"""
+
+_ENTITIES = """
+UNWIND $memory_ids AS id
+MATCH (m:Memory {user_id: $user_id, memory_id: id})-[:ABOUT]->(e:Entity)
+WITH id, e.name AS name ORDER BY name
+RETURN id, collect(name) AS names
+"""
+
+# Every memory of the person, whatever its status, the latest recorded first: the page's "all".
+_EVERY = f"""
+MATCH (m:Memory {{user_id: $user_id}})
+WHERE ($kind IS NULL OR m.kind = $kind) AND NOT m.status IN ['merged', 'compressed']
+RETURN {_fields('m.valid_until')} AS memory
+ORDER BY {_GROUPED}, m.recorded_at DESC, m.memory_id
+SKIP $skip LIMIT $limit
+"""
+
+
 def _views(driver: Driver, query: str, database: str, **params: Any) -> list[MemoryView]:
     records, _, _ = driver.execute_query(query, params, database_=database)
     return [MemoryView.model_validate(_native(r["memory"])) for r in records]
@@ -163,9 +191,10 @@ class TemporalQueries:
     def memories(self, user_id: str, *, valid_at: datetime | None = None,
                  known_at: datetime | None = None, kind: str | None = None,
                  attribute: str | None = None, status: str | None = None, category: str | None = None,
-                 skip: int = 0, limit: int = 100) -> list[MemoryView]:
+                 skip: int = 0, limit: int = 100, group: str | None = None) -> list[MemoryView]:
         """Memories true at `valid_at` (None: at any time) as known at `known_at` (None: now); with
-        a `status`, those that had it then (forgotten ones too)."""
+        a `status`, those that had it then (forgotten ones too). `group` (kind, category): ordered by
+        it first (not with a status)."""
         if status is not None:
             records, _, _ = self.driver.execute_query(
                 _BY_STATUS, user_id=user_id, valid_at=valid_at, known_at=known_at, kind=kind,
@@ -174,8 +203,7 @@ class TemporalQueries:
             return [MemoryView.model_validate({**_native(r["memory"]), "status": r["then"]}) for r in records]
         return _views(self.driver, pick(_AS_OF, known_at), self.database, user_id=user_id, valid_at=valid_at,
                       known_at=known_at, kind=kind, slot=slot_key(attribute), status=status,
-                      category=category,
-                      skip=skip, limit=limit)
+                      category=category, group=group or "", skip=skip, limit=limit)
 
     def settings(self, user_id: str) -> dict[str, Any]:
         """The person's own settings as projected (empty: none set, the deployment's apply)."""
@@ -212,6 +240,28 @@ class TemporalQueries:
     def history(self, user_id: str, memory_id: str, skip: int = 0, limit: int = 100) -> list[MemoryView]:
         """The supersession chain the memory belongs to, oldest first."""
         return _views(self.driver, _HISTORY, self.database, user_id=user_id, memory_id=memory_id,
+                      skip=skip, limit=limit)
+
+    def replaced(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[MemoryView]]:
+        """What each memory superseded or corrected, oldest first."""
+        records, _, _ = self.driver.execute_query(_REPLACED, user_id=user_id, memory_ids=list(memory_ids),
+                                                  database_=self.database, routing_=RoutingControl.READ)
+        found: dict[str, list[MemoryView]] = {}
+        for r in records:
+            found.setdefault(r["id"], []).append(MemoryView.model_validate(_native(r["memory"])))
+        return found
+
+    def entities(self, user_id: str, memory_ids: Sequence[str]) -> dict[str, list[str]]:
+        """The names of what each memory is about."""
+        records, _, _ = self.driver.execute_query(_ENTITIES, user_id=user_id, memory_ids=list(memory_ids),
+                                                  database_=self.database, routing_=RoutingControl.READ)
+        return {r["id"]: list(r["names"]) for r in records}
+
+    def every(self, user_id: str, kind: str | None = None, skip: int = 0, limit: int = 100,
+              group: str | None = None) -> list[MemoryView]:
+        """Every memory of the person, in force or not (forgotten too), the latest recorded first
+        (`group`: by kind or category first)."""
+        return _views(self.driver, _EVERY, self.database, user_id=user_id, kind=kind, group=group or "",
                       skip=skip, limit=limit)
 
     def timeline(self, user_id: str, attribute: str, skip: int = 0, limit: int = 100) -> list[MemoryView]:

@@ -26,7 +26,8 @@ from domain.sealing import Sealer, UnreadableEntry, is_sealed, owner
 CommandType = Literal["RecordMemory", "RecordEpisode", "ForgetMemory", "RestoreMemory", "EraseUser",
                       "EndSession", "ExtractEpisode", "RecordExtraction", "RecordSummary", "RecordProfile",
                       "CompleteTodo", "ReopenTodo", "ConfigureUser", "MaintainMemory", "GiveFeedback",
-                      "ReplaceEmbeddings", "RecordUse", "PurgeMemory", "ForgetTopic"]
+                      "ReplaceEmbeddings", "RecordUse", "PurgeMemory", "ForgetTopic",
+                      "ReviseMemories"]
 
 
 class CommandMessage(BaseModel):

@@ -89,6 +89,7 @@ class ProfileInputs:
     memories: tuple[Known, ...] = ()  # active memories without a slot
     summaries: tuple[Brief, ...] = ()  # the latest sessions, newest first
     new_summaries: int = 0  # how many of them came since the version before
+    forgotten: tuple[str, ...] = ()  # slots whose every value the person forgot: nothing to carry over
 
 
 def _day(moment: datetime) -> str:
@@ -225,8 +226,8 @@ def compose(inputs: ProfileInputs) -> tuple[str, tuple[BasicInfo, ...]]:
 
 def carried_over(inputs: ProfileInputs, basic: Sequence[BasicInfo]) -> tuple[BasicInfo, ...]:
     """The new basic information, and what the version before knew that nothing now contradicts:
-    a key the new one leaves out is kept unless its slot has ended since."""
+    a key the new one leaves out is kept unless its slot has ended since, or the person forgot it."""
     keys = {b.key for b in basic}
-    ended = {a for a, v in timelines(inputs.slots).items() if current(v) is None}
+    ended = {a for a, v in timelines(inputs.slots).items() if current(v) is None} | set(inputs.forgotten)
     kept = [b for b in inputs.basic_info if b.key not in keys and b.key not in ended]
     return (*basic, *kept)

@@ -25,8 +25,10 @@ from kafka.admin import NewTopic
 from kafka.errors import TopicAlreadyExistsError
 from kafka.partitioner.default import murmur2
 
+from domain.access import DEFAULT_TENANT, TENANT_SEPARATOR, People
 from domain.sealing import Keyring, sealed_bound
 from domain.stored import Decided, StoredEvent
+from infra.eventlog.port import PeopleRead
 from infra.eventlog.sealed import EntrySealing
 from infra.kafka_access import KafkaAccess
 from infra.kafka_publish import RECORD_OVERHEAD, produce_patiently
@@ -271,6 +273,9 @@ class KafkaEventLog:
     def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
         self._sealing.shred(user_id, purged, live)
 
+    def people_reader(self, people: People) -> KafkaPeopleReader:
+        return KafkaPeopleReader(self._access, self.topic, self._sealing, people, len(self._partitions))
+
     def ping(self) -> None:
         if not self._consumer.bootstrap_connected():
             self._consumer.topics()
@@ -278,4 +283,63 @@ class KafkaEventLog:
     def close(self) -> None:
         self._producer.flush(30)
         self._producer.close()  # its threads stop now, not whenever the object is collected
+        self._consumer.close()
+
+
+def _keys_of(people: People) -> Callable[[bytes | None], bool]:
+    """Whether a record's key (its person) is one of `people`'s: checked before anything is opened."""
+    if people.person is not None:
+        own = people.person.encode()
+        return lambda key: key == own
+    if people.tenant == DEFAULT_TENANT:
+        return lambda key: key is not None and TENANT_SEPARATOR.encode() not in key
+    prefix = (people.tenant + TENANT_SEPARATOR).encode()
+    return lambda key: key is not None and key.startswith(prefix)
+
+
+class KafkaPeopleReader:
+    """Some people's entries of the event topic, with a consumer of its own: one person's partition,
+    or every partition for a tenant; records of anyone else are passed over by their key, unopened."""
+
+    def __init__(self, kafka: KafkaAccess, topic: str, sealing: EntrySealing, people: People,
+                 partitions: int) -> None:
+        self._sealing = sealing
+        self._wanted = _keys_of(people)
+        numbers = [key_partition(people.person, partitions)] if people.person else range(partitions)
+        self._partitions = [TopicPartition(topic, p) for p in numbers]
+        self._consumer = KafkaConsumer(**kafka.kafka_python(
+            enable_auto_commit=False, group_id=None, max_partition_fetch_bytes=8 * 1024 * 1024))
+        self._consumer.assign(self._partitions)
+
+    def end(self) -> dict[int, int]:
+        ends = self._consumer.end_offsets(self._partitions)
+        return {tp.partition: ends[tp] - 1 for tp in self._partitions}
+
+    def read(self, after: dict[int, int], most: int = 500) -> PeopleRead:
+        last = self.end()
+        reached = {p: after.get(p, -1) for p in last}
+        todo = {tp: last[tp.partition] for tp in self._partitions
+                if reached[tp.partition] < last[tp.partition]}
+        for tp in todo:
+            self._consumer.seek(tp, reached[tp.partition] + 1)
+        events: list[StoredEvent] = []
+        entries = 0
+        while todo and entries < most:
+            for tp, records in self._consumer.poll(timeout_ms=1000, max_records=most).items():
+                if tp not in todo:
+                    continue
+                for record in records:
+                    if record.offset > todo[tp] or entries >= most:
+                        break
+                    if self._wanted(record.key):
+                        events.extend(StoredEvent(tp.partition, record.offset, event)
+                                      for event in self._sealing.events(record.value))
+                        entries += 1
+                    reached[tp.partition] = record.offset
+                # Offsets may skip (a transaction's markers): the partition is done once read past its end.
+                if entries < most and self._consumer.position(tp) > todo[tp]:
+                    reached[tp.partition] = todo.pop(tp)
+        return PeopleRead(events, reached)
+
+    def close(self) -> None:
         self._consumer.close()

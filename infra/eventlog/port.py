@@ -6,9 +6,34 @@ An entry of the log holds the events of one command; its events share the entry'
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
+from domain.access import People
 from domain.stored import Decided, StoredEvent
+
+
+@dataclass(frozen=True)
+class PeopleRead:
+    """Some events of some people, in log order per partition, and how far each partition was looked
+    through (further than the last event when what followed was someone else's)."""
+
+    events: list[StoredEvent]
+    reached: dict[int, int]
+
+
+class PeopleReader(Protocol):
+    """Reads the entries of some people only, with a connection of its own; another person's entry
+    is passed over unopened."""
+
+    def read(self, after: dict[int, int], most: int = 500) -> PeopleRead:
+        """Their events after `after` (partition -> last position seen, -1 for none), at most `most`
+        entries, up to the log's end when the read began."""
+
+    def end(self) -> dict[int, int]:
+        """The last position of each partition their entries can be in (-1 when empty)."""
+
+    def close(self) -> None: ...
 
 
 class EventLog(Protocol):
@@ -41,6 +66,9 @@ class EventLog(Protocol):
     def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
         """Destroy the keys of the person's `purged` items, keeping the `live` ones readable; refused
         (PurgeUnavailable) when entries are written plain."""
+
+    def people_reader(self, people: People) -> PeopleReader:
+        """A reader of `people`'s entries alone (a change stream's)."""
 
     def count(self) -> int:
         """How many entries (commands) the log holds."""

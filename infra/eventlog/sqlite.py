@@ -13,8 +13,10 @@ import uuid
 from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 
+from domain.access import DEFAULT_TENANT, TENANT_SEPARATOR, People
 from domain.sealing import Keyring
 from domain.stored import Decided, StoredEvent
+from infra.eventlog.port import PeopleRead
 from infra.eventlog.sealed import EntrySealing
 
 _ENTRIES = """
@@ -163,6 +165,25 @@ class SqliteEventLog:
     def shred(self, user_id: str, purged: Collection[str], live: Collection[str]) -> None:
         self._sealing.shred(user_id, purged, live)
 
+    def people_reader(self, people: People) -> SqlitePeopleReader:
+        return SqlitePeopleReader(self, people)
+
+    def _people_rows(self, people: People, after: int, last: int, most: int) -> list[tuple[int, bytes]]:
+        """Rows of `people` with rowids in (after, last], at most `most`, by the (user_id, position) index."""
+        if people.person is not None:
+            where, args = "user_id = ?", [people.person]
+        elif people.tenant == DEFAULT_TENANT:
+            where, args = "instr(user_id, ?) = 0", [TENANT_SEPARATOR]
+        else:  # the tenant's ids all start with its name and a slash: one range of the index
+            prefix = people.tenant + TENANT_SEPARATOR
+            beyond = people.tenant + chr(ord(TENANT_SEPARATOR) + 1)
+            where, args = "user_id >= ? AND user_id < ?", [prefix, beyond]
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT position, payload FROM entries WHERE {where} AND position > ? AND position <= ? "
+                "ORDER BY position LIMIT ?", (*args, after, last, most)).fetchall()
+        return [(int(rowid), bytes(payload)) for rowid, payload in rows]
+
     def end(self) -> dict[int, int]:
         with self._lock:
             (last,) = self._db.execute("SELECT max(position) FROM entries").fetchone()
@@ -179,3 +200,27 @@ class SqliteEventLog:
 
     def close(self) -> None:
         self._db.close()
+
+
+class SqlitePeopleReader:
+    """Some people's entries of a SQLite log, read through its connection (no other is needed)."""
+
+    def __init__(self, log: SqliteEventLog, people: People) -> None:
+        self._log, self._people = log, people
+
+    def read(self, after: dict[int, int], most: int = 500) -> PeopleRead:
+        last = self._log.end()[0]
+        start = after.get(0, -1)
+        if start >= last:
+            return PeopleRead([], {0: max(start, last)})
+        rows = self._log._people_rows(self._people, start + _FIRST_ROWID, last + _FIRST_ROWID, most)
+        events = [StoredEvent(0, rowid - _FIRST_ROWID, event)
+                  for rowid, payload in rows for event in self._log._sealing.events(payload)]
+        reached = rows[-1][0] - _FIRST_ROWID if len(rows) == most else last
+        return PeopleRead(events, {0: reached})
+
+    def end(self) -> dict[int, int]:
+        return self._log.end()
+
+    def close(self) -> None:
+        pass

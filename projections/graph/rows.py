@@ -21,6 +21,7 @@ from domain.events import (
     MemoriesExtracted,
     MemoriesUsed,
     MemoryCompressed,
+    MemoryCorrected,
     MemoryDecayed,
     MemoryForgotten,
     MemoryMerged,
@@ -185,7 +186,7 @@ def applied_commands(events: list[Event]) -> list[dict[str, Any]]:
     return list(rows.values())
 
 
-def memory_superseded(event: MemorySuperseded, position: int) -> dict[str, Any]:
+def memory_superseded(event: MemorySuperseded | MemoryCorrected, position: int) -> dict[str, Any]:
     return {**_base(event), "memory_id": event.memory_id, "by_memory_id": event.by_memory_id,
             "valid_until": iso(event.valid_until), "decided_by": event.decided_by, "reason": event.reason}
 
@@ -418,6 +419,8 @@ WRITERS: dict[type, tuple[Any, str]] = {
     EpisodeRecorded: (episode_recorded, cypher.EPISODE_RECORDED),
     MemoryRecorded: (memory_recorded, cypher.MEMORY_RECORDED),
     MemorySuperseded: (memory_superseded, cypher.MEMORY_SUPERSEDED),
+    # A correction closes the old wording's window as a supersession does (to where it opened).
+    MemoryCorrected: (memory_superseded, cypher.MEMORY_SUPERSEDED),
     MemoryReinforced: (memory_reinforced, cypher.MEMORY_REINFORCED),
     MemoryMerged: (memory_merged, cypher.MEMORY_MERGED),
     SessionAdvanced: (session_advanced, cypher.SESSION_ADVANCED),

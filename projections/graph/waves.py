@@ -17,6 +17,7 @@ from domain.events import (
     MemoriesExtracted,
     MemoriesUsed,
     MemoryCompressed,
+    MemoryCorrected,
     MemoryMerged,
     MemoryPurged,
     MemoryRecorded,
@@ -34,7 +35,7 @@ from domain.stored import StoredEvent
 
 
 def _touches(event: Event) -> list[str]:
-    if isinstance(event, MemorySuperseded):
+    if isinstance(event, MemorySuperseded | MemoryCorrected):
         return [event.memory_id, event.by_memory_id]
     if isinstance(event, EpisodeRecorded):
         return [f"episode:{event.user_id}:{event.episode_id}"]

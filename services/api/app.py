@@ -23,15 +23,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 from starlette.types import Receive, Scope, Send
 
+from domain.access import NotThisPerson
 from infra.apikeys import open_api_key_store
 from infra.embedding.watched import EmbedderUnavailable
+from infra.page_secret import PageSecret
 from infra.settings import LOOPBACK, Settings
 from projections.graph.projector import GraphNeedsRebuild
 from services import __version__
-from services.api import contract, person_runs, ui, unavailable
+from services.api import contract, person_runs, ui, ui_actions, unavailable
 from services.api.auth import Gate, authorize
 from services.api.routers import (
     browser,
+    changes,
     export,
     extraction,
     health,
@@ -40,6 +43,8 @@ from services.api.routers import (
     maintenance,
     memories,
     metrics,
+    page_links,
+    revisions,
     search,
     todos,
     topics,
@@ -112,10 +117,14 @@ def _gate(settings: Settings, host: str | None) -> Gate:
                                "anyone. Bind to 127.0.0.1, or use keys (LORE_AUTH=keys, `lore keys create`).")
         log.warning("NO AUTHENTICATION (LORE_AUTH=%s on %s): every request acts as the operator. Fine on "
                     "your own machine; anywhere else set LORE_AUTH=keys.", settings.auth, where)
-        return Gate(None, settings.rate_limit)
+        return Gate(None, settings.rate_limit, _page_secret(settings))
     keys = open_api_key_store(settings)
     log.info("API keys required (%s key store, %d keys)", keys.name, len(keys.all()))
-    return Gate(keys, settings.rate_limit)
+    return Gate(keys, settings.rate_limit, _page_secret(settings))
+
+
+def _page_secret(settings: Settings) -> PageSecret:
+    return PageSecret(settings.page_secret_path, settings.page_secret)
 
 
 def _allowed(app: FastAPI, request: Request) -> list[str]:
@@ -225,6 +234,11 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
         if exc.status_code == 405:
             exc.headers = {**(exc.headers or {}), "Allow": ", ".join(_allowed(app, request))}
         return await http_exception_handler(request, exc)
+    @app.exception_handler(NotThisPerson)
+    async def _not_this_person(request: Request, exc: NotThisPerson) -> Response:
+        if request.url.path.startswith("/ui/"):
+            return ui.not_this_person(request, exc)
+        return JSONResponse(status_code=403, content={"detail": str(exc), "code": "not_this_person"})
 
     @app.exception_handler(GraphNeedsRebuild)
     async def _graph_needs_rebuild(request: Request, exc: GraphNeedsRebuild) -> JSONResponse:
@@ -244,14 +258,17 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
 
     app.include_router(health.router, prefix=V1)
     keyed = [Depends(authorize)]  # every route below needs a key, when keys are on
+    # Each of these reads or writes one person's graph.
     for router in (memories.router, memories.users, search.router, extraction.router, layers.router,
-                   export.router, todos.router, topics.router):  # each reads or writes one person's graph
+                   export.router, todos.router, topics.router, revisions.router, changes.router,
+                   page_links.router):
         app.include_router(router, prefix=V1, dependencies=keyed, responses=unavailable.RESPONSES)
     for router in (maintenance.router, keys.router):
         app.include_router(router, prefix=V1, dependencies=keyed)
     app.include_router(metrics.router)
     app.include_router(browser.router)
     app.include_router(ui.router)
+    app.include_router(ui_actions.router)
     app.mount("/ui/static", ui.static, name="ui-static")
     app.add_exception_handler(ui.Login, ui.login_redirect)
     origins = Settings().cors_origins

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, HTTPException, Path, Request
@@ -20,7 +21,9 @@ from limits.strategies import MovingWindowRateLimiter
 
 from domain.access import OPERATOR, Principal, Scope, read_token
 from domain.commands import IDENTIFIER_PATTERN
+from domain.page_links import PageLinkRefused, is_page_link, read_page_link
 from infra.apikeys import ApiKeyStore
+from infra.page_secret import PageSecret
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,15 +39,45 @@ def needs(scope: Scope) -> Callable[[F], F]:
     return mark
 
 
-class Gate:
-    """Checks keys against the store and counts each key's requests."""
+class PageLinkProblem(HTTPException):
+    """A page link that does not open (invalid, expired, revoked): the page says which."""
 
-    def __init__(self, keys: ApiKeyStore | None, rate_limit: str) -> None:
+    def __init__(self, refused: PageLinkRefused) -> None:
+        super().__init__(401, str(refused), headers={"WWW-Authenticate": "Bearer"})
+        self.reason = refused.reason
+
+    @classmethod
+    def invalid(cls) -> PageLinkProblem:
+        return cls(PageLinkRefused("invalid", "this page link is not valid (altered, or never made here)"))
+
+
+class Gate:
+    """Checks keys against the store (and page links against their secret) and counts each key's
+    requests."""
+
+    def __init__(self, keys: ApiKeyStore | None, rate_limit: str, page_secret: PageSecret | None = None,
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.keys = keys  # None: auth is off, every request is the operator's
+        self.page_secret = page_secret
+        self.clock = clock
         self._limit = parse(rate_limit)
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
+    def page_link(self, token: str) -> Principal:
+        if self.page_secret is None:
+            raise PageLinkProblem(PageLinkRefused("invalid", "page links are not served here"))
+        try:
+            grant = read_page_link(token, self.page_secret.current(), self.clock())
+        except PageLinkRefused as refused:
+            raise PageLinkProblem(refused) from refused
+        if not self._limiter.hit(self._limit, f"page:{grant.person}"):
+            raise HTTPException(429, f"too many requests for this page: at most {self._limit}",
+                                headers={"Retry-After": "1"})
+        return grant.principal()
+
     def principal(self, token: str | None) -> Principal:
+        if token and is_page_link(token):
+            return self.page_link(token)  # one person's, whether keys are on or not
         if self.keys is None:
             return OPERATOR
         if not token:

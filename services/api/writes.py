@@ -16,7 +16,7 @@ from services.intake import Intake, Receipt
 from services.wire import describe, to_message
 
 # A refusal of the domain, as HTTP says it.
-_REFUSALS = {
+REFUSALS = {
     "memory_not_found": status.HTTP_404_NOT_FOUND,
     "episode_not_found": status.HTTP_404_NOT_FOUND,
     "session_not_found": status.HTTP_404_NOT_FOUND,
@@ -30,6 +30,8 @@ _REFUSALS = {
     "memory_paused": status.HTTP_409_CONFLICT,
     "purge_unavailable": status.HTTP_409_CONFLICT,
     "topic_not_found": status.HTTP_404_NOT_FOUND,
+    "memory_not_current": status.HTTP_409_CONFLICT,
+    "revision_invalid": status.HTTP_422_UNPROCESSABLE_CONTENT,
 }
 
 WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -61,7 +63,7 @@ async def submit(intake: Intake, cmd: Command, wait: bool) -> JSONResponse:
     receipt: Receipt = await intake.submit(cmd, wait)
     if receipt.status == "rejected":
         return JSONResponse(
-            status_code=_REFUSALS.get(receipt.code or "", status.HTTP_409_CONFLICT),
+            status_code=REFUSALS.get(receipt.code or "", status.HTTP_409_CONFLICT),
             content={"detail": receipt.reason, "code": receipt.code, "command_id": receipt.command_id},
         )
     body = WriteAccepted(command_id=receipt.command_id, status=receipt.status, memory_id=receipt.memory_id)

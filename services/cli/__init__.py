@@ -17,7 +17,9 @@ from services.cli.kafka import asyncapi, produce, worker
 from services.cli.keys import keys_app
 from services.cli.language import language
 from services.cli.maintain import maintain
+from services.cli.memory_import import import_file
 from services.cli.migrate import migrate_log
+from services.cli.page_links import page_links_app
 from services.cli.rebuild import catch_up, compact, fingerprint, rebuild
 from services.cli.reembed import reembed
 from services.cli.serve import serve
@@ -31,6 +33,7 @@ app = typer.Typer(
 app.add_typer(infra_app, name="infra")
 app.add_typer(dlq_app, name="dlq")
 app.add_typer(keys_app, name="keys")
+app.add_typer(page_links_app, name="page-links")
 app.command()(serve)
 app.command()(rebuild)
 app.command()(fingerprint)
@@ -43,6 +46,7 @@ app.command()(asyncapi)
 app.command()(extract)
 app.command()(reextract)
 app.command()(export)
+app.command("import")(import_file)
 app.command()(maintain)
 app.command()(reembed)
 app.command()(language)

@@ -10,6 +10,7 @@ import uvicorn
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)
+STREAMS_GRACE_S = 5
 
 
 def on_the_stack(settings: Settings) -> tuple[Settings, str | None]:
@@ -68,4 +69,7 @@ def serve(
 
     bind = host or settings.api_host
     app = create_app(lambda: bootstrap(settings.for_shard(0)), worker=worker, lifecycle=True, host=bind)
-    uvicorn.run(app, host=bind, port=port or settings.api_port, log_level="info")
+    # A change stream (GET .../changes) never ends by itself: on a restart it is cut after a grace
+    # period, and its client connects again with the last id it received (nothing lost).
+    uvicorn.run(app, host=bind, port=port or settings.api_port, log_level="info",
+                timeout_graceful_shutdown=STREAMS_GRACE_S)

@@ -73,7 +73,7 @@ def test_forgetting_hides_the_memory_and_its_words_everywhere_and_restoring_brin
     assert recorded.status_code == 202, recorded.text
     assert client.post("/v1/users/ada/sessions/s1/end", params={"wait": "true"}).status_code == 202
     wait_until(lambda: client.get("/v1/users/ada/profile").json()["version"] >= 1, "the first profile")
-    wait_until(lambda: summary_settled(neo4j) and client.get("/v1/users/ada/summaries").json()["summaries"],
+    wait_until(lambda: summary_settled(neo4j) and client.get("/v1/users/ada/summaries").json()["items"],
                "the session's summary")
     (moved,) = [m for m in client.get("/v1/users/ada/memories").json()["items"] if says(m["content"])]
     before = seen(client, moved['memory_id'])

@@ -71,7 +71,7 @@ def settings(
 def summaries(client: TestClient, user: str = "ada") -> list[dict[str, Any]]:
     response = client.get(f"/v1/users/{user}/summaries")
     assert response.status_code == 200, response.text
-    return list(response.json()["summaries"])
+    return list(response.json()["items"])
 
 
 def profile(client: TestClient, user: str = "ada", **params: Any) -> dict[str, Any]:
@@ -113,7 +113,7 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
     assert "ryokan" in (trip["unresolved"] or "")  # still to book
     assert 3 <= len(trip["topics"]) <= 5
     page = client.get("/v1/users/ada/summaries", params={"limit": 2}).json()
-    assert len(page["summaries"]) == 2 and page["next_offset"] == 2
+    assert len(page["items"]) == 2 and page["next_offset"] == 2
     first = profile(client)
     assert first["version"] >= 1 and "Berlin" in first["narrative"]
     assert {"key": "home_city", "value": "Berlin"} in first["basic_info"]
@@ -131,7 +131,7 @@ def test_sessions_give_summaries_and_a_profile_that_follows_a_move(client: TestC
     # The version before is kept, as it was: what Lore thought then.
     before = profile(client, version=first["version"])
     assert before["narrative"] == first["narrative"]
-    history = client.get("/v1/users/ada/profile/history").json()["versions"]
+    history = client.get("/v1/users/ada/profile/history").json()["items"]
     assert [v["version"] for v in history] == list(range(latest["version"], 0, -1))
     assert client.get("/v1/users/ada/profile", params={"version": 99}).status_code == 404
     # The graph: one summary per session, linked to what it summarizes; the versions in a chain.

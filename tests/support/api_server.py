@@ -20,18 +20,19 @@ from tests.support.kafka_flow import wait_until
 
 
 @contextmanager
-def running_api(settings: Settings, clock: Clock | None = None) -> Iterator[str]:
+def running_api(settings: Settings, clock: Clock | None = None, port: int | None = None) -> Iterator[str]:
     """The base URL of a Lore serving `settings` until the block ends; `clock`: its transaction
-    time (what it records `recorded_at` by), for a test that needs knowledge spread over months."""
+    time (what it records `recorded_at` by), for a test that needs knowledge spread over months;
+    `port`: where (a server started again on the same one, as after a restart)."""
     def made() -> Lore:
         lore = bootstrap(settings)
         if clock is not None:
             lore.commands.clock = clock
         return lore
 
-    port = free_port()
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(made), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+                                           log_level="warning", timeout_graceful_shutdown=2))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     wait_until(lambda: server.started or not thread.is_alive(), "the API to start")

@@ -11,10 +11,12 @@ import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import datetime
 
+from domain.access import People
 from domain.events import CommandRejected, Event
 from domain.model import command_key
 from domain.state import UserState, evolve
 from domain.stored import Decided, StoredEvent
+from infra.eventlog.port import PeopleRead
 from projections.outcomes import CommandOutcome, CommandRef
 
 
@@ -64,6 +66,9 @@ class MemoryLog:
 
         raise PurgeUnavailable()  # entries are kept plain here
 
+    def people_reader(self, people: People) -> MemoryPeopleReader:
+        return MemoryPeopleReader(self, people)
+
     def count(self) -> int:
         return len(self.entries)
 
@@ -72,6 +77,33 @@ class MemoryLog:
 
     def ping(self) -> None:
         pass
+
+    def close(self) -> None:
+        pass
+
+
+class MemoryPeopleReader:
+    def __init__(self, log: MemoryLog, people: People) -> None:
+        self.log, self.people = log, people
+
+    def read(self, after: dict[int, int], most: int = 500) -> PeopleRead:
+        last = self.end()
+        reached = {p: after.get(p, -1) for p in last}
+        events: list[StoredEvent] = []
+        taken = 0
+        for partition, position, decided in self.log.entries:
+            if position <= reached.get(partition, -1) or taken >= most:
+                continue
+            reached[partition] = position
+            if self.people.holds(decided.user_id):
+                taken += 1
+                events += [StoredEvent(partition, position, e) for e in decided.events]
+        if taken < most:
+            reached = {p: max(reached[p], last[p]) for p in last}
+        return PeopleRead(events, reached)
+
+    def end(self) -> dict[int, int]:
+        return self.log.end()
 
     def close(self) -> None:
         pass

@@ -141,6 +141,15 @@ def test_the_offline_profile_says_what_changed_and_keeps_what_nothing_contradict
     assert carried_over(ProfileInputs(), ()) == ()
 
 
+def test_a_slot_the_person_forgot_is_not_carried_over_from_the_version_before() -> None:
+    before = (BasicInfo(key="home_city", value="Lisbon"), BasicInfo(key="name", value="Ada"))
+    # The city was forgotten (no value of its slot is left); the name was never a slot: it stays.
+    forgot = ProfileInputs(version=1, basic_info=before, forgotten=("home_city",))
+    assert carried_over(forgot, ()) == (BasicInfo(key="name", value="Ada"),)
+    # Nothing forgotten: both stay.
+    assert carried_over(ProfileInputs(version=1, basic_info=before), ()) == before
+
+
 # -- the deciders --------------------------------------------------------------------------------
 
 

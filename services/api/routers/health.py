@@ -8,55 +8,18 @@ half done)."""
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request, Response, status
-from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from infra.embedding import setting_for
+from lore.schemas import ComponentHealth, Health, HealthReason
 from services.api.deps import HomeLoreDep, ShardsDep
 from services.bootstrap import Lore
 from services.worker import CommandWorker
 
 router = APIRouter(tags=["health"])
-
-
-class ComponentHealth(BaseModel):
-    ready: bool
-    detail: str = Field(description="What was checked, or why it failed.")
-
-
-class HealthReason(BaseModel):
-    """Why Lore is degraded, and what mends it."""
-
-    component: Literal["neo4j", "event_log", "worker", "embedder"]
-    code: str = Field(description="graph_unavailable, projection_mismatch, projection_outdated, "
-                      "event_log_unavailable, worker_retrying, embedder_changed, reembed_in_progress, "
-                      "embedder_off, embedder_failed.")
-    detail: str
-    fix: str | None = Field(default=None, description="The command or setting that mends it.")
-    blocking: bool = Field(description="true: the API cannot serve its main job while it lasts (503).")
-
-
-class Health(BaseModel):
-    status: Literal["ok", "degraded"]
-    reasons: list[HealthReason] = Field(
-        default_factory=list, description="Why it is degraded (empty when ok), each with its fix.")
-    neo4j: ComponentHealth = Field(description="With LORE_NEO4J_SHARDS, every shard: ready when each is; "
-                                   "while one is down the others still serve their people.")
-    event_log: ComponentHealth
-    worker: ComponentHealth | None = Field(
-        default=None, description="The Kafka worker in this process, when there is one.")
-    extraction: ComponentHealth | None = Field(
-        default=None, description="The extraction process in this process, when it runs here. A failing "
-        "one leaves its work due (answered once it recovers): it does not make Lore degraded.")
-    layers: ComponentHealth | None = Field(
-        default=None, description="The process that writes summaries and profiles, when it runs here; a "
-        "model that fails leaves the offline summary in place, marked, and is asked again.")
-    embedder: ComponentHealth | None = Field(
-        default=None, description="The embedding model, and whether the store's vectors are its own "
-        "(null: LORE_EMBEDDER=none over a store without vectors).")
 
 
 def _check(probe: object, what: str) -> ComponentHealth:

@@ -16,4 +16,5 @@ router = APIRouter(tags=["keys"])
 @needs(Scope.READ)
 def who_am_i(principal: PrincipalDep) -> KeyView:
     return KeyView(tenant=principal.tenant, scope=principal.scope.name.lower(),  # type: ignore[arg-type]
-                   key_id=principal.key_id)
+                   key_id=principal.key_id,
+                   user_id=principal.own_id(principal.only) if principal.only is not None else None)

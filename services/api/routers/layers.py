@@ -80,10 +80,9 @@ def summaries(
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> SummaryPage:
     found = lore.layer_queries.summaries(user_id, limit=limit + 1, offset=offset)
-    return SummaryPage(
-        summaries=[summary_out(v) for v in found[:limit]],
-        next_offset=offset + limit if len(found) > limit else None,
-    )
+    items = [summary_out(v) for v in found[:limit]]
+    more = len(found) > limit
+    return SummaryPage(items=items, summaries=items, next_offset=offset + limit if more else None)
 
 
 @router.get("/profile", response_model=ProfileOut, summary="The person's profile (now, or a version)",
@@ -110,9 +109,10 @@ def profile(
 
 @router.get("/profile/history", response_model=ProfileHistory, summary="Every version of the profile")
 def profile_history(
-    user_id: UserId, lore: LoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50
+    user_id: UserId, lore: LoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> ProfileHistory:
-    return ProfileHistory(
-        user_id=split_person(user_id)[1],
-        versions=[profile_out(user_id, v) for v in lore.layer_queries.profiles(user_id, limit=limit)],
-    )
+    found = lore.layer_queries.profiles(user_id, limit=offset + limit + 1)[offset:]
+    items = [profile_out(user_id, v) for v in found[:limit]]
+    return ProfileHistory(user_id=split_person(user_id)[1], items=items, versions=items,
+                          next_offset=offset + limit if len(found) > limit else None)

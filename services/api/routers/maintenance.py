@@ -62,18 +62,20 @@ def _operator_only(principal: PrincipalDep) -> None:
 @router.get("/runs", response_model=MaintenanceRunPage, summary="Reports of the latest maintenance runs")
 @needs(Scope.ADMIN)
 def runs(shards: ShardsDep, principal: PrincipalDep,
-         limit: Annotated[int, Query(ge=1, le=1000)] = 20) -> MaintenanceRunPage:
+         limit: Annotated[int, Query(ge=1, le=1000)] = 20,
+         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> MaintenanceRunPage:
     """Newest first: people processed, memories evaluated, forgotten, demoted, compressed,
     contradictions resolved, episodes expired, and how long the run took."""
     _operator_only(principal)
     by_run: dict[str, list[MaintenanceRunView]] = {}
     for lore in shards:
-        for found in lore.maintenance_queries.runs(limit):
+        for found in lore.maintenance_queries.runs(offset + limit + 1):
             item = view(found)
             by_run.setdefault(item.run_id, []).append(item)
     items = sorted((combined(views) for views in by_run.values()),
                    key=lambda v: v.started_at or v.as_of, reverse=True)
-    return MaintenanceRunPage(items=items[:limit])
+    return MaintenanceRunPage(items=items[offset:offset + limit],
+                              next_offset=offset + limit if len(items) > offset + limit else None)
 
 
 _INTERRUPTED = ("the process running it stopped before it ended. What it applied stays applied (each "

@@ -29,14 +29,16 @@ async def add(user_id: UserId, body: TodoCreate, intake: IntakeDep, wait: Wait =
 def list_todos(user_id: UserId, queries: QueriesDep,
                state: Annotated[Literal["open", "done", "overdue", "all"], Query(
                    description="open: not done; overdue: open and past due; done; all.")] = "open",
-               limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> TodoPage:
+               limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+               offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> TodoPage:
     now = datetime.now(UTC)
     todos = queries.memories(user_id, valid_at=now, kind="todo", limit=10_000)
     chosen = [t for t in todos if t.status == "active" and (
         state == "all" or (state == "done") == (t.completed_at is not None))
         and (state != "overdue" or (t.due_at is not None and t.due_at < now))]
     chosen.sort(key=lambda t: (t.due_at is None, t.due_at or now, t.memory_id))
-    return TodoPage(items=chosen[:limit])
+    page = chosen[offset:offset + limit]
+    return TodoPage(items=page, next_offset=offset + limit if len(chosen) > offset + limit else None)
 
 
 @router.post("/{todo_id}/complete", summary="Mark a to-do done", **_ACCEPTED)
