@@ -94,7 +94,7 @@ contract: setup
 	$(BIN)/pytest tests/integration/test_contract.py -s
 
 lint: setup
-	$(BIN)/ruff check domain services projections infra tests bench examples
+	$(BIN)/ruff check domain services projections infra lore tests bench examples
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
