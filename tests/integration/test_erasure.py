@@ -183,8 +183,8 @@ def _settled(lore: Lore, user: str) -> bool:
 @pytest.mark.parametrize("mode", ["sqlite", "kafka"])
 def test_a_purged_memorys_words_are_in_no_file_after_compact_and_the_rest_of_the_person_stays(
         stack: LocalStack, tmp_path: Path, mode: str) -> None:
-    tag = uuid.uuid4().hex[:8]
-    cat, hike = f"quokka{tag}", f"zermatt{tag}"
+    tag = "".join(chr(ord("a") + int(c, 16)) for c in uuid.uuid4().hex[:8])  # letters: a word, as said
+    cat, hike = f"Quokka{tag}", f"Zermatt{tag}"  # names, written as people write them
     settings = Settings(neo4j_uri=stack.neo4j.bolt_uri, home=tmp_path / "lore", embedder="none",
                         event_log=mode, kafka_bootstrap=stack.kafka.bootstrap,
                         events_topic=f"lore.events.{tag}", keys_topic=f"lore.keys.{tag}",
