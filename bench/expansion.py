@@ -10,7 +10,9 @@ turns, all sources), once per way of widening the query:
 - **offline questions**: `services/questions.py`'s offline expansion (what `/context` uses with no
   model: the words that carry the message);
 - **model questions**: `LORE_QUESTIONS=llm`, three questions the memory should answer, from a model;
-- **model rewordings**: `LORE_REWRITER=openai`, two rewordings of the query, from the same model.
+- **model rewordings**: two rewordings of the query from the same model, with the prompt of the
+  query rewriter Lore had (`LORE_REWRITER`, removed after this comparison; kept here so that the
+  figure can be measured again).
 
 The model is the local llama.cpp server (Qwen2.5-Coder-1.5B, `infra/local/llm.py`): weak and slow
 here, so the sample is small and the latencies are this machine's. Printed: recall_any@5/@10 over the
@@ -20,11 +22,13 @@ sample and the median milliseconds the widening added per question.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import time
 from collections.abc import Callable
 
 from fastapi.testclient import TestClient
+from openai import OpenAI
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
@@ -33,7 +37,6 @@ from bench import stack
 from bench.retrieval import lifechat_people, record, scores, turn_ids
 from infra.llm.openai import OpenAILLM
 from infra.local import llm as local_llm
-from infra.rewriting.openai import OpenAIRewriter
 from projections.search import Window
 from services.api import create_app
 from services.bootstrap import Lore, bootstrap
@@ -41,6 +44,36 @@ from services.questions import LLMQuestions, OfflineExpansion
 
 console = Console()
 K = 10
+
+REWRITE = (
+    "You rewrite search queries for a personal memory store of notes about one person and their "
+    "past conversations. Give {count} alternative wordings of the user's query, each on its own "
+    "line: use other words for the same things (synonyms, the likely answer's terms, names spelled "
+    "out), keep any dates or names. No numbering, no commentary."
+)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+
+
+class OpenAIRewriter:
+    """The query rewriter Lore had (infra/rewriting, until this benchmark compared it)."""
+
+    def __init__(self, base_url: str | None, api_key: str, model: str, count: int, timeout_s: float) -> None:
+        self._client = OpenAI(base_url=base_url, api_key=api_key, timeout=timeout_s, max_retries=0)
+        self.model = model
+        self.count = count
+
+    def rewrite(self, query: str) -> list[str]:
+        response = self._client.chat.completions.create(
+            model=self.model, temperature=0,
+            messages=[{"role": "system", "content": REWRITE.format(count=self.count)},
+                      {"role": "user", "content": query}])
+        text = (response.choices[0].message.content or "") if response.choices else ""
+        found: dict[str, None] = {}
+        for line in text.splitlines():
+            wording = _BULLET.sub("", line).strip().strip('"')
+            if wording and wording.lower() != query.strip().lower():
+                found.setdefault(wording, None)
+        return list(found)[:self.count]
 
 
 def ranked_turns(lore: Lore, dia: dict[tuple[str, int], str], user: str, question: str,
@@ -68,7 +101,7 @@ def main() -> None:
 
 
 def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
-    lore = bootstrap(servers.settings(home=servers.home, questions="offline", rewriter="none"))
+    lore = bootstrap(servers.settings(home=servers.home, questions="offline"))
     lore.projector.wipe()
     people = lifechat_people()
     dia = turn_ids(people)

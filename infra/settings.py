@@ -199,18 +199,6 @@ class Settings(BaseSettings):
         default=10.0, gt=0, description="How long a search waits for its query's vector before it answers "
         "without the vector source (saying so in `degraded`); also an embedding endpoint's request timeout.")
 
-    rewriter: Literal["none", "openai"] = Field(
-        default="none",
-        description="Query rewriting for search: openai = an OpenAI-compatible chat endpoint "
-        "(LORE_REWRITER_BASE_URL, LORE_REWRITER_MODEL) asked for LORE_REWRITER_COUNT other "
-        "wordings, each searched too and fused by rank; none = the query as asked.",
-    )
-    rewriter_base_url: str | None = None
-    rewriter_api_key: str = "unused"
-    rewriter_model: str = "gpt-4o-mini"
-    rewriter_count: int = Field(default=2, ge=1, le=5)
-    rewriter_timeout_s: float = Field(default=3.0, gt=0)
-
     llm: Literal["none", "openai"] = Field(
         default="none",
         description="A language model for memory formation: openai = any OpenAI-compatible chat endpoint "

@@ -346,14 +346,14 @@ class Degraded(BaseModel):
     """A source the answer could not run, or ran on part of the store: the answer holds what the
     others found. A search that cannot run at all is refused instead (503)."""
 
-    source: Literal["vector", "rewriter", "questions"] = Field(
-        description="vector: the vector index; rewriter: the query's rewordings (LORE_REWRITER); questions: "
-        "the questions a model synthesizes (LORE_QUESTIONS).")
+    source: Literal["vector", "questions"] = Field(
+        description="vector: the vector index; questions: the questions a model synthesizes "
+        "(LORE_QUESTIONS).")
     code: str = Field(description="embedder_changed (the store's vectors are another model's), "
                       "reembed_in_progress (a move between models is half done), embedder_off (no "
                       "embedder, a store with vectors), embedder_failed (the model or its endpoint failed or "
                       "was slow), "
-                      "rewriter_failed, questions_failed.")
+                      "questions_failed.")
     detail: str = Field(description="What happened, and what the answer holds instead.")
     fix: str | None = Field(default=None, description="The command or setting that mends it, for the "
                             "operator.")

@@ -23,7 +23,6 @@ from infra.embedding.watched import WatchedEmbedder
 from infra.eventlog import EventLog, open_event_log
 from infra.keys import KeyStore, open_key_store
 from infra.llm import LLM, open_llm
-from infra.rewriting import open_rewriter
 from infra.settings import Settings
 from infra.tokens import token_counter
 from projections.export import ExportQueries
@@ -196,7 +195,7 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
                              ensure_schema=schema, max_entry_bytes=settings.max_entry_bytes,
                              cached_people=settings.state_cache_people, policy=policy)
     search = SearchService(CandidateQueries(driver, database, language=settings.language), embedder,
-                           rewriter=open_rewriter(settings), embed_timeout_s=settings.embedding_timeout_s)
+                           embed_timeout_s=settings.embedding_timeout_s)
     outcomes = OutcomeQueries(driver, database)
     outbox = CommandOutbox(settings, handler, outcomes, Sealer(keys) if keys is not None else None)
     extractions = ExtractionQueries(driver, database)

@@ -9,8 +9,7 @@ from datetime import datetime
 from services.context import ContextBlock, Renderer
 from services.degraded import Degradation
 
-_SAID = {"vector": "meaning (vector) search", "rewriter": "query rewording",
-         "questions": "question synthesis"}
+_SAID = {"vector": "meaning (vector) search", "questions": "question synthesis"}
 
 
 def partial_line(left_out: list[Degradation]) -> str:

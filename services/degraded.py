@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 class Degradation:
     """A source of an answer that did not run, or ran on part of what it should."""
 
-    source: str   # vector, rewriter, questions
+    source: str   # vector, questions
     code: str     # embedder_changed, reembed_in_progress, embedder_off, embedder_failed, ...
     detail: str   # what happened and what the answer holds instead
     fix: str | None = None  # the command or setting that mends it, where there is one

@@ -25,7 +25,6 @@ from domain.model import message_id
 from domain.retrieval.time_focus import TimeFocus, mentions_time, time_focus
 from infra.embedding import Embedder
 from infra.embedding.port import embed_queries
-from infra.rewriting import QueryRewriter
 from projections.search import Candidate, CandidateQueries, ItemType, Window
 from services.degraded import Degradation, note, vector_source
 from services.mmr import mmr_order
@@ -85,15 +84,13 @@ SOURCES = ("vector", "text", "graph")
 
 class SearchService:
     def __init__(self, queries: CandidateQueries, embedder: Embedder | None,
-                 ranking: Ranking = Ranking(),
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
-                 rewriter: QueryRewriter | None = None, embed_timeout_s: float = 10.0) -> None:
+                 ranking: Ranking = Ranking(), clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 embed_timeout_s: float = 10.0) -> None:
         self.queries = queries
         self.embedder = embedder
         # The longest a search waits for its query's vector before it answers without the vector
         # source (and says so): an embedding endpoint that hangs must not hang every search.
         self.embed_timeout_s = embed_timeout_s
-        self.rewriter = rewriter
         self.ranking = ranking
         self.clock = clock
         # A search asks up to ~8 things at once (counts, entities, embedding, text and vector per
@@ -107,21 +104,22 @@ class SearchService:
                mmr_lambda: float | None = None, also: tuple[str, ...] = (),
                measure: bool = False) -> list[Hit]:
         """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone);
-        `also`: more queries for the same need (questions synthesized from a message), searched
-        beside it like a rewriter's rewordings. `measure`: each hit's own closeness to what was
-        asked, `scores["cosine"]` (its stored vector against the best of the asked wordings').
+        `also`: more queries for the same need (questions synthesized from a message,
+        services/questions.py), each searched through every source and fused. `measure`: each
+        hit's own closeness to what was asked, `scores["cosine"]` (its stored vector against the
+        best of the asked wordings').
 
         Everything that can overlap does: the query is embedded while the person's counts and the
         entities the query names are read, and the text source (which needs no vector) is asked
         while the embedding is still being made; then the vector source, for the query and for
-        each rewording a configured rewriter gives (as sources `vector~1`, `text~1`, ...); the
+        each of `also` (as sources `vector~1`, `text~1`, ...); the
         graph last, as it looks around their best hits."""
         started = time.perf_counter()
         depth = max(limit * 5, self.depth)
         counts_job = self._pool.submit(self.queries.counts, user_id)
         named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
             "graph" in sources and "memory" in types) else None
-        asked = list(dict.fromkeys([query, *also, *self._rewordings(query)]))
+        asked = list(dict.fromkeys([query, *also]))
         embedder = self.embedder
         usable = "vector" in sources and self._vectors_usable()
         embed_job = self._pool.submit(timed("embed", lambda: embed_queries(embedder, asked))) if (
@@ -192,19 +190,6 @@ class SearchService:
                          fix="see /v1/health and the server's log (LORE_EMBEDDER and, for an endpoint, "
                          "LORE_EMBEDDING_BASE_URL)"))
         return []
-
-    def _rewordings(self, query: str) -> list[str]:
-        if self.rewriter is None:
-            return []
-        try:
-            return self.rewriter.rewrite(query)
-        except Exception as error:  # noqa: BLE001 - the rewriter is an aid: the query is searched as asked
-            log.warning("query rewriter unavailable (%s); searching the query as asked", error)
-            note(Degradation("rewriter", "rewriter_failed",
-                             f"the query rewriter failed ({type(error).__name__}: {error}): the query was "
-                             "searched as asked, without rewordings",
-                             fix="see LORE_REWRITER_BASE_URL and the endpoint's log"))
-            return []
 
     def _diversify(self, hits: list[Hit], lambda_: float, limit: int) -> list[Hit]:
         """The hits in MMR order, likeness measured on their stored vectors."""

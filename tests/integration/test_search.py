@@ -202,34 +202,22 @@ def test_mmr_keeps_near_duplicates_apart(client: TestClient) -> None:
     assert [h["ranks"]["mmr"] for h in spread] == [1, 2]
 
 
-def test_a_configured_rewriter_searches_its_rewordings_too(servers: ServerEndpoints, neo4j: Driver,
-                                                          tmp_path: Path) -> None:
+def test_a_models_questions_are_searched_too(servers: ServerEndpoints, neo4j: Driver, tmp_path: Path) -> None:
     asked = "where does the feline rest?"
-    with chat_stub("1. Turing sleeping basket\n2. where does the feline rest?") as stub:
-        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, rewriter="openai",
-                            rewriter_base_url=stub.url)
+    # The model gives a question that names the memory's words, and the query itself (dropped).
+    with chat_stub('{"questions": ["Turing sleeping basket", "where does the feline rest?"]}') as stub:
+        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, llm="openai", llm_base_url=stub.url,
+                            questions="llm", extractor="off", layers="off")
         with TestClient(create_app(lambda: bootstrap(settings))) as client:
             basket = remember(client, "ada", "Turing naps in the wicker basket by the window")
             remember(client, "ada", "Ada drinks green tea in the morning")
-            top = search(client, "ada", asked)[0]
-    assert stub.asked == [asked]
+            answer = client.post("/v1/users/ada/search",
+                                 json={"query": asked, "synthesize_questions": True}).json()
+    assert len(stub.asked) == 1 and answer["questions"] == ["Turing sleeping basket"]
+    top = answer["hits"][0]
     assert top["id"] == basket
-    assert "text~1" in top["scores"] and "text" not in top["scores"]  # only the rewording has its words
+    assert "text~1" in top["scores"] and "text" not in top["scores"]  # only the question has its words
     assert not any(key.endswith("~2") for key in top["scores"])  # the query itself is not asked twice
-
-
-def test_search_answers_when_the_rewriter_fails(servers: ServerEndpoints, neo4j: Driver,
-                                                tmp_path: Path) -> None:
-    with chat_stub("", status=500) as stub:
-        settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, rewriter="openai",
-                            rewriter_base_url=stub.url)
-        with TestClient(create_app(lambda: bootstrap(settings))) as client:
-            pens = remember(client, "ada", "Ada collects vintage fountain pens")
-            answer = client.post("/v1/users/ada/search", json={"query": "fountain pens"}).json()
-    assert len(stub.asked) == 1
-    hits = answer["hits"]
-    assert hits[0]["id"] == pens and not any("~" in key for key in hits[0]["scores"])
-    assert [(d["source"], d["code"]) for d in answer["degraded"]] == [("rewriter", "rewriter_failed")]
 
 
 def test_searching_and_context_record_use_as_events_and_only_citations_lift_the_ranking(
