@@ -98,6 +98,9 @@ def _fields(event: Event) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+# The form of a stream's id, as the OpenAPI document states it: "partition:position[:index]" per
+# partition, comma-separated.
+CURSOR = r"^\s*\d{1,6}:(-1|\d{1,19}(:\d{1,6})?)\s*(,\s*\d{1,6}:(-1|\d{1,19}(:\d{1,6})?)\s*)*$"
 _PAIR = re.compile(r"^(\d{1,6}):(-1|\d{1,19})(?::(\d{1,6}))?$")
 
 
@@ -119,9 +122,10 @@ class Cursor:
         for part in text.split(","):
             found = _PAIR.match(part.strip())
             partition = int(found.group(1)) if found else None
-            if found is None or partition in cursor.done:
+            if found is None:
                 raise BadCursor(f"{text!r} is not an id this stream sent")
             position = int(found.group(2))
+            cursor.within.pop(partition, None)  # a partition named twice: the last one holds
             if found.group(3) is None:
                 cursor.done[partition] = position
             elif position < 0:

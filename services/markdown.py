@@ -144,8 +144,15 @@ def parse(text: str) -> Parsed:
     read_only = True  # before the first kind's heading: the title, the note, the profile
     lines: list[Line] = []
     seen: dict[str, int] = {}
+    titled = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
+        if not titled and line.strip():
+            if not (line.lstrip() + " ").startswith("# "):
+                raise MarkdownError(number, "a memory file begins with its title ('# What Lore remembers "
+                                    "of ...'), as the export writes it")
+            titled = True
+            continue
         if header := _HEADER.search(line):
             exported_at = _moment(header.group(1), number)
             continue
@@ -180,6 +187,9 @@ def parse(text: str) -> Parsed:
                                     "already")
             seen[parsed.memory_id] = number
         lines.append(parsed)
+    if not titled:
+        raise MarkdownError(1, "an empty file: a memory file begins with its title ('# What Lore remembers "
+                            "of ...'), as the export writes it")
     return Parsed(exported_at, lines)
 
 

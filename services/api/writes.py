@@ -31,12 +31,13 @@ REFUSALS = {
     "purge_unavailable": status.HTTP_409_CONFLICT,
     "topic_not_found": status.HTTP_404_NOT_FOUND,
     "memory_not_current": status.HTTP_409_CONFLICT,
-    "revision_invalid": status.HTTP_422_UNPROCESSABLE_CONTENT,
+    "revision_invalid": status.HTTP_409_CONFLICT,  # it says that already, or contradicts itself
 }
 
 WRITE_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: {"description": "The memory does not exist for this user."},
-    409: {"description": "The memory's state does not allow it (e.g. restoring one not forgotten)."},
+    409: {"description": "The memory's state does not allow it (e.g. restoring one not forgotten, "
+          "correcting a memory to the words it already has)."},
     422: {"description": "Invalid input; the message names the field."},
 }
 

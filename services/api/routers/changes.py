@@ -14,7 +14,7 @@ from domain.access import People, Scope, split_person
 from infra.eventlog.port import PeopleReader
 from services.api.auth import PrincipalDep, needs
 from services.api.deps import UserId
-from services.changes import BadCursor, Cursor, follow
+from services.changes import CURSOR, BadCursor, Cursor, follow
 
 router = APIRouter(tags=["changes"])
 RETRY_MS = 2000
@@ -29,10 +29,16 @@ _RESPONSES: dict[int | str, dict[str, object]] = {
           "description": _DESCRIPTION},
     422: {"description": "Last-Event-ID (or `after`) is not an id of this stream."},
 }
-LastEventId = Annotated[str | None, Header(alias="Last-Event-ID", max_length=4000, description=(
+# The form is stated in the schema; Cursor.parse is what holds an id to it (one reading of it, so
+# that a client's regex and the server's cannot disagree on an edge such as a trailing newline).
+# Typed `str` with a default of None (not `str | None`): the schema then says a string or nothing,
+# where a nullable header is sent by generic clients as the text "null".
+LastEventId = Annotated[str, Header(alias="Last-Event-ID", max_length=4000,
+                                           json_schema_extra={"pattern": CURSOR}, description=(
     "The id of the last change received: the stream goes on after it (what an EventSource sends when "
     "it reconnects)."))]
-After = Annotated[str | None, Query(max_length=4000, description="The same as Last-Event-ID, for a client "
+After = Annotated[str, Query(max_length=4000, json_schema_extra={"pattern": CURSOR},
+                                    description="The same as Last-Event-ID, for a client "
                                     "that cannot send headers.")]
 From = Annotated[Literal["now", "start"], Query(alias="from", description=(
     "Without an id to go on after: now (only what changes from now on, the default) or start (every "
@@ -40,8 +46,8 @@ From = Annotated[Literal["now", "start"], Query(alias="from", description=(
 
 
 def _cursor(reader: PeopleReader, last_event_id: str | None, after: str | None, start: str) -> Cursor:
-    given = last_event_id or after
-    if given:
+    given = last_event_id if last_event_id is not None else after
+    if given is not None:
         try:
             return Cursor.parse(given)
         except BadCursor as bad:
@@ -81,8 +87,10 @@ async def _stream(request: Request, people: People, last_event_id: str | None, a
 
 @router.get("/users/{user_id}/changes", summary="What changes in a person's memory (Server-Sent Events)",
             response_class=StreamingResponse, responses=_RESPONSES)
-async def person_changes(user_id: UserId, request: Request, last_event_id: LastEventId = None,
-                         after: After = None, start: From = "now") -> StreamingResponse:
+async def person_changes(user_id: UserId, request: Request,
+                         last_event_id: LastEventId = None,  # type: ignore[assignment]
+                         after: After = None,  # type: ignore[assignment]
+                         start: From = "now") -> StreamingResponse:
     """Each change to the person's memory as it is logged, in log order: read with the person's own
     keys (a purged memory's words read [purged]); nothing of anyone else. Reconnect with the last
     id received (`Last-Event-ID`) and the stream goes on after it, also across a restart of Lore:
@@ -94,8 +102,10 @@ async def person_changes(user_id: UserId, request: Request, last_event_id: LastE
 @router.get("/changes", summary="What changes in the memory of the tenant's people (Server-Sent Events)",
             response_class=StreamingResponse, responses=_RESPONSES)
 @needs(Scope.ADMIN)
-async def tenant_changes(principal: PrincipalDep, request: Request, last_event_id: LastEventId = None,
-                         after: After = None, start: From = "now") -> StreamingResponse:
+async def tenant_changes(principal: PrincipalDep, request: Request,
+                         last_event_id: LastEventId = None,  # type: ignore[assignment]
+                         after: After = None,  # type: ignore[assignment]
+                         start: From = "now") -> StreamingResponse:
     """The changes of every person of the key's tenant (an admin key), each with its `user_id`; the
     ids carry a position for every partition of the log."""
     return await _stream(request, People(principal.tenant), last_event_id, after, start)

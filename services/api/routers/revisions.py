@@ -40,7 +40,10 @@ async def correct_memory(user_id: UserId, memory_id: MemoryId, body: MemoryCorre
 
 @router.post("/import", summary="Give back an edited Markdown file", response_model=ImportOut,
              openapi_extra={"requestBody": {"required": True, "content": {
-                 "text/markdown": {"schema": {"type": "string"}}}}},
+                 "text/markdown": {"schema": {"type": "string", "pattern": r"^\s*# ", "description": (
+                     "The file as export?format=markdown gives it, edited: it begins with its title "
+                     "('# ...'). Each line after is read as the export writes them; one that cannot be "
+                     "read is a 422 naming it.")}}}}},
              responses={200: {"description": "A dry run: what the file would change."},
                         202: {"model": ImportOut, "description": "Applied as one revision (accepted, in "
                               "Kafka mode without wait)."},
