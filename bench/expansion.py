@@ -34,7 +34,7 @@ from rich.progress import track
 from rich.table import Table
 
 from bench import stack
-from bench.retrieval import lifechat_people, record, scores, turn_ids
+from bench.retrieval import K, lifechat_people, record, scores, turn_ids, turns_of
 from infra.llm.openai import OpenAILLM
 from infra.local import llm as local_llm
 from projections.search import Window
@@ -43,7 +43,6 @@ from services.bootstrap import Lore, bootstrap
 from services.questions import LLMQuestions, OfflineExpansion
 
 console = Console()
-K = 10
 
 REWRITE = (
     "You rewrite search queries for a personal memory store of notes about one person and their "
@@ -79,15 +78,7 @@ class OpenAIRewriter:
 def ranked_turns(lore: Lore, dia: dict[tuple[str, int], str], user: str, question: str,
                  also: tuple[str, ...]) -> list[str]:
     hits = lore.search.search(user, question, Window(valid_at=None, known_at=None), limit=K, also=also)
-    ranked: list[str] = []
-    for hit in hits:
-        if "position" in hit.fields:
-            found = [dia[(hit.fields["episode_id"], hit.fields["position"])]]
-        else:
-            found = [dia[(ref.rpartition("#")[0], int(ref.rpartition("#")[2]))]
-                     for ref in hit.fields.get("messages") or []]
-        ranked += [d for d in found if d not in ranked]
-    return ranked[:K]
+    return turns_of(hits, dia)
 
 
 def main() -> None:

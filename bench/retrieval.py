@@ -54,6 +54,7 @@ from projections.search import Window
 from services.api import create_app
 from services.bootstrap import Lore, bootstrap
 from services.extraction.extractors import Extraction
+from services.search import Hit
 
 console = Console(width=160)
 REPO = Path(__file__).resolve().parents[1]
@@ -210,16 +211,21 @@ def lore_ranker(lore: Lore, sources: tuple[str, ...], dia: dict[tuple[str, int],
     def rank(user: str, question: str) -> list[str]:
         hits = lore.search.search(user, question, Window(valid_at=None, known_at=None), limit=K,
                                   sources=sources, types=types)  # type: ignore[arg-type]
-        ranked: list[str] = []
-        for hit in hits:
-            if "position" in hit.fields:
-                found = [dia[(hit.fields["episode_id"], hit.fields["position"])]]
-            else:
-                found = [dia[(ref.rpartition("#")[0], int(ref.rpartition("#")[2]))]
-                         for ref in hit.fields.get("messages") or []]
-            ranked += [d for d in found if d not in ranked]
-        return ranked[:K]
+        return turns_of(hits, dia)
     return rank
+
+
+def turns_of(hits: Sequence[Hit], dia: dict[tuple[str, int], str]) -> list[str]:
+    """The turns the hits stand for, in order: a turn itself, or a memory's source turns."""
+    ranked: list[str] = []
+    for hit in hits:
+        if "position" in hit.fields:
+            found = [dia[(hit.fields["episode_id"], hit.fields["position"])]]
+        else:
+            found = [dia[(ref.rpartition("#")[0], int(ref.rpartition("#")[2]))]
+                     for ref in hit.fields.get("messages") or []]
+        ranked += [d for d in found if d not in ranked]
+    return ranked[:K]
 
 
 def bm25_ranker(turns: dict[str, list[tuple[str, str]]]) -> Ranker:
