@@ -146,6 +146,11 @@ class Settings(BaseSettings):
         "deployment; change it to revoke every link.")
     changes_poll_s: float = Field(default=0.5, gt=0, le=60, description="How often a change stream "
                                   "(GET .../changes) looks for new entries in the log.")
+    changes_max_s: float = Field(default=600.0, gt=0, description="How long one change stream stays "
+                                 "open; then it ends and the client reconnects with the last id it got "
+                                 "(an EventSource does so by itself after the stream's `retry:`), "
+                                 "losing nothing. Keeps proxies' idle and lifetime limits from cutting a "
+                                 "stream at a worse moment, and a server's streams from piling up.")
     rate_limit: str = Field(default="600/minute", description="Requests allowed per API key "
                             "(the `limits` notation: '100/second', '600/minute'; moving window).")
     cors_origins: list[str] = Field(default_factory=list, description="Origins a browser may call the "

@@ -186,11 +186,14 @@ def changes(read: Iterable[StoredEvent], cursor: Cursor, reached: dict[int, int]
 
 
 async def follow(reader: PeopleReader, cursor: Cursor, poll_s: float, *,
-                 gone: Callable[[], Any], keepalive_s: float = 15.0) -> AsyncIterator[Change | None]:
+                 gone: Callable[[], Any], keepalive_s: float = 15.0,
+                 max_s: float = float("inf")) -> AsyncIterator[Change | None]:
     """The changes from `cursor` on, as they come; None now and then while nothing does (a keepalive).
-    Stops when `gone()` (awaited) says the client left."""
+    Stops when `gone()` (awaited) says the client left, or once `max_s` has passed (after the changes
+    read by then: the client goes on from its last id)."""
     quiet = 0.0
-    while not await gone():
+    ends = asyncio.get_running_loop().time() + max_s
+    while not await gone() and asyncio.get_running_loop().time() < ends:
         read = await asyncio.to_thread(reader.read, cursor.start())
         sent = False
         for change in changes(read.events, cursor, read.reached):

@@ -17,12 +17,17 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
+
+from lore.schemas import Change
 
 # Routes that ask for no key and read no one's data.
 _OPEN = {"/v1/health", "/metrics"}
 # Routes that do not touch the graph.
 _NO_GRAPH = {"/v1/keys/me", "/v1/health", "/metrics"}
 _METHODS = {"get", "put", "post", "delete", "patch", "options", "head"}
+# Models a route names by reference only (a stream's events), which FastAPI does not collect.
+_REFERENCED: tuple[type[BaseModel], ...] = (Change,)
 
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
 _UNAVAILABLE = {"$ref": "#/components/schemas/ServiceUnavailable"}
@@ -46,6 +51,11 @@ def truthful_openapi(app: FastAPI, keys_on: bool) -> dict[str, Any]:
                        "code": {"anyOf": [{"type": "string"}, {"type": "null"}],
                                 "description": "A refusal's code, e.g. memory_not_found."},
                        "command_id": {"anyOf": [{"type": "string"}, {"type": "null"}]}}})
+    for model in _REFERENCED:
+        made = model.model_json_schema(ref_template="#/components/schemas/{model}", mode="serialization")
+        for name, defined in made.pop("$defs", {}).items():
+            components.setdefault(name, defined)
+        components.setdefault(model.__name__, made)
     if keys_on:
         schema["components"]["securitySchemes"] = {
             "bearer": {"type": "http", "scheme": "bearer", "description": "An API key (`lore keys create`)."},

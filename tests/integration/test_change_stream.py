@@ -183,3 +183,29 @@ def test_on_kafka_the_stream_reads_its_people_across_partitions_and_resumes_afte
             later = operator.remember("ada", "ada note 3", kind="fact").memory_id
             resumed = first(ada.changes("ada", last_event_id=hers[0].id), 3)
             assert [c.memory_id for c in resumed] == [*said["ada"][1:], later]
+
+
+def test_a_stream_ends_after_its_lifetime_and_goes_on_from_its_last_id(settings: Settings) -> None:
+    """LORE_CHANGES_MAX_S bounds a stream: read whole, it ends by itself with what it had, the last
+    id it sent goes on with exactly what came after (nothing lost, nothing twice); an EventSource
+    does this reconnect on its own."""
+    from tests.support.api_server import running_api
+
+    short = settings.model_copy(update={"changes_max_s": 1.0})
+    with running_api(short) as url, LoreClient(url, api_key=api_key(short, "acme")) as app:
+        first = app.remember("ada", "Ada's first note", kind="fact").memory_id
+        headers = {"Authorization": f"Bearer {api_key(short, 'acme')}"}
+
+        def read_whole(**extra: Any) -> tuple[list[str], str]:
+            body = httpx.get(f"{url}/v1/users/ada/changes", headers={**headers, **extra.pop("headers", {})},
+                             params=extra, timeout=60).text  # returns only because the stream ends
+            ids = [line[4:] for line in body.splitlines() if line.startswith("id: ")]
+            return [line[6:] for line in body.splitlines() if line.startswith("data: ")], ids[-1]
+
+        data, last = read_whole(**{"from": "start"})
+        assert [Change.model_validate_json(d).memory_id for d in data] == [first]
+        second = app.remember("ada", "Ada's second note", kind="fact").memory_id
+        data, last = read_whole(headers={"Last-Event-ID": last})
+        assert [Change.model_validate_json(d).memory_id for d in data] == [second]
+        data, _ = read_whole(headers={"Last-Event-ID": last})
+        assert data == []

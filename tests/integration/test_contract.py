@@ -7,7 +7,8 @@ schema is refused, what fits it is taken, 405s carry `Allow`, and no request goe
 Bounded: a fixed seed and MAX_EXAMPLES cases an operation in the fuzzing phase (the coverage
 phase derives its own from each schema); a few minutes on a 2-core machine. The one rule JSON
 Schema cannot state (a memory's window ends after it starts, against a default of now) is kept by
-tests/support/contract_hooks.py. Its summary is printed."""
+tests/support/contract_hooks.py. Its summary is printed. A change stream runs for a second
+(LORE_CHANGES_MAX_S) and ends, so that each of schemathesis' reads of one returns."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def test_schemathesis_with_every_check_finds_no_deviation(neo4j: Driver, servers
                                                          tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     settings = Settings(neo4j_uri=servers.neo4j_uri, home=tmp_path, embedder="none", auth="keys",
-                        rate_limit="1000000/minute")
+                        rate_limit="1000000/minute", changes_max_s=1.0)
     with running_api(settings) as url:
         operator = api_key(settings, "default", Scope.ADMIN)
         done = subprocess.run(

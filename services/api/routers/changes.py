@@ -23,10 +23,18 @@ _DESCRIPTION = (
     "memory.corrected, memory.forgotten, memory.restored, memory.purged, memory.merged, memory.reinforced, "
     "memory.feedback, topic.forgotten, todo.completed, todo.reopened, summary.written, profile.revised, "
     "episode.recorded, settings.changed, person.erased), `data:` the change as JSON (the Change schema), "
-    "`id:` where it is in the log. A comment line now and then keeps a quiet stream open.")
+    "`id:` where it is in the log. A comment line now and then keeps a quiet stream open. A stream ends "
+    "after the server's LORE_CHANGES_MAX_S (600 s by default); reconnect with the last id to go on.")
+# Each event as an EventSource reads it; its `data` is a Change in JSON (contentSchema, as OpenAPI
+# 3.2 describes a stream's items).
+_EVENT = {"type": "object", "title": "ChangeEvent", "properties": {
+    "id": {"type": "string", "description": "Where the stream is in the log (send back as Last-Event-ID)."},
+    "event": {"type": "string", "description": "The change's type."},
+    "data": {"type": "string", "contentMediaType": "application/json",
+             "contentSchema": {"$ref": "#/components/schemas/Change"}},
+    "retry": {"type": "integer", "minimum": 0, "description": "Milliseconds to wait before reconnecting."}}}
 _RESPONSES: dict[int | str, dict[str, object]] = {
-    200: {"content": {"text/event-stream": {"schema": {"$ref": "#/components/schemas/Change"}}},
-          "description": _DESCRIPTION},
+    200: {"content": {"text/event-stream": {"schema": _EVENT}}, "description": _DESCRIPTION},
     422: {"description": "Last-Event-ID (or `after`) is not an id of this stream."},
 }
 # The form is stated in the schema; Cursor.parse is what holds an id to it (one reading of it, so
@@ -72,7 +80,7 @@ async def _stream(request: Request, people: People, last_event_id: str | None, a
             # came goes on from here (an id alone moves an EventSource's last id, and is no event).
             yield f"retry: {RETRY_MS}\nid: {cursor.text()}\n\n"
             async for change in follow(reader, cursor, lore.settings.changes_poll_s,
-                                       gone=request.is_disconnected):
+                                       gone=request.is_disconnected, max_s=lore.settings.changes_max_s):
                 if change is None:
                     yield f": still here\nid: {cursor.text()}\n\n"
                 else:
