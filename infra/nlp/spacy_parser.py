@@ -89,6 +89,16 @@ class SpacyParser:
             return [[_sentence(sent) for sent in doc.sents] for doc in nlp.pipe(texts, batch_size=32)]
 
 
+def _as_tagged(token: Any) -> tuple[str, str, str]:
+    """(pos, tag, dep) of a token. The small model calls some words it has never seen punctuation
+    (a lower-case name with digits in it, "zermatt3e"), and a punctuation mark is left out of what
+    the rules write: a token with a letter or a digit in it is taken for the proper noun it most
+    likely is, attached where the tagger put it."""
+    if token.pos_ == "PUNCT" and any(ch.isalnum() for ch in token.text):
+        return "PROPN", "NNP", "npadvmod" if token.dep_ == "punct" else token.dep_
+    return token.pos_, token.tag_, token.dep_
+
+
 def _sentence(span: Any) -> Sentence:
     start = span.start
     return Sentence(
@@ -98,14 +108,15 @@ def _sentence(span: Any) -> Sentence:
                 text=t.text,
                 space=t.whitespace_,
                 lemma=t.lemma_,
-                pos=t.pos_,
-                tag=t.tag_,
-                dep=t.dep_,
+                pos=pos,
+                tag=tag,
+                dep=dep,
                 head=t.head.i - start,
                 ent=t.ent_type_,
                 ent_start=t.ent_iob_ == "B",
             )
             for t in span
+            for pos, tag, dep in (_as_tagged(t),)
         )
     )
 

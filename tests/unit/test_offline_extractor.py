@@ -242,3 +242,15 @@ def test_what_lasts_in_a_life_is_remembered(line: str, kind: MemoryKind) -> None
     candidate = one(line)
     assert candidate.kind is kind and candidate.attribute is None
     assert not _FIRST_PERSON.search(candidate.content)
+
+
+@pytest.mark.parametrize(("line", "kept"), [
+    ("I love hiking near zermattee33adcc on weekends.", "zermattee33adcc"),  # tagged as punctuation
+    ("I love hiking near Zermatt42 on weekends.", "Zermatt42"),
+])
+def test_a_name_with_digits_in_it_is_kept_in_the_memory(line: str, kept: str) -> None:
+    assert kept in one(line).content
+
+
+def test_punctuation_is_still_not_a_word_of_the_memory() -> None:
+    assert one("I love hiking, near Zermatt, on weekends!!").content == "Loves hiking, near Zermatt, on weekends"

@@ -33,3 +33,13 @@ def test_a_parse_gives_words_with_their_heads_and_entities() -> None:
     assert (moved.lemma, moved.tag, moved.dep) == ("move", "VBD", "ROOT")
     named = [(kind, " ".join(w.text for w in words)) for kind, words in sentence.entities()]
     assert ("GPE", "Lisbon") in named
+
+
+def test_a_word_the_tagger_takes_for_punctuation_stays_a_word_and_punctuation_stays_punctuation() -> None:
+    """The small model tags some unseen lower-case names with digits as punctuation, and the rules
+    leave punctuation out of what they write ("Loves hiking near on weekends")."""
+    ((odd,), (marks,)) = SpacyParser().parse(["I love hiking near zermattee33adcc on weekends.",
+                                              "I love hiking, near Zermatt, on weekends!!"])
+    name = next(w for w in odd.words if w.text == "zermattee33adcc")
+    assert (name.pos, name.dep) != ("PUNCT", "punct")
+    assert [w.text for w in marks.words if w.pos == "PUNCT"] == [",", ",", "!", "!"]
