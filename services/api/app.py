@@ -12,7 +12,7 @@ import logging
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
@@ -151,6 +151,32 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
     `host`: the address the API is bound to (LORE_API_HOST when None), which decides whether
     LORE_AUTH=auto asks for keys. With several shards this process runs no worker: each shard
     has its own (`lore worker --shard I`)."""
+    app = FastAPI(
+        # OpenTelemetry: FastAPI's own request and operation spans (and metrics, logs), exported
+        # over OTLP when the standard OTEL_EXPORTER_OTLP_ENDPOINT is set.
+        telemetry={"auto_configure": _otlp_configured()},
+        title="Lore",
+        version=__version__,
+        summary="Temporal, event-sourced memory for AI assistants.",
+        description="Record what a person tells an assistant; ask what is true now, or was then. "
+        "Writes answer 202 with the command_id; `?wait=true` answers once the graph has it.",
+        lifespan=_lifespan(make_lore, worker=worker, lifecycle=lifecycle, host=host),
+    )
+    app.openapi = _openapi(app)  # type: ignore[method-assign]
+    app.middleware("http")(_timed)
+    _answer_errors(app)
+    _route(app)
+    origins = Settings().cors_origins
+    if origins:
+        app.add_middleware(CorsBesideTheBrowserGuide, allow_origins=origins, allow_methods=["*"],
+                           allow_headers=["Authorization", "X-API-Key", "Content-Type"])
+    return app
+
+
+def _lifespan(make_lore: Callable[[], Lore] | None, *, worker: bool, lifecycle: bool,
+              host: str | None) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """What a served app opens when it starts and closes when it stops: the shards, the key gate,
+    the schema, the intake (and on Kafka its worker), extraction, the lifecycle's schedule, runs."""
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Wiring opens the event log (on Kafka: topics, a producer): not on the event loop.
@@ -190,17 +216,10 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
             stack.push_async_callback(_cancelled, resumer)
             yield
 
-    app = FastAPI(
-        # OpenTelemetry: FastAPI's own request and operation spans (and metrics, logs), exported
-        # over OTLP when the standard OTEL_EXPORTER_OTLP_ENDPOINT is set.
-        telemetry={"auto_configure": _otlp_configured()},
-        title="Lore",
-        version=__version__,
-        summary="Temporal, event-sourced memory for AI assistants.",
-        description="Record what a person tells an assistant; ask what is true now, or was then. "
-        "Writes answer 202 with the command_id; `?wait=true` answers once the graph has it.",
-        lifespan=lifespan,
-    )
+    return lifespan
+
+
+def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
     def openapi() -> dict[str, Any]:
         # Whether keys are asked for is known once the app started (LORE_AUTH and the address);
         # before, the document says they are (the default anywhere but loopback).
@@ -211,22 +230,25 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
             app.openapi_schema = contract.truthful_openapi(app, keys_on=gate.keys is not None)
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    return openapi
 
-    @app.middleware("http")
-    async def _timed(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        started = time.perf_counter()
-        response = await call_next(request)
-        # A route keeps the path it was declared with; those under /v1 were included with it.
-        route = getattr(request.scope.get("route"), "path", None)
-        if route is None:
-            route = "unmatched"
-        elif request.url.path.startswith(f"{V1}/") and not route.startswith(V1):
-            route = V1 + route
-        REQUEST_SECONDS.labels(route, request.method, str(response.status_code)).observe(
-            time.perf_counter() - started)
-        return response
 
+async def _timed(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    started = time.perf_counter()
+    response = await call_next(request)
+    # A route keeps the path it was declared with; those under /v1 were included with it.
+    route = getattr(request.scope.get("route"), "path", None)
+    if route is None:
+        route = "unmatched"
+    elif request.url.path.startswith(f"{V1}/") and not route.startswith(V1):
+        route = V1 + route
+    REQUEST_SECONDS.labels(route, request.method, str(response.status_code)).observe(
+        time.perf_counter() - started)
+    return response
+
+
+def _answer_errors(app: FastAPI) -> None:
+    """The answers of errors raised under a route: each names its problem, with its own status."""
     @app.exception_handler(StarletteHTTPException)
     async def _with_allow(request: Request, exc: StarletteHTTPException) -> Response:
         # A method a path does not take: `Allow` lists every method of the path (RFC 9110), where
@@ -234,6 +256,7 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
         if exc.status_code == 405:
             exc.headers = {**(exc.headers or {}), "Allow": ", ".join(_allowed(app, request))}
         return await http_exception_handler(request, exc)
+
     @app.exception_handler(NotThisPerson)
     async def _not_this_person(request: Request, exc: NotThisPerson) -> Response:
         if request.url.path.startswith("/ui/"):
@@ -255,7 +278,10 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
     # driver settings), rather than a 500 after the driver's half minute.
     for error in GRAPH_ERRORS:
         app.add_exception_handler(error, unavailable.graph_unavailable)
+    app.add_exception_handler(ui.Login, ui.login_redirect)
 
+
+def _route(app: FastAPI) -> None:
     app.include_router(health.router, prefix=V1)
     keyed = [Depends(authorize)]  # every route below needs a key, when keys are on
     # Each of these reads or writes one person's graph.
@@ -270,12 +296,6 @@ def create_app(make_lore: Callable[[], Lore] | None = None, *, worker: bool = Tr
     app.include_router(ui.router)
     app.include_router(ui_actions.router)
     app.mount("/ui/static", ui.static, name="ui-static")
-    app.add_exception_handler(ui.Login, ui.login_redirect)
-    origins = Settings().cors_origins
-    if origins:
-        app.add_middleware(CorsBesideTheBrowserGuide, allow_origins=origins, allow_methods=["*"],
-                           allow_headers=["Authorization", "X-API-Key", "Content-Type"])
-    return app
 
 
 class CorsBesideTheBrowserGuide(CORSMiddleware):
