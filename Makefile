@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-graphiti bench-extraction bench-layers bench-maintenance bench-encryption bench-graph-away bench-smoke contract lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-graphiti bench-extraction bench-layers bench-maintenance bench-encryption bench-graph-away bench-kafka-clients bench-smoke contract lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000, on that Kafka
 run: setup infra-up serve
@@ -84,6 +84,10 @@ bench-encryption: setup
 ## bench-graph-away: how soon a Neo4j that is away is known, and that a busy one is not (a Neo4j of its own)
 bench-graph-away: setup
 	$(BIN)/python -m bench.graph_away
+
+## bench-kafka-clients: kafka-python beside confluent-kafka, producing and reading (a Kafka of its own)
+bench-kafka-clients: setup
+	$(BIN)/python -m bench.kafka_clients
 
 ## bench-smoke: the same at a tiny size, on servers of its own (what CI runs)
 bench-smoke: setup

@@ -26,3 +26,4 @@ trap '.venv/bin/lore infra wipe --yes >/dev/null; rm -rf .lore-bench/*-on-"$LORE
 .venv/bin/python -m bench.graphiti --sizes 2000 --queries 20 --distinct 500 "${NEO4J[@]}"
 .venv/bin/python -m bench.maintenance --people 10 --per-person 100 "${NEO4J[@]}"
 .venv/bin/python -m bench.encryption --smoke
+.venv/bin/python -m bench.kafka_clients --records 2000 --rounds 1 "${KAFKA[@]}"
