@@ -25,6 +25,7 @@ pytest.importorskip("xllamacpp")
 from tests.integration.test_local_llm import llama  # noqa: E402, F401  (the model's server, once a module)
 
 ROOT = Path(__file__).resolve().parents[2]
+SAID = ("Morning! I moved to Lisbon last month.", "Any idea for a weekend trip?")
 
 
 def loaded(server: str) -> bool:
@@ -44,12 +45,17 @@ def test_the_example_assistant_runs_the_loop_with_a_real_model(
         ran = subprocess.run(
             [sys.executable, "examples/assistant.py", "--url", url, "--user", "ada", "--session", "s1",
              "--llm-url", llama, "--model", local_llm.MODEL_NAME,
-             "Morning! I moved to Lisbon last month.", "Any idea for a weekend trip?"],
+             *SAID],
             cwd=ROOT, capture_output=True, text=True, timeout=1800,
             env={k: v for k, v in os.environ.items() if k not in ("LORE_API_KEY", "OPENAI_API_KEY")})
         assert ran.returncode == 0, ran.stderr
         replies = ran.stdout.split("--- session s1 ended")[0]
-        assert replies.count("> ") == 2 and len(replies.strip().splitlines()) >= 4, ran.stdout
+        # Each message as said, then the model's reply (whatever it writes, a "> " of its own included).
+        for said, then in zip(SAID, [*SAID[1:], None], strict=True):
+            after = replies.split(f"> {said}\n", 1)
+            assert len(after) == 2, ran.stdout
+            reply = after[1] if then is None else after[1].split(f"> {then}\n", 1)[0]
+            assert reply.strip(), ran.stdout
         assert "Lisbon" in ran.stdout.split("for the next conversation:")[1], ran.stdout
         with LoreClient(url) as lore:
             turns = [r for r in lore.export("ada") if r["type"] == "episode"]
