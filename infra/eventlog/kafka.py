@@ -19,9 +19,8 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any
 
 from confluent_kafka import KafkaError, KafkaException, Producer
-from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, ResourceType
 from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
-from kafka.admin import NewTopic
+from kafka.admin import ConfigResource, ConfigResourceType, NewTopic
 from kafka.errors import TopicAlreadyExistsError
 from kafka.partitioner.default import murmur2
 
@@ -65,16 +64,22 @@ def ensure_topic(kafka: KafkaAccess | str, topic: str, partitions: int,
 
 
 def _configure(kafka: KafkaAccess, topic: str, config: dict[str, str]) -> None:
-    admin = AdminClient(kafka.confluent())
-    resource = ConfigResource(ResourceType.TOPIC, topic)
-    described = admin.describe_configs([resource])[resource].result(timeout=30)
-    changes = [ConfigEntry(name, value, incremental_operation=AlterConfigOpType.SET)
-               for name, value in config.items()
-               if described.get(name) is None or described[name].value != value]
-    if changes:
-        log.info("setting %s on Kafka topic %s", ", ".join(f"{c.name}={c.value}" for c in changes), topic)
-        target = ConfigResource(ResourceType.TOPIC, topic, incremental_configs=changes)
-        admin.incremental_alter_configs([target])[target].result(timeout=30)
+    admin = KafkaAdminClient(**kafka.kafka_python())
+    try:
+        resource = ConfigResource(ConfigResourceType.TOPIC, topic)
+        described = admin.describe_configs([resource])["topic"][topic]  # what differs from the default
+        changes = {name: value for name, value in config.items()
+                   if (described.get(name) or {}).get("value") != value}
+        if not changes:
+            return
+        log.info("setting %s on Kafka topic %s", ", ".join(f"{k}={v}" for k, v in changes.items()), topic)
+        # Incremental: the topic's other settings stay as they are.
+        answer = admin.alter_configs([ConfigResource(ConfigResourceType.TOPIC, topic, configs=changes)],
+                                     incremental=True)["topic"][topic]
+        if answer != "OK":
+            raise RuntimeError(f"Kafka refused {changes} on topic {topic}: {answer}")
+    finally:
+        admin.close()
 
 
 def _too_large(errors: list[Any]) -> bool:
