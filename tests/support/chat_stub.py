@@ -3,12 +3,13 @@ answers every chat completion with the given text, or with an HTTP error, and no
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from tests.support.json_server import json_server
 
 
 @dataclass
@@ -37,43 +38,28 @@ def chat_stub(answer: str, status: int = 200, script: list[tuple[int, str]] | No
                     respond=respond)
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            stub.asked.append(body["messages"][-1]["content"])
-            with lock:
-                stub.requests.append(body)
-                computed = stub.respond(stub.asked[-1]) if stub.respond else None
-                status, answer = computed or (stub.script.pop(0) if stub.script
-                                              else (stub.status, stub.answer))
-                holding = stub.hold > 0
-                stub.hold -= holding
-                finish = "length" if stub.cut_off > 0 else "stop"
-                stub.cut_off -= stub.cut_off > 0
-            if holding:
-                stub.held.set()
-                stub.release.wait()
-            reply = {"id": "stub", "object": "chat.completion", "created": 0, "model": body["model"],
-                     "choices": [{"index": 0, "finish_reason": finish,
-                                  "message": {"role": "assistant", "content": answer}}],
-                     "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
-            data = json.dumps(reply if status == 200 else {"error": {"message": answer or "down"}}).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    def reply(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        stub.asked.append(body["messages"][-1]["content"])
+        with lock:
+            stub.requests.append(body)
+            computed = stub.respond(stub.asked[-1]) if stub.respond else None
+            status, text = computed or (stub.script.pop(0) if stub.script else (stub.status, stub.answer))
+            holding = stub.hold > 0
+            stub.hold -= holding
+            finish = "length" if stub.cut_off > 0 else "stop"
+            stub.cut_off -= stub.cut_off > 0
+        if holding:
+            stub.held.set()
+            stub.release.wait()
+        if status != 200:
+            return status, {"error": {"message": text or "down"}}
+        return status, {"id": "stub", "object": "chat.completion", "created": 0, "model": body["model"],
+                        "choices": [{"index": 0, "finish_reason": finish,
+                                     "message": {"role": "assistant", "content": text}}],
+                        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    stub.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield stub
-    finally:
-        stub.release.set()
-        server.shutdown()
-        server.server_close()
+    with json_server(reply) as stub.url:
+        try:
+            yield stub
+        finally:
+            stub.release.set()  # a held ask ends before the server does

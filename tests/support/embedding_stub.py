@@ -4,13 +4,13 @@ a text's words (texts that share words are close), or an HTTP error while `faili
 from __future__ import annotations
 
 import hashlib
-import json
 import math
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from tests.support.json_server import json_server
 
 DIMENSIONS = 16
 
@@ -34,33 +34,15 @@ class EmbeddingStub:
 def embedding_stub() -> Iterator[EmbeddingStub]:
     stub = EmbeddingStub()
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            stub.asked += 1
-            texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-            if stub.failing:
-                status, reply = 500, {"error": {"message": "the model server is down"}}
-            else:
-                status, reply = 200, {"object": "list", "model": body["model"], "usage": {
-                    "prompt_tokens": 1, "total_tokens": 1}, "data": [
-                    {"object": "embedding", "index": i, "embedding": vector(t)} for i, t in enumerate(texts)]}
-            data = json.dumps(reply).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    def reply(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        stub.asked += 1
+        texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+        if stub.failing:
+            return 500, {"error": {"message": "the model server is down"}}
+        return 200, {"object": "list", "model": body["model"],
+                     "usage": {"prompt_tokens": 1, "total_tokens": 1},
+                     "data": [{"object": "embedding", "index": i, "embedding": vector(t)}
+                              for i, t in enumerate(texts)]}
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    stub.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with json_server(reply) as stub.url:
         yield stub
-    finally:
-        server.shutdown()
-        server.server_close()

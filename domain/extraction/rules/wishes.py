@@ -148,40 +148,6 @@ _ANSWERING = frozenset(
 )
 
 
-_ANSWERING = frozenset(
-    {
-        "answer",
-        "reply",
-        "respond",
-        "write",
-        "use",
-        "call",
-        "address",
-        "format",
-        "spell",
-        "include",
-        "avoid",
-        "keep",
-        "explain",
-        "show",
-        "give",
-        "list",
-        "summarize",
-        "summarise",
-        "edit",
-        "check",
-        "add",
-        "put",
-        "ask",
-        "remind",
-        "speak",
-        "talk",
-        "cite",
-        "mention",
-    }
-)
-
-
 def standing_request(said: Said) -> list[Candidate]:
     """ "Please always use British spelling": how the person wants to be answered, from now on."""
     clause = said.clause
