@@ -30,8 +30,10 @@ def lore(servers: ServerEndpoints, tmp_path_factory: pytest.TempPathFactory) -> 
     with GraphDatabase.driver(servers.neo4j_uri, auth=None) as driver:
         driver.execute_query("MATCH (n) DETACH DELETE n")
     home = tmp_path_factory.mktemp("fuzz")
+    # A change stream ends after a second (LORE_CHANGES_MAX_S), so that each call of one returns with
+    # what it sent: it keeps itself open with a comment every 15 s, which no read timeout cuts.
     config = Settings(neo4j_uri=servers.neo4j_uri, home=home, embedder="none", auth="keys",
-                      rate_limit="100000/minute")
+                      rate_limit="100000/minute", changes_max_s=1.0)
     with running_api(config) as url:
         globex, acme = api_key(config, "globex"), api_key(config, "acme", Scope.ADMIN)
         with LoreClient(url, api_key=globex) as client:
