@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import time
 import uuid
 
 import httpx
@@ -58,6 +59,12 @@ def main() -> None:
             print(f"> {message}\n{reply}\n")
         ended = lore.end_session(args.user, session)
         print(f"--- session {session} ended: extraction {ended.status}")
+        # The session's summary and the profile are written in the background, a moment later (longer
+        # with a model): the next conversation finds them. Here, wait a little for them.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(
+                s.session_id == session for s in lore.summaries(args.user).items):
+            time.sleep(0.5)
         print("--- what Lore now knows, for the next conversation:")
         print(lore.context(args.user, args.messages[-1], token_budget=400).text)
 
