@@ -22,6 +22,9 @@ from tests.support.servers import ServerEndpoints
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "page"
+# How long an expectation waits for the page to show what it should: a ceiling, not a budget (the
+# stream's redraw on a busy 2-core CI machine took longer than Playwright's default 5 s).
+PATIENCE_MS = 30_000
 # Chromium as root, headless, with no calls home (the machine's network is closed).
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -75,6 +78,8 @@ def seed(url: str, key: str) -> dict[str, str]:
 
 def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
     from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=PATIENCE_MS)
 
     url, settings = lore
     key = api_key(settings, "acme", Scope.WRITE)

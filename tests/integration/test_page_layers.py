@@ -14,7 +14,7 @@ from neo4j import Driver
 from domain.access import Scope
 from infra.settings import Settings
 from lore.client import LoreClient
-from tests.integration.test_page import CHROMIUM, FLAGS
+from tests.integration.test_page import CHROMIUM, FLAGS, PATIENCE_MS
 from tests.support.api_server import api_key, running_api
 from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
@@ -37,6 +37,8 @@ def lore(neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> Iterator[tu
 
 def test_the_page_shows_the_layers_and_pages_past_200(lore: tuple[str, Settings]) -> None:
     from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=PATIENCE_MS)
 
     url, settings = lore
     key = api_key(settings, "acme", Scope.WRITE)

@@ -22,7 +22,7 @@ from domain.page_links import PageGrant, sign_page_link
 from infra.page_secret import PageSecret
 from infra.settings import Settings
 from lore.client import LoreClient
-from tests.integration.test_page import CHROMIUM, FLAGS
+from tests.integration.test_page import CHROMIUM, FLAGS, PATIENCE_MS
 from tests.support.api_server import api_key, running_api
 from tests.support.servers import ServerEndpoints
 
@@ -39,6 +39,8 @@ def lore(neo4j: Driver, servers: ServerEndpoints, tmp_path: Path) -> Iterator[tu
 
 def test_a_page_link_opens_one_persons_page_and_nothing_else(lore: tuple[str, Settings]) -> None:
     from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=PATIENCE_MS)
 
     url, settings = lore
     app = LoreClient(url, api_key=api_key(settings, "acme", Scope.WRITE))

@@ -57,6 +57,7 @@ def test_switches_pause_memory_hide_citations_and_stop_extraction(
     assert records[0]["n"] == 0
     assert client.get("/v1/users/ada/settings").json()["extraction"] is False
 
+    client.app.state.lore.use.flush()  # the use its context blocks noted goes to the log before comparing
     live = fingerprint(neo4j)
     assert rebuilt_fingerprint(settings, neo4j) == live
 
