@@ -88,6 +88,8 @@ def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport={"width": 1000, "height": 1100})
+        script_errors: list[str] = []  # the page's scripts must not throw (a thrown handler skips guards)
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
 
         def shot(name: str) -> None:
             page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -188,4 +190,5 @@ def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
         page.click("button:has-text('Erase ada')")
         expect(page.locator(".card")).to_have_count(0)
         shot("9-cleared")
+        assert script_errors == []
         browser.close()

@@ -61,6 +61,8 @@ def test_the_page_shows_the_layers_and_pages_past_200(lore: tuple[str, Settings]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport={"width": 1000, "height": 1100})
+        script_errors: list[str] = []  # the page's scripts must not throw (a thrown handler skips guards)
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
         page.goto(f"{url}/ui/login")
         page.fill("input[name=key]", key)
         page.click("button:has-text('Sign in')")
@@ -98,5 +100,6 @@ def test_the_page_shows_the_layers_and_pages_past_200(lore: tuple[str, Settings]
         expect(cards).to_have_count(total)
         groups = [h.get_attribute("data-group") for h in page.locator("#memory-list h3.group").all()]
         assert len(groups) == len(set(groups)) and "lesson" in groups and "todo" in groups, groups
+        assert script_errors == []
         browser.close()
     app_now.close()
