@@ -90,7 +90,7 @@ def summaries(
 def profile(
     user_id: UserId,
     lore: LoreDep,
-    version: Annotated[int | None, Query(ge=1, description="That version.")] = None,
+    version: Annotated[int | None, Query(ge=1, le=2**63 - 1, description="That version.")] = None,
     known_at: Annotated[Instant | None, Query(description="The version Lore held then.")] = None,
 ) -> ProfileOut:
     """The latest version; `version=N` that one; `known_at` the one Lore held at that time ("what
