@@ -192,8 +192,9 @@ async def follow(reader: PeopleReader, cursor: Cursor, poll_s: float, *,
     Stops when `gone()` (awaited) says the client left, or once `max_s` has passed (after the changes
     read by then: the client goes on from its last id)."""
     quiet = 0.0
-    ends = asyncio.get_running_loop().time() + max_s
-    while not await gone() and asyncio.get_running_loop().time() < ends:
+    clock = asyncio.get_running_loop()
+    ends = clock.time() + max_s
+    while not await gone() and clock.time() < ends:
         read = await asyncio.to_thread(reader.read, cursor.start())
         sent = False
         for change in changes(read.events, cursor, read.reached):

@@ -10,6 +10,7 @@ import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from neo4j import Driver
@@ -22,12 +23,19 @@ from tests.support.servers import ServerEndpoints
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "page"
-# How long an expectation waits for the page to show what it should: a ceiling, not a budget (the
-# stream's redraw on a busy 2-core CI machine took longer than Playwright's default 5 s).
+# How long an expectation waits for the page to show what it should: a ceiling, not a budget, for
+# a busy 2-core CI machine (Playwright's default is 5 s).
 PATIENCE_MS = 30_000
 # Chromium as root, headless, with no calls home (the machine's network is closed).
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+def script_errors(page: Any) -> list[str]:
+    """What the page's own scripts throw from now on (a handler that throws skips its guards)."""
+    thrown: list[str] = []
+    page.on("pageerror", lambda error: thrown.append(str(error)))
+    return thrown
+
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed "
                                 "(apt-get install chromium; `make test` does)")
@@ -88,8 +96,7 @@ def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport={"width": 1000, "height": 1100})
-        script_errors: list[str] = []  # the page's scripts must not throw (a thrown handler skips guards)
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        thrown = script_errors(page)
 
         def shot(name: str) -> None:
             page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -190,5 +197,5 @@ def test_the_memory_page_in_a_real_browser(lore: tuple[str, Settings]) -> None:
         page.click("button:has-text('Erase ada')")
         expect(page.locator(".card")).to_have_count(0)
         shot("9-cleared")
-        assert script_errors == []
+        assert thrown == []
         browser.close()

@@ -14,7 +14,7 @@ from neo4j import Driver
 from domain.access import Scope
 from infra.settings import Settings
 from lore.client import LoreClient
-from tests.integration.test_page import CHROMIUM, FLAGS, PATIENCE_MS
+from tests.integration.test_page import CHROMIUM, FLAGS, PATIENCE_MS, script_errors
 from tests.support.api_server import api_key, running_api
 from tests.support.kafka_flow import wait_until
 from tests.support.servers import ServerEndpoints
@@ -57,12 +57,10 @@ def test_the_page_shows_the_layers_and_pages_past_200(lore: tuple[str, Settings]
         summary = app.summaries("ada").items[0]
         written = app.profile("ada").version
     assert total > NOTES
-    app_now = LoreClient(url, api_key=key)
-    with sync_playwright() as playwright:
+    with LoreClient(url, api_key=key) as app_now, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport={"width": 1000, "height": 1100})
-        script_errors: list[str] = []  # the page's scripts must not throw (a thrown handler skips guards)
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        thrown = script_errors(page)
         page.goto(f"{url}/ui/login")
         page.fill("input[name=key]", key)
         page.click("button:has-text('Sign in')")
@@ -100,6 +98,5 @@ def test_the_page_shows_the_layers_and_pages_past_200(lore: tuple[str, Settings]
         expect(cards).to_have_count(total)
         groups = [h.get_attribute("data-group") for h in page.locator("#memory-list h3.group").all()]
         assert len(groups) == len(set(groups)) and "lesson" in groups and "todo" in groups, groups
-        assert script_errors == []
+        assert thrown == []
         browser.close()
-    app_now.close()

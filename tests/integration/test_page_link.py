@@ -22,7 +22,7 @@ from domain.page_links import PageGrant, sign_page_link
 from infra.page_secret import PageSecret
 from infra.settings import Settings
 from lore.client import LoreClient
-from tests.integration.test_page import CHROMIUM, FLAGS, PATIENCE_MS
+from tests.integration.test_page import CHROMIUM, FLAGS, PATIENCE_MS, script_errors
 from tests.support.api_server import api_key, running_api
 from tests.support.servers import ServerEndpoints
 
@@ -51,8 +51,7 @@ def test_a_page_link_opens_one_persons_page_and_nothing_else(lore: tuple[str, Se
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page()
-        script_errors: list[str] = []  # the page's scripts must not throw (a thrown handler skips guards)
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        thrown = script_errors(page)
         page.goto(url + link.url)
         expect(page).to_have_url(f"{url}/ui/users/ada")
         expect(page.locator("#page-link")).to_contain_text("this link works until")
@@ -105,7 +104,7 @@ def test_a_page_link_opens_one_persons_page_and_nothing_else(lore: tuple[str, Se
         answer = page.goto(f"{url}/ui/users/ada")  # the cookie still holds the link
         assert answer is not None and answer.status == 401
         expect(page.locator("#link-problem")).to_have_attribute("data-reason", "revoked")
-        assert script_errors == []
+        assert thrown == []
         browser.close()
     fresh = app.page_link("ada", ttl_s=60)  # a new link opens again
     with LoreClient(url, api_key=fresh.token) as as_link:
