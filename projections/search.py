@@ -143,7 +143,7 @@ m {.memory_id, .kind, .content, .attribute, .value, .status, .superseded_by, .im
 """
 
 _MESSAGE_FIELDS = """
-x {.message_id, .episode_id, .session_id, .role, .content, .position,
+x {.message_id, .episode_id, .session_id, .role, .content, .position, .context,
    occurred_at: toString(x.occurred_at), recorded_at: toString(x.recorded_at)} AS fields
 """
 _SUMMARY_FIELDS = """

@@ -7,8 +7,15 @@ say it once (issue 28). Used by the context block, and by /search where asked.
   asked wordings' vectors (`Hit.scores["cosine"]`, set by a search asked to `measure`).
 - **No low-information turns.** A turn is read with its neighbours' words, so a bare "Got it,
   thanks!" is found through what was said around it, and would be shown with nothing of its own.
-  A turn that says little (fewer than `INFORMATIVE` informative words: its words less stop and
-  function words, as BM25 reads them) is shown only when one of those words is one asked about.
+  What a turn says of its own is its informative words (less stop and function words, as BM25
+  reads them, and the words any chat says: "sounds", "good", "thanks") that the turns before it
+  did not say: a reply that takes up the words of the turn
+  it answers ("A very particular cat." after a turn about the cat) adds only what is new in it.
+  A turn with fewer than `INFORMATIVE` words of its own says little, and is shown only when one
+  of them is one asked about, when it names something (a name written as one, a number: "they
+  called her Adaeze" is short, and the answer to "what is my niece's name?"), or when it
+  answers a question (the turn before asked one): a reply to a question is an answer, however
+  short ("Three times a week."); a reaction follows a statement.
 - **Nothing twice.** An item whose informative words all lie within those of one shown before it
   says nothing new and is left out; where a memory or summary carries all that a turn shown
   before it carried, it takes the turn's place (the distilled statement first). One word more is
@@ -19,9 +26,12 @@ say it once (issue 28). Used by the context block, and by /search where asked.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
+from domain.text import chinese, english
 from projections.bm25 import terms
+from projections.keys import has_cjk
 from services.search import Hit
 
 # A turn with fewer informative words than this says little: "Sounds good!" (sound, good), "Yes,
@@ -30,17 +40,77 @@ from services.search import Hit
 INFORMATIVE = 3
 
 
+# What any conversation says without saying what it is about (function words, fillers, greetings,
+# thanks, the verbs of any chat: "sounds", "feel", "know"), as `terms` writes them.
+_CHAT = {"en": frozenset(terms(" ".join(english.CHAT_STOP_WORDS), function_words=True)),
+         "zh": frozenset(chinese.CHAT_STOP_WORDS)}
+
+
 def informative(text: str) -> frozenset[str]:
-    """The words of `text` that say what it is about: stems, without stop and function words."""
-    return frozenset(terms(text))
+    """The words of `text` that say what it is about: stems (Chinese: words), without stop and
+    function words and what any chat says ("That sounds like a good sign." says "sign")."""
+    language = "zh" if has_cjk(text) else "en"
+    return frozenset(terms(text, language=language)) - _CHAT[language]
+
+
+# A word that names something: capitalised after the first word of its sentence, or holding a
+# digit. The first word of a sentence is capitalised whatever it is. A name said to the one
+# spoken to ("Good morning, Greg!", "Hi Maya!") names nothing the turn is about: a name set off
+# at the start of a clause (after at most one word: "Hi", "Thanks,") and before a stop or comma.
+_SENTENCE = re.compile(r"[^.!?\n]+")
+_WORD = re.compile(r"\w+(?:'\w+)?")
+_ADDRESSED = re.compile(r"(?:^|,)\s*(?:\w+\s+)?([A-Z]\w*)\s*(?=,|$)")
+
+
+def _names(text: str) -> tuple[list[str], list[str]]:
+    """The words of `text` that name something, and the names of the one it is said to."""
+    found: list[str] = []
+    addressed: list[str] = []
+    for sentence in _SENTENCE.findall(text):
+        to = {m.group(1) for m in _ADDRESSED.finditer(sentence.strip())}
+        addressed += to
+        words = _WORD.findall(sentence)
+        found += [w for n, w in enumerate(words) if any(c.isdigit() for c in w) or (
+            n > 0 and w[0].isupper() and w != "I" and w not in to)]
+    return found, addressed
+
+
+def named(text: str) -> frozenset[str]:
+    """The informative words of `text` that name something (`Adaeze`, `Leith`, `2019`, `A4`), not
+    the one it is said to."""
+    found, _ = _names(text)
+    return informative(" ".join(found)) if found else frozenset()
+
+
+def addressed(text: str) -> frozenset[str]:
+    """The names of the one `text` is said to ("Well done, Arthur!"), as informative words."""
+    _, names = _names(text)
+    return informative(" ".join(names)) if names else frozenset()
+
+
+def said_before(content: str, context: str | None) -> str:
+    """What the turns before a turn said, from its `context` (the window the text source reads it
+    in: the day, two turns before, the turn, one after); "" when unknown."""
+    at = context.find(content) if context else -1
+    return context[:at] if context and at > 0 else ""
+
+
+def own_words(content: str, context: str | None) -> frozenset[str]:
+    """The informative words of a turn that the turns before it did not say."""
+    return informative(content) - informative(said_before(content, context))
 
 
 def says_little(hit: Hit, asked: frozenset[str]) -> bool:
-    """A turn with few informative words, none of them one asked about."""
+    """A turn with few words of its own, none of them asked about, naming nothing, that answers
+    no question: a reply to a question is an answer however short ("Three times a week.")."""
     if hit.type != "message":
         return False
-    words = informative(str(hit.fields.get("content") or ""))
-    return len(words) < INFORMATIVE and not words & asked
+    content = str(hit.fields.get("content") or "")
+    before = said_before(content, hit.fields.get("context"))
+    if before.rstrip().endswith(("?", "？")) or named(content):
+        return False
+    own = informative(content) - informative(before) - addressed(content)
+    return len(own) < INFORMATIVE and not own & asked
 
 
 def _within(words: frozenset[str], other: frozenset[str]) -> bool:

@@ -53,6 +53,68 @@ def test_turns_that_say_little_are_left_out_unless_they_name_what_was_asked() ->
     assert shown == ["I got the job!", "We adopted a ginger cat called Biscuit", "Likes tea"]
 
 
+def turn_in(context: list[str], position: int) -> Hit:
+    """A turn as the text source reads it: the day, two turns before, the turn, one after."""
+    window = context[max(position - 2, 0):position + 2]
+    return Hit("message", context[position], 1.0, {"cosine": 0.9}, {},  # type: ignore[arg-type]
+               {"content": context[position], "context": "7 May 2023. " + " ".join(window)})
+
+
+def test_a_reply_that_takes_up_the_words_it_answers_says_only_what_is_new_in_it() -> None:
+    chat = ["We adopted a cat last week, she only drinks from the bathroom tap",
+            "A very particular cat.",
+            "True, cats are experts at that.",
+            "She also sleeps in the laundry basket on warm towels"]
+    shown = [h.id for h in select([turn_in(chat, n) for n in range(4)], ["what does my cat drink?"])]
+    assert shown == [chat[0], chat[3]]
+
+
+def test_a_short_answer_that_names_something_or_says_what_was_asked_stays() -> None:
+    chat = ["My sister had her baby on Sunday, a little girl!",
+            "Congratulations! What did they call her?",
+            "they called her Adaeze",
+            "Where did you move in the end?",
+            "I moved to Leith in March",
+            "Did the move go well?",
+            "the move went fine, the piano did not",
+            "Lovely.",
+            "we paid 1200 for the piano movers"]
+    hits = [turn_in(chat, n) for n in range(len(chat))]
+    assert chat[2] in [h.id for h in select(hits, ["what is my niece's name?"])]
+    assert chat[4] in [h.id for h in select(hits, ["which part of Edinburgh did I move to?"])]
+    shown = [h.id for h in select(hits, ["what broke in the piano?"])]
+    assert chat[6] in shown and chat[8] in shown and "Lovely." not in shown
+
+
+def test_a_short_reply_to_a_question_is_an_answer_and_a_greeting_by_name_is_not_news() -> None:
+    chat = ["Good morning. My son set this up for me so bear with me.",
+            "Good morning, Arthur! Happy to help.",
+            "How often do you swim these days?",
+            "Three times a week.",
+            "I finished the bookshelf for the hallway",
+            "Well done, Arthur!"]
+    shown = [h.id for h in select([turn_in(chat, n) for n in range(len(chat))], ["how often do I swim?"])]
+    assert chat[3] in shown and chat[1] not in shown and chat[5] not in shown
+
+
+def test_what_any_chat_says_is_not_what_a_turn_is_about() -> None:
+    hits = [hit("message", "That sounds like a really good sign, thanks!"),
+            hit("message", "You're welcome. Let me know how it goes."),
+            hit("message", "The physio says the knee has healed and I can run again")]
+    assert [h.id for h in select(hits, ["how is my knee?"])] == [hits[2].id]
+
+
+def test_a_chinese_turn_is_weighed_by_its_words_not_its_clauses() -> None:
+    said = hit("message", "我上个月搬到了杭州，在一家医院当护士")
+    thanks = hit("message", "好的，谢谢！")
+    assert select([said, thanks], ["我现在住在哪里？"]) == [said]
+
+
+def test_a_turn_read_without_its_window_is_weighed_by_all_its_words() -> None:
+    alone = hit("message", "True, cats are experts at that.")
+    assert select([alone], ["what does my cat drink?"]) == [alone]
+
+
 def test_nothing_is_shown_twice_and_a_memory_takes_the_place_of_a_turn_that_says_the_same() -> None:
     hits = [hit("message", "we moved into the new flat in Leith today"),
             hit("message", "We moved into the new flat in Leith today!"),
