@@ -34,9 +34,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
+from pathlib import Path
 
 import httpx
 import numpy as np
@@ -146,21 +147,35 @@ def timed(calls: list[Callable[[], object]]) -> list[float]:
     return out
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user and system) a process has used so far, from /proc; None where unknown."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass(frozen=True)
 class Cell:
     size: int
     clients: int
     latencies: list[float]
     wall_s: float
+    cpu_ms: dict[str, float | None] = field(default_factory=dict)  # per search, by process
 
     @property
     def throughput(self) -> float:
         return len(self.latencies) / self.wall_s
 
 
-def concurrently(url: str, asks: list[tuple[str, str]], clients: int, size: int = 0) -> Cell:
+def concurrently(url: str, asks: list[tuple[str, str]], clients: int, size: int = 0,
+                 pids: dict[str, int | None] | None = None) -> Cell:
     """`clients` threads, each with its own connection, taking the next search as soon as theirs
-    is answered: the latency each saw, and the searches answered per second of the whole."""
+    is answered: the latency each saw, the searches answered per second of the whole, and the CPU
+    each of `pids` spent per search meanwhile."""
     latencies: list[float] = []
     lock = threading.Lock()
     pending = iter(asks)
@@ -179,11 +194,16 @@ def concurrently(url: str, asks: list[tuple[str, str]], clients: int, size: int 
                 with lock:
                     latencies.append(took)
 
+    pids = pids or {}
+    cpu = {name: cpu_seconds(pid) for name, pid in pids.items()}
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=clients) as pool:
         for done in [pool.submit(client) for _ in range(clients)]:
             done.result()
-    return Cell(size, clients, latencies, time.perf_counter() - started)
+    wall = time.perf_counter() - started
+    spent = {name: None if (before is None or (after := cpu_seconds(pids[name])) is None)
+             else 1000 * (after - before) / max(len(latencies), 1) for name, before in cpu.items()}
+    return Cell(size, clients, latencies, wall, spent)
 
 
 def serve(settings: Settings) -> tuple[subprocess.Popen[bytes], str]:
@@ -287,13 +307,15 @@ def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
     cells: list[Cell] = []
 
     server, url = serve(settings)
+    # The CPU each search costs: the API process's and Neo4j's (known when the stack is the benchmark's own).
+    pids = {"API": server.pid, "Neo4j": servers.stack.neo4j_pid() if servers.stack else None}
     try:
         concurrently(url, list(zip(by_size[args.sizes[0]], asked, strict=True))[:50], 4)  # warm up
         scraper = Scraper(url)
         scraper.start()
         for size in args.sizes:
             for clients in args.clients:
-                cell = concurrently(url, list(zip(by_size[size], asked, strict=True)), clients, size)
+                cell = concurrently(url, list(zip(by_size[size], asked, strict=True)), clients, size, pids)
                 cells.append(cell)
                 console.log(f"{size:>7,} memories, {clients:>2} clients: "
                             f"p95 {pct(cell.latencies, 95):.1f} ms, {cell.throughput:.1f} searches/s")
@@ -315,11 +337,13 @@ def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
 def cells_table(cells: list[Cell], total: int, owners: int, queries: int) -> Table:
     table = Table(title=f"HTTP POST /search by the person's size and concurrent clients: {total:,} memories, "
                         f"{owners:,} people, {queries:,} searches a row, local Neo4j on this machine")
-    for column in ("person's memories", "clients", "p50 ms", "p95 ms", "p99 ms", "searches/s"):
+    for column in ("person's memories", "clients", "p50 ms", "p95 ms", "p99 ms", "searches/s",
+                   "CPU ms/search: API", "Neo4j"):
         table.add_column(column, justify="right")
     for cell in cells:
         quantiles = (f"{pct(cell.latencies, p):.1f}" for p in (50, 95, 99))
-        table.add_row(f"{cell.size:,}", str(cell.clients), *quantiles, f"{cell.throughput:.1f}")
+        cpu = ("-" if (ms := cell.cpu_ms.get(name)) is None else f"{ms:.1f}" for name in ("API", "Neo4j"))
+        table.add_row(f"{cell.size:,}", str(cell.clients), *quantiles, f"{cell.throughput:.1f}", *cpu)
     return table
 
 

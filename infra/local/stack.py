@@ -155,6 +155,10 @@ class LocalStack:
         shutil.rmtree(self.neo4j.home / "data", ignore_errors=True)
         self.up(on_progress)
 
+    def neo4j_pid(self) -> int | None:
+        """The running Neo4j's process id (None when it is not running)."""
+        return self._process(self.neo4j).pid()
+
     def start_neo4j(self, on_progress: Callable[[str], None] = lambda _: None) -> Path:
         """Start Neo4j alone (Kafka is left as it is); its jars' folder."""
         jars = ensure_jars(self.neo4j.pom, self.jar_cache)
