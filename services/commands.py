@@ -16,7 +16,7 @@ from typing import Literal
 
 from cachetools import LRUCache
 
-from domain.commands import Command, EraseUser
+from domain.commands import Command, EraseUser, RecordUse
 from domain.decide import DEFAULT_POLICY, decide, rejected, texts_to_embed
 from domain.errors import DomainError
 from domain.events import CommandRejected, Embedding, Event, MemoryPurged
@@ -158,7 +158,7 @@ class CommandHandler:
     def _handle(self, commands: Sequence[Command], partitions: Sequence[int | None],
                 embeddings: dict[CommandRef, tuple[Embedding, ...]]) -> list[Outcome]:
         done = self.reads.outcomes({_ref(c) for c in commands})
-        states = self._states_of({c.user_id for c in commands})
+        states, partial = self._states_of(commands)
         now = self._now()
         outcomes: list[Outcome] = []
         decided: list[Decided] = []
@@ -202,7 +202,7 @@ class CommandHandler:
             outcomes.append(outcome)
             decided.append(entry)
         stale |= self._write(decided, commands, outcomes)
-        self._states.update(states)
+        self._states.update((u, state) for u, state in states.items() if u not in partial)
         for user_id in stale:
             self._states.pop(user_id, None)
         return outcomes
@@ -237,13 +237,30 @@ class CommandHandler:
         earlier = [command_key(d.user_id, d.command_id) for d in decided if d.user_id == command.user_id]
         return [*self.reads.command_keys(command.user_id), *earlier]
 
-    def _states_of(self, user_ids: set[str]) -> dict[str, UserState]:
-        """The batch's people, cached or read; kept for the batch whatever the cache evicts."""
+    def _states_of(self, commands: Sequence[Command]) -> tuple[dict[str, UserState], set[str]]:
+        """The batch's people, cached or read, kept for the batch whatever the cache evicts; and
+        those whose state was read only in part: a person not cached whose commands only record
+        use is read for the memories they name (use is noted for every search: reading a whole
+        state for it cost a quarter of a search's CPU, bench/README). A part is never cached."""
+        user_ids = {c.user_id for c in commands}
         states = {u: self._states[u] for u in user_ids if u in self._states}
         missing = user_ids - states.keys()
-        if missing:
-            states.update(self.reads.states(missing))
-        return {u: states.get(u) or UserState(u) for u in user_ids}
+        named: dict[str, set[str] | None] = {}
+        for command in commands:
+            user_id = command.user_id
+            if user_id not in missing:
+                continue
+            if isinstance(command, RecordUse) and named.get(user_id, set()) is not None:
+                named[user_id] = (named.get(user_id) or set()) | {
+                    u.memory_id for u in (*command.found, *command.cited)}
+            else:
+                named[user_id] = None
+        partial = {u for u, ids in named.items() if ids is not None}
+        if missing - partial:
+            states.update(self.reads.states(missing - partial))
+        if partial:
+            states.update(self.reads.memory_states({u: ids for u, ids in named.items() if ids is not None}))
+        return {u: states.get(u) or UserState(u) for u in user_ids}, partial
 
     def _embed(self, commands: Sequence[Command]) -> dict[CommandRef, tuple[Embedding, ...]]:
         """The vectors each command records (domain.decide.texts_to_embed says which texts, in the

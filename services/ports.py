@@ -6,7 +6,7 @@ tests hand the services in-memory stand-ins of the same shape.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -23,6 +23,10 @@ class DecisionReads(Protocol):
 
     def states(self, user_ids: Collection[str]) -> dict[str, UserState]:
         """The decision state of these people (people without memories may be left out)."""
+
+    def memory_states(self, named: Mapping[str, Collection[str]]) -> dict[str, UserState]:
+        """Each person's state held to the memories named for them, those they still have (what
+        recording their use decides on: a person's whole state is not read for a statistic)."""
 
     def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
         """The outcome of each of these commands that has taken effect."""

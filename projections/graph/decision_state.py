@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from neo4j import Driver
 
@@ -46,6 +46,22 @@ RETURN uid, memories, episodes, sessions, summaries,
 """
 
 
+# A person's state held to some memories: those memories, and the profile's progress (a decision
+# may make a new profile version due whatever the command was).
+_MEMORY_FIELDS = _LOAD.split("RETURN collect(", 1)[1].split(") AS memories", 1)[0]
+_PROFILE_FIELDS = _LOAD.split("summaries,\n", 1)[1].strip()
+_LOAD_NAMED = f"""
+UNWIND $people AS person
+CALL (person) {{
+  OPTIONAL MATCH (m:Memory) WHERE m.memory_id IN person.ids AND m.user_id = person.uid
+  RETURN collect({_MEMORY_FIELDS}) AS memories
+}}
+WITH person.uid AS uid, memories
+OPTIONAL MATCH (u:User {{user_id: uid}})
+RETURN uid, memories, {_PROFILE_FIELDS}
+"""
+
+
 class GraphDecisionReads:
     """People's decision state and the outcomes of their commands, as the graph holds them."""
 
@@ -59,6 +75,14 @@ class GraphDecisionReads:
         states = {r["uid"]: _state(r["uid"], r["memories"], r["episodes"], r["sessions"]) for r in records}
         for r in records:
             _layers(states[r["uid"]], r["summaries"], r["profile"])
+        return states
+
+    def memory_states(self, named: Mapping[str, Collection[str]]) -> dict[str, UserState]:
+        people = [{"uid": u, "ids": sorted(ids)} for u, ids in named.items()]
+        records, _, _ = self.driver.execute_query(_LOAD_NAMED, people=people, database_=self.database)
+        states = {r["uid"]: _state(r["uid"], r["memories"], [], []) for r in records}
+        for r in records:
+            _layers(states[r["uid"]], [], r["profile"])
         return states
 
     def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:

@@ -4,6 +4,7 @@ whatever characters a query holds; conversation turns found on their own; the co
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 from neo4j import Driver
 
 from infra.settings import Settings
+from projections.graph.decision_state import GraphDecisionReads
 from services.api import create_app
 from services.bootstrap import bootstrap
 from tests.support.chat_stub import chat_stub
@@ -246,6 +248,20 @@ def test_searching_and_context_record_use_as_events_and_only_citations_lift_the_
                "the citation recorded")
     after = search(client, "ada", "fountain pens")[0]["score"]
     assert before < after <= before * 1.1  # cited: lifted, by at most the bounded use weight
+
+
+def test_use_is_decided_on_the_memories_it_names_read_as_the_whole_state_holds_them(
+        client: TestClient, neo4j: Driver) -> None:
+    pens = remember(client, "ada", "Ada collects vintage fountain pens")
+    remember(client, "ada", "Ada drinks green tea in the morning")
+    reads = GraphDecisionReads(neo4j)
+    whole = reads.states(["ada"])["ada"]
+    part = reads.memory_states({"ada": [pens, "no-such-memory"], "nobody": ["x"]})
+    assert set(part["ada"].memories) == {pens} and set(whole.memories) > {pens}
+    # The same memory as the whole state reads it (but its place in the person's order).
+    assert replace(part["ada"].memories[pens], sequence=0) == replace(whole.memories[pens], sequence=0)
+    assert (part["ada"].profile, part["ada"].settings) == (whole.profile, whole.settings)
+    assert not part["nobody"].memories
 
 
 def test_the_context_block_puts_preferences_first_within_the_budget(client: TestClient) -> None:

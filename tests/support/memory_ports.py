@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from datetime import datetime
 
 from domain.access import People
@@ -175,6 +175,13 @@ class Reads:
     def states(self, user_ids: Collection[str]) -> dict[str, UserState]:
         self.loaded.append(set(user_ids))
         return self.graph.states_of(user_ids)
+
+    def memory_states(self, named: Mapping[str, Collection[str]]) -> dict[str, UserState]:
+        self.loaded.append({f"{u}:part" for u in named})
+        states = self.graph.states_of(named)
+        for user_id, state in states.items():
+            state.memories = {m: s for m, s in state.memories.items() if m in named[user_id]}
+        return states
 
     def outcomes(self, refs: Collection[CommandRef]) -> dict[CommandRef, CommandOutcome]:
         return self.graph.outcomes(refs)
