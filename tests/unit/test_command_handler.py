@@ -139,15 +139,17 @@ def test_the_state_cache_is_bounded_and_decisions_stay_right() -> None:
 def test_use_reads_only_the_memories_it_names_and_such_a_part_is_never_cached() -> None:
     graph, log = MemoryGraph(), MemoryLog()
     reads = Reads(graph)
-    CommandHandler(reads, log, graph, None).handle(
-        [memory("ada", "m1", "likes tea"), memory("ada", "m2", "colour is blue", attribute="colour", value="blue")])
+    CommandHandler(reads, log, graph, None).handle([
+        memory("ada", "m1", "likes tea"),
+        memory("ada", "m2", "colour is blue", attribute="colour", value="blue")])
     ids = [e.memory_id for e in log.events() if isinstance(e, MemoryRecorded)]
     lore = CommandHandler(reads, log, graph, None)  # a fresh process: nothing cached
     (used,) = lore.handle([RecordUse(command_id="u1", user_id="ada", occurred_at=T,
                                      found=(UseCount(memory_id=ids[0], count=2),
                                             UseCount(memory_id="gone", count=1)))])
     assert used.status == "applied" and reads.loaded[-1] == {"ada:part"}
-    assert isinstance(event := log.events()[-1], MemoriesUsed) and [u.memory_id for u in event.found] == [ids[0]]
+    event = log.events()[-1]
+    assert isinstance(event, MemoriesUsed) and [u.memory_id for u in event.found] == [ids[0]]
     assert "ada" not in lore._states
     (changed,) = lore.handle([memory("ada", "m3", "colour is red", attribute="colour", value="red",
                                      valid_from=T + timedelta(days=1))])
