@@ -240,8 +240,9 @@ class CommandHandler:
     def _states_of(self, commands: Sequence[Command]) -> tuple[dict[str, UserState], set[str]]:
         """The batch's people, cached or read, kept for the batch whatever the cache evicts; and
         those whose state was read only in part: a person not cached whose commands only record
-        use is read for the memories they name (use is noted for every search: reading a whole
-        state for it cost a quarter of a search's CPU, bench/README). A part is never cached."""
+        use is read for the memories they name (use is noted for every search: reading whole
+        states for it took a quarter of a busy server's time, bench/README). A part is never
+        cached."""
         user_ids = {c.user_id for c in commands}
         states = {u: self._states[u] for u in user_ids if u in self._states}
         missing = user_ids - states.keys()

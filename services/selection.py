@@ -34,9 +34,9 @@ from projections.bm25 import terms
 from projections.keys import has_cjk
 from services.search import Hit
 
-# A turn with fewer informative words than this says little: "Sounds good!" (sound, good), "Yes,
-# on Saturday!" (ye, saturday). "I got the job!" (got, job) says little too, but is kept when
-# what was asked names the job.
+# A turn with fewer words of its own than this says little: "Sounds good!" (none), "That sounds
+# like a good sign." (sign). "I got the job!" (job) says little too, but is kept when what was
+# asked names the job, or when the turn before asked whether it came through.
 INFORMATIVE = 3
 
 
@@ -93,11 +93,6 @@ def said_before(content: str, context: str | None) -> str:
     in: the day, two turns before, the turn, one after); "" when unknown."""
     at = context.find(content) if context else -1
     return context[:at] if context and at > 0 else ""
-
-
-def own_words(content: str, context: str | None) -> frozenset[str]:
-    """The informative words of a turn that the turns before it did not say."""
-    return informative(content) - informative(said_before(content, context))
 
 
 def says_little(hit: Hit, asked: frozenset[str]) -> bool:
