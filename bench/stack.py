@@ -3,8 +3,9 @@ that `make run` serves (`./.lore`, ports 7687 and 9092) unless told to.
 
 By default each benchmark starts a Neo4j (and a Kafka, when it needs one) of its own, under
 `.lore-bench/<name>` on free ports, and deletes it at the end (`--keep-stack` keeps it running for
-a later `--skip-load`, on the same ports). `--neo4j-uri` names a Neo4j of yours instead: a store
-that holds anything is refused, naming `--wipe-store`, the flag that allows it.
+a later `--skip-load` or `--reuse`, on the same ports; such a run keeps it too). `--neo4j-uri`
+names a Neo4j of yours instead: a store that holds anything is refused, naming `--wipe-store`, the
+flag that allows it.
 """
 
 from __future__ import annotations
@@ -53,14 +54,16 @@ def add_arguments(parser: argparse.ArgumentParser, kafka: bool = False) -> None:
                        help="allow --neo4j-uri to name a Neo4j that holds data: it is deleted")
     group.add_argument("--keep-stack", action="store_true",
                        help="leave the benchmark's own servers running, with their data, for a later run "
-                       "(e.g. --skip-load); `lore infra wipe` with LORE_HOME=.lore-bench/NAME removes them")
+                       "(e.g. --skip-load or --reuse, which keep it too); `lore infra wipe` with "
+                       "LORE_HOME=.lore-bench/NAME removes them")
 
 
 @contextmanager
 def bench_servers(args: argparse.Namespace, name: str, kafka: bool = False,
                   reuse: bool = False) -> Iterator[BenchServers]:
     """The Neo4j (and Kafka) the benchmark `name` may wipe, for the length of the block. `reuse`:
-    the benchmark measures what an earlier run of its own loaded (--skip-load), wiping nothing."""
+    the benchmark measures what an earlier run of its own loaded (--skip-load), wiping nothing,
+    and leaves its own servers running for the next."""
     if args.neo4j_uri:
         refuse_a_store_with_data(args.neo4j_uri, args.wipe_store or reuse)
         bootstrap = getattr(args, "kafka_bootstrap", None)
@@ -72,7 +75,8 @@ def bench_servers(args: argparse.Namespace, name: str, kafka: bool = False,
         home.mkdir(parents=True, exist_ok=True)
         yield BenchServers(args.neo4j_uri, bootstrap, None, home)
         return
-    with own_stack(name, kafka=kafka, keep=args.keep_stack) as own:
+    # A run on what an earlier run kept keeps it too: the store took minutes to record.
+    with own_stack(name, kafka=kafka, keep=args.keep_stack or reuse) as own:
         yield own
 
 
