@@ -246,21 +246,15 @@ class CommandHandler:
         user_ids = {c.user_id for c in commands}
         states = {u: self._states[u] for u in user_ids if u in self._states}
         missing = user_ids - states.keys()
-        named: dict[str, set[str] | None] = {}
+        partial = missing - {c.user_id for c in commands if not isinstance(c, RecordUse)}
+        named: dict[str, set[str]] = {u: set() for u in partial}
         for command in commands:
-            user_id = command.user_id
-            if user_id not in missing:
-                continue
-            if isinstance(command, RecordUse) and named.get(user_id, set()) is not None:
-                named[user_id] = (named.get(user_id) or set()) | {
-                    u.memory_id for u in (*command.found, *command.cited)}
-            else:
-                named[user_id] = None
-        partial = {u for u, ids in named.items() if ids is not None}
+            if isinstance(command, RecordUse) and command.user_id in partial:
+                named[command.user_id] |= {u.memory_id for u in (*command.found, *command.cited)}
         if missing - partial:
             states.update(self.reads.states(missing - partial))
         if partial:
-            states.update(self.reads.memory_states({u: ids for u, ids in named.items() if ids is not None}))
+            states.update(self.reads.memory_states(named))
         return {u: states.get(u) or UserState(u) for u in user_ids}, partial
 
     def _embed(self, commands: Sequence[Command]) -> dict[CommandRef, tuple[Embedding, ...]]:

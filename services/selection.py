@@ -57,35 +57,22 @@ def informative(text: str) -> frozenset[str]:
 # digit. The first word of a sentence is capitalised whatever it is. A name said to the one
 # spoken to ("Good morning, Greg!", "Hi Maya!") names nothing the turn is about: a name set off
 # at the start of a clause (after at most one word: "Hi", "Thanks,") and before a stop or comma.
-_SENTENCE = re.compile(r"[^.!?\n]+")
-_WORD = re.compile(r"\w+(?:'\w+)?")
 _ADDRESSED = re.compile(r"(?:^|,)\s*(?:\w+\s+)?([A-Z]\w*)\s*(?=,|$)")
 
 
-def _names(text: str) -> tuple[list[str], list[str]]:
-    """The words of `text` that name something, and the names of the one it is said to."""
+def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The informative words of `text` that name something (`Adaeze`, `Leith`, `2019`, `A4`), and
+    the names of the one it is said to ("Well done, Arthur!")."""
     found: list[str] = []
     addressed: list[str] = []
-    for sentence in _SENTENCE.findall(text):
-        to = {m.group(1) for m in _ADDRESSED.finditer(sentence.strip())}
+    for sentence in english.SENTENCE.findall(text):
+        to = {m.group(1) for m in _ADDRESSED.finditer(sentence.strip().rstrip(".!?").strip())}
         addressed += to
-        words = _WORD.findall(sentence)
+        words = english.INDEX.token.findall(sentence)
         found += [w for n, w in enumerate(words) if any(c.isdigit() for c in w) or (
             n > 0 and w[0].isupper() and w != "I" and w not in to)]
-    return found, addressed
-
-
-def named(text: str) -> frozenset[str]:
-    """The informative words of `text` that name something (`Adaeze`, `Leith`, `2019`, `A4`), not
-    the one it is said to."""
-    found, _ = _names(text)
-    return informative(" ".join(found)) if found else frozenset()
-
-
-def addressed(text: str) -> frozenset[str]:
-    """The names of the one `text` is said to ("Well done, Arthur!"), as informative words."""
-    _, names = _names(text)
-    return informative(" ".join(names)) if names else frozenset()
+    return (informative(" ".join(found)) if found else frozenset(),
+            informative(" ".join(addressed)) if addressed else frozenset())
 
 
 def said_before(content: str, context: str | None) -> str:
@@ -102,9 +89,10 @@ def says_little(hit: Hit, asked: frozenset[str]) -> bool:
         return False
     content = str(hit.fields.get("content") or "")
     before = said_before(content, hit.fields.get("context"))
-    if before.rstrip().endswith(("?", "？")) or named(content):
+    naming, addressed = names(content)
+    if before.rstrip().endswith(("?", "？")) or naming:
         return False
-    own = informative(content) - informative(before) - addressed(content)
+    own = informative(content) - informative(before) - addressed
     return len(own) < INFORMATIVE and not own & asked
 
 

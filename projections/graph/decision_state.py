@@ -19,37 +19,38 @@ from domain.state import (
 )
 from projections.outcomes import CommandOutcome, CommandRef, OutcomeQueries
 
-_LOAD = """
-UNWIND $user_ids AS uid
-CALL (uid) {
-  OPTIONAL MATCH (m:Memory {user_id: uid})
-  RETURN collect(m {.memory_id, .kind, .content, .attribute, .value, .valid_from, .valid_until,
+# What a decision reads of a memory, and of the person's profile.
+_MEMORY_FIELDS = """m {.memory_id, .kind, .content, .attribute, .value, .valid_from, .valid_until,
                     .confidence, .superseded_by, .status, .log_position, .importance, .asserted,
-                    .merged_into, .compressed_into, .messages, .completed_at}) AS memories
-}
-CALL (uid) {
-  OPTIONAL MATCH (e:Episode {user_id: uid})
-  RETURN collect(e {.episode_id, .session_id, .message_count, .expired_at}) AS episodes
-}
-CALL (uid) {
-  OPTIONAL MATCH (s:Session {user_id: uid})
-  RETURN collect(s {.session_id, .messages, .pending_turns, .pending, .recent, .ended}) AS sessions
-}
-CALL (uid) {
-  OPTIONAL MATCH (x:Summary {user_id: uid})
-  RETURN collect(x {.summary_id, .due_id, .status, .attempts}) AS summaries
-}
-OPTIONAL MATCH (u:User {user_id: uid})
-RETURN uid, memories, episodes, sessions, summaries,
-       u {.profile_version, .profile_due, .profile_revised_at, .profile_summaries_since,
-          .profile_changes, .episode_retention_days, .pinned_kinds} AS profile
-"""
+                    .merged_into, .compressed_into, .messages, .completed_at}"""
+_PROFILE_FIELDS = """u {.profile_version, .profile_due, .profile_revised_at, .profile_summaries_since,
+          .profile_changes, .episode_retention_days, .pinned_kinds} AS profile"""
 
+_LOAD = f"""
+UNWIND $user_ids AS uid
+CALL (uid) {{
+  OPTIONAL MATCH (m:Memory {{user_id: uid}})
+  RETURN collect({_MEMORY_FIELDS}) AS memories
+}}
+CALL (uid) {{
+  OPTIONAL MATCH (e:Episode {{user_id: uid}})
+  RETURN collect(e {{.episode_id, .session_id, .message_count, .expired_at}}) AS episodes
+}}
+CALL (uid) {{
+  OPTIONAL MATCH (s:Session {{user_id: uid}})
+  RETURN collect(s {{.session_id, .messages, .pending_turns, .pending, .recent, .ended}}) AS sessions
+}}
+CALL (uid) {{
+  OPTIONAL MATCH (x:Summary {{user_id: uid}})
+  RETURN collect(x {{.summary_id, .due_id, .status, .attempts}}) AS summaries
+}}
+OPTIONAL MATCH (u:User {{user_id: uid}})
+RETURN uid, memories, episodes, sessions, summaries,
+       {_PROFILE_FIELDS}
+"""
 
 # A person's state held to some memories: those memories, and the profile's progress (a decision
 # may make a new profile version due whatever the command was).
-_MEMORY_FIELDS = _LOAD.split("RETURN collect(", 1)[1].split(") AS memories", 1)[0]
-_PROFILE_FIELDS = _LOAD.split("summaries,\n", 1)[1].strip()
 _LOAD_NAMED = f"""
 UNWIND $people AS person
 CALL (person) {{

@@ -30,6 +30,7 @@ PATIENCE_MS = 30_000
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+
 def script_errors(page: Any) -> list[str]:
     """What the page's own scripts throw from now on (a handler that throws skips its guards)."""
     thrown: list[str] = []
