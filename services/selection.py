@@ -60,9 +60,39 @@ def informative(text: str) -> frozenset[str]:
 _ADDRESSED = re.compile(r"(?:^|,)\s*(?:\w+\s+)?([A-Z]\w*)\s*(?=,|$)")
 
 
+# jieba's tags of a word that names something: a person, a place, an organisation, another proper
+# noun, a number ("三次", "十五号").
+_NAMING_TAGS = frozenset({"nr", "nrfg", "nrt", "ns", "nt", "nz", "m"})
+_CLAUSE = re.compile(r"[，,、；;：:]")
+
+
+def _chinese_names(text: str) -> tuple[list[str], list[str]]:
+    """What a Chinese text names: words jieba tags as names or numbers, Latin words written with a
+    capital or a digit ("Sam的爸妈", "iPhone 15"); Chinese writes no capital at a sentence's start.
+    A name alone at the start of a sentence, set off by a comma ("小王，早上好！"), is the one it
+    is said to."""
+    found: list[str] = []
+    addressed: list[str] = []
+    for sentence in chinese.SENTENCE.findall(text):
+        for n, clause in enumerate(_CLAUSE.split(sentence)):
+            words = [(w, tag) for w, tag in chinese.tagged(clause) if tag != "x" and w.strip()]
+            naming = [w for w, tag in words if tag in _NAMING_TAGS or any(c.isdigit() for c in w) or (
+                tag == "eng" and w[0].isupper())]
+            rest = [w for w, _ in words if w not in naming and w not in _CHAT["zh"]]
+            if n == 0 and len(naming) == 1 and not rest and len(_CLAUSE.split(sentence)) > 1:
+                addressed += naming
+            else:
+                found += naming
+    return found, addressed
+
+
 def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The informative words of `text` that name something (`Adaeze`, `Leith`, `2019`, `A4`), and
-    the names of the one it is said to ("Well done, Arthur!")."""
+    """The informative words of `text` that name something (`Adaeze`, `Leith`, `2019`, `A4`,
+    `墨尔本`), and the names of the one it is said to ("Well done, Arthur!", "小王，早上好！")."""
+    if has_cjk(text):
+        found, addressed = _chinese_names(text)
+        return (informative(" ".join(found)) if found else frozenset(),
+                informative(" ".join(addressed)) if addressed else frozenset())
     found: list[str] = []
     addressed: list[str] = []
     for sentence in english.SENTENCE.findall(text):

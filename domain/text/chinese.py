@@ -112,6 +112,7 @@ CHAT_STOP_WORDS = FUNCTION_WORDS | _listed("""
 有点 有些 一下子 然后 还是 可能 应该 比较 稍微 特别 真是 太好了 不错 厉害 可以 行 好 棒 恭喜 加油
 那个 这个 一下 一些 一点 东西 地方 样子 方面 情况 时候 今年 明年 去年 上次 下次 这次 每天 天天
 不太 不太会 不会 不能 不要 不用 不想 没什么 还好 还行 还是 就是 老是 总是
+明白 明白了 收到 了解 懂 懂了 没问题 好主意
 """)
 
 # Sentences end at 。！？!?; at a full stop of Latin text, when a space or the end follows (not

@@ -146,3 +146,18 @@ def test_the_floor_the_limit_and_what_the_block_already_shows() -> None:
         "Prefers green tea", "my sister Ife lives in Lagos with Tunde"]
     assert [h.id for h in select(hits, ["q"], floor=0.8, shown=["She prefers green tea"])] == [
         "my sister Ife lives in Lagos with Tunde", "Tunde loves Scottish shortbread from Edinburgh"]
+
+
+def test_a_short_chinese_turn_that_names_someone_or_somewhere_stays_and_one_spoken_to_is_no_news() -> None:
+    chat = ["我姐姐上周生了个女儿，特别可爱",
+            "太好了，恭喜！",
+            "取名王小美",
+            "小王，早上好！",
+            "谢谢你上次帮我订的餐厅",
+            "明白了，一点都不麻烦",
+            "Sam的爸妈下个月从墨尔本过来"]
+    hits = [turn_in(chat, n) for n in range(len(chat))]
+    shown = [h.id for h in select(hits, ["我外甥女叫什么？"])]
+    assert chat[2] in shown  # a name jieba tags as one
+    assert chat[6] in shown  # a Latin name and a place
+    assert chat[1] not in shown and chat[3] not in shown and chat[5] not in shown
