@@ -42,6 +42,8 @@ INSTRUCTION = ("Use these notes only where they help with the person's message; 
 def default_floor(model: str | None) -> float | None:
     """The relevance floor measured for an embedder (None: none measured, no floor)."""
     return FLOORS.get(model) if model else None
+
+
 # The most of the budget each layer may take (what one leaves goes to those after it).
 SHARES = {"profile": 0.3, "recent_sessions": 0.2, "always": 0.4, "todos": 0.1, "relevant": 1.0}
 TITLES = {"profile": "About them", "recent_sessions": "Recent conversations", "always": "Always keep in mind",
@@ -235,12 +237,15 @@ class ContextBuilder:
         started = time.perf_counter()
         questions = self.synthesizer.questions(message, recent) if self.synthesizer and synthesize else []
         timings["questions"] = _ms(started)
-        started = time.perf_counter()
-        relevant_hits = self._relevant(user_id, message, questions, layers, now, floor, relevant)
-        timings["search"] = _ms(started)
-
         render = Renderer(self.counter, form, self.labels)
-        sections = self._sections(render, budget, now, layers, relevant_hits)
+        packer = self._layer_sections(render, budget, now, layers)
+        started = time.perf_counter()
+        relevant_hits = self._relevant(user_id, message, questions, layers, packer.held(), now, floor,
+                                       relevant)
+        timings["search"] = _ms(started)
+        packer.pack("relevant", [Item(h.type, h.id, hit_line(h, self.labels))  # type: ignore[arg-type]
+                                 for h in relevant_hits])
+        sections = packer.sections
         text, tokens = _fitted(render, now, sections, budget)
         kept = {(s.name, i.id) for s in sections for i in s.items}
         profile = layers.profile
@@ -265,52 +270,64 @@ class ContextBuilder:
         return _Layers(next(iter(self.layers.profiles(user_id)), None),
                        self.layers.summaries(user_id, limit=SUMMARIES), always, todos)
 
-    def _relevant(self, user_id: str, message: str, questions: list[str], layers: _Layers, now: datetime,
-                  floor: float, relevant: int) -> list[Hit]:
+    def _relevant(self, user_id: str, message: str, questions: list[str], layers: _Layers, held: set[str],
+                  now: datetime, floor: float | None, relevant: int) -> list[Hit]:
         """What bears on the message, by the block's rules (services/selection.py), nothing the
-        layers already hold."""
-        loaded = {m.memory_id for m in [*layers.always, *layers.todos]}
+        layers already show (`held`: what of them fitted in the budget; a summary left out of the
+        block cannot stand in for a turn it holds)."""
+        loaded = {m.memory_id for m in [*layers.always, *layers.todos] if m.memory_id in held}
         hits = self.search.search(user_id, message, Window(valid_at=now, known_at=None), limit=relevant * 2,
                                   types=("memory", "message"), also=tuple(questions), measure=True)
-        shown = [m.content for m in [*layers.always, *layers.todos]] + [
-            s.summary.summary for s in layers.summaries]
+        shown = [m.content for m in [*layers.always, *layers.todos] if m.memory_id in held] + [
+            s.summary.summary for s in layers.summaries if s.summary_id in held]
         return select((h for h in hits if h.id not in loaded), [message, *questions], floor, relevant, shown)
 
-    def _sections(self, render: Renderer, budget: int, now: datetime, layers: _Layers,
-                  relevant_hits: list[Hit]) -> list[Section]:
-        """The sections in order, each within its share of the budget (SHARES)."""
+    def _layer_sections(self, render: Renderer, budget: int, now: datetime, layers: _Layers) -> _Packer:
+        """The sections of what a block holds whatever was asked, in order, each within its share."""
         titles, labels = self.labels.titles, self.labels
-        used = render.cost(render.header(now))
-        sections: list[Section] = []
-
-        def pack(name: str, items: list[Item]) -> None:
-            nonlocal used
-            section = Section(name, titles[name])
-            room = min(budget - used, int(budget * SHARES[name]))
-            spent = render.cost(render.title(section))
-            for item in items:
-                cost = render.cost(render.item(section, item))
-                if spent + cost > room:
-                    break
-                section.items.append(item)
-                spent += cost
-            if section.items:
-                sections.append(section)
-                used += spent
-
+        packer = _Packer(render, budget, now, titles)
         profile = layers.profile
         if profile is not None and profile.narrative:
-            room = min(budget - used, int(budget * SHARES["profile"])) - render.cost(titles["profile"]) - 2
+            room = packer.room("profile") - render.cost(titles["profile"]) - 2
             narrative = _sentences_within(profile.narrative, room, self.counter.count)
             if narrative:
-                pack("profile", [Item("profile", f"v{profile.version}", narrative)])
-        pack("recent_sessions", [Item("summary", s.summary_id, summary_line(s, labels))
-                                 for s in layers.summaries])
-        pack("always", [Item("memory", m.memory_id, memory_line(m, labels)) for m in layers.always])
-        pack("todos", [Item("memory", m.memory_id, todo_line(m, labels)) for m in layers.todos])
-        pack("relevant", [Item(h.type, h.id, hit_line(h, labels))  # type: ignore[arg-type]
-                          for h in relevant_hits])
-        return sections
+                packer.pack("profile", [Item("profile", f"v{profile.version}", narrative)])
+        packer.pack("recent_sessions", [Item("summary", s.summary_id, summary_line(s, labels))
+                                        for s in layers.summaries])
+        packer.pack("always", [Item("memory", m.memory_id, memory_line(m, labels)) for m in layers.always])
+        packer.pack("todos", [Item("memory", m.memory_id, todo_line(m, labels)) for m in layers.todos])
+        return packer
+
+
+class _Packer:
+    """A block's sections, filled in order, each within its share of the budget (SHARES): what one
+    leaves goes to those after it."""
+
+    def __init__(self, render: Renderer, budget: int, now: datetime, titles: dict[str, str]) -> None:
+        self.render, self.budget, self.titles = render, budget, titles
+        self.used = render.cost(render.header(now))
+        self.sections: list[Section] = []
+
+    def room(self, name: str) -> int:
+        return min(self.budget - self.used, int(self.budget * SHARES[name]))
+
+    def pack(self, name: str, items: list[Item]) -> None:
+        section = Section(name, self.titles[name])
+        room = self.room(name)
+        spent = self.render.cost(self.render.title(section))
+        for item in items:
+            cost = self.render.cost(self.render.item(section, item))
+            if spent + cost > room:
+                break
+            section.items.append(item)
+            spent += cost
+        if section.items:
+            self.sections.append(section)
+            self.used += spent
+
+    def held(self) -> set[str]:
+        """The ids of the items packed so far."""
+        return {i.id for s in self.sections for i in s.items}
 
 
 @dataclass(frozen=True)
