@@ -15,6 +15,10 @@ evidence turns, for
   scan with bge-small-zh-v1.5;
 - Lore with the English defaults (LORE_LANGUAGE=en, e5-small-v2, the English rules): what a
   Chinese speaker got before issue 31.
+`--blocks` also builds one `/context` block per question in the zh store (as the service builds it)
+and reports how often an answer-bearing item (an evidence turn, or a memory extracted from one) is
+among its relevant items, and how often the block holds the evidence at all (there, in a memory of
+its always-on or to-do sections, or in a recent session's summary it shows).
 `--analyzer cjk` runs Lore in zh with the alternative that issue 31 measured against jieba:
 Neo4j's `cjk` analyzer (bigrams) over the same texts, and BM25 on bigrams.
 
@@ -120,7 +124,8 @@ def contexts_zh(everyone: list[Person]) -> dict[str, list[tuple[str, str]]]:
 
 
 def run(settings: Settings, everyone: list[Person], reuse: bool,
-        rankers: Callable[[Lore], dict[str, Ranker]]) -> tuple[dict[str, Ranker], Any, Any]:
+        rankers: Callable[[Lore], dict[str, Ranker]],
+        blocks: bool = False) -> tuple[dict[str, Ranker], Any, Any]:
     model = open_embedder(settings)
     lore = bootstrap(settings, embedder=model)
     lore.search.ranking = replace(lore.search.ranking, access_weight=0.0)
@@ -138,7 +143,60 @@ def run(settings: Settings, everyone: list[Person], reuse: bool,
                       f"over {sum(len(ids) for p in everyone for _, _, ids in p.sessions)} turns")
         chosen = rankers(lore)
         totals, counts = ask(everyone, chosen)
+        if blocks:
+            context_blocks(lore, everyone)
     return chosen, totals, counts
+
+
+def context_blocks(lore: Lore, everyone: list[Person]) -> None:
+    """One block per question: its relevant items, and the evidence there or in a summary shown."""
+    from datetime import UTC, datetime
+
+    from rich.progress import track
+    from rich.table import Table
+
+    from bench.context import sources
+    from services.search import Hit
+    from services.selection import informative
+    dia = turn_ids(everyone)
+    said = {turn: m["content"] for p in everyone for _, messages, ids in p.sessions
+            for m, turn in zip(messages, ids, strict=True)}
+    rows: dict[str, list[tuple[int, bool, bool]]] = {}
+    asked = [(p, q) for p in everyone for q in p.questions]
+    extracted = {p.user: [(r["content"], set(sources(Hit("memory", "", 0.0, {}, {}, {  # type: ignore[arg-type]
+        "messages": r["refs"] or []}), dia))) for r in lore.driver.execute_query(
+        "MATCH (m:Memory {user_id: $user}) RETURN m.content AS content, m.messages AS refs", user=p.user,
+        database_=lore.settings.neo4j_database).records] for p in everyone}
+    for person, question in track(asked, description="context blocks (zh)", console=console):
+        block = lore.context.build(person.user, question.question, [], 1000, datetime.now(UTC))
+        among = any(set(sources(h, dia)) & question.evidence for h in block.relevant)
+        summaries = {s.summary_id: s for s in lore.context.layers.summaries(person.user, limit=100)}
+        shown = [summaries[sid] for sid in block.cited("summary") if sid in summaries]
+        # a summary holds the evidence when it names its turn in its window, or says all that the turn
+        # or a memory extracted from it says (the block's rule for leaving an item out: selection.py)
+        in_summary = any(dia.get((r.episode_id, r.position)) in question.evidence for s in shown
+                         for r in s.window) or any(
+            informative(text) <= informative(s.summary.summary) for s in shown
+            for text in [said[e] for e in question.evidence] + [
+                content for content, turns in extracted[person.user] if turns & question.evidence])
+        loaded = [m.memory_id for m in [*block.always, *block.todos]]
+        refs = [ref for record in lore.driver.execute_query(
+            "MATCH (m:Memory) WHERE m.memory_id IN $ids RETURN m.messages AS refs", ids=loaded,
+            database_=lore.settings.neo4j_database).records for ref in record["refs"] or []]
+        layer = Hit("memory", "", 0.0, {}, {}, {"messages": refs})  # type: ignore[arg-type]
+        in_layer = bool(set(sources(layer, dia)) & question.evidence)
+        rows.setdefault(person.part, []).append((len(block.relevant), among, among or in_summary or in_layer))
+    table = Table(title="Context blocks on zhchats (zh): the answer-bearing item among the relevant "
+                        "items, and in the block at all (always-on and to-do memories, session "
+                        "summaries shown)")
+    for column in ("part", "blocks", "relevant items a block", "answer among relevant items",
+                   "answer in the block"):
+        table.add_column(column, justify="right")
+    for part, found in rows.items():
+        table.add_row(part, str(len(found)), f"{sum(n for n, _, _ in found) / len(found):.1f}",
+                      f"{100 * sum(a for _, a, _ in found) / len(found):.1f} %",
+                      f"{100 * sum(b for _, _, b in found) / len(found):.1f} %")
+    console.print(table)
 
 
 def cjk_bigrams_instead() -> None:
@@ -186,6 +244,7 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true", help="search the zh store an earlier run left "
                         "(no wipe, nothing recorded; implies --no-english)")
     parser.add_argument("--per-source", action="store_true", help="also each source of Lore alone")
+    parser.add_argument("--blocks", action="store_true", help="also one /context block per question (zh)")
     parser.add_argument("--analyzer", choices=("jieba", "cjk"), default="jieba",
                         help="the Chinese word indexes: jieba's words (Lore's), or Neo4j's cjk bigrams")
     args = parser.parse_args()
@@ -218,7 +277,7 @@ def main() -> None:
                 cosine_ranker(turns, lore.search.embedder),
         }
 
-    rankers, totals, counts = run(zh, everyone, args.reuse, zh_rankers)
+    rankers, totals, counts = run(zh, everyone, args.reuse, zh_rankers, args.blocks)
     if args.english and not args.reuse:
         english = Settings(home=home / "en", kafka_bootstrap=None, language="en")
         en_rankers, en_totals, _ = run(english, everyone, False, lambda lore: {
