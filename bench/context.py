@@ -42,6 +42,7 @@ from services.selection import select
 
 console = Console(width=160)
 FLOORS = (None, 0.70, 0.72, 0.74, 0.76, 0.78, 0.80, 0.82, 0.84)
+MARGINS = (None, 0.10, 0.08, 0.07, 0.06, 0.05, 0.04, 0.03, 0.02)
 
 
 def sources(hit: Hit, dia: dict[tuple[str, int], str]) -> list[str]:
@@ -50,6 +51,14 @@ def sources(hit: Hit, dia: dict[tuple[str, int], str]) -> list[str]:
         return [dia[(hit.fields["episode_id"], hit.fields["position"])]]
     refs = hit.fields.get("messages") or []
     return [dia[(r.rpartition("#")[0], int(r.rpartition("#")[2]))] for r in refs]
+
+
+def within(hits: list[Hit], margin: float | None) -> list[Hit]:
+    """The hits no more than `margin` below the closest one's cosine (a cut measured, not made)."""
+    if margin is None or not hits:
+        return hits
+    closest = max(h.scores.get("cosine", 0.0) for h in hits)
+    return [h for h in hits if h.scores.get("cosine", 0.0) >= closest - margin]
 
 
 def floor_sweep(lore: Lore, people: list[Person], dia: dict[tuple[str, int], str]) -> None:
@@ -73,6 +82,19 @@ def floor_sweep(lore: Lore, people: list[Person], dia: dict[tuple[str, int], str
             cells += [f"{100 * there / len(kept):.1f}", f"{statistics.mean(len(h) for _, h in kept):.1f}"]
         name = "none" if floor is None else f"{floor:.2f}" + (" (Lore)" if floor == lore_floor else "")
         table.add_row(name, *cells)
+    console.print(table)
+    table = Table(title=f"Margin below the closest item's cosine, on top of the floor {lore_floor}: "
+                        "answer-bearing item among the block's relevant items, and items per block")
+    for column in ("margin", *(f"{part}: {what}" for part in found for what in ("answer there", "items"))):
+        table.add_column(column, justify="right")
+    for margin in MARGINS:
+        cells = []
+        for blocks in found.values():
+            kept = [(evidence, select(within(hits, margin), [], lore_floor, RELEVANT))
+                    for evidence, hits in blocks]
+            there = sum(any(set(sources(h, dia)) & evidence for h in hits) for evidence, hits in kept)
+            cells += [f"{100 * there / len(kept):.1f}", f"{statistics.mean(len(h) for _, h in kept):.1f}"]
+        table.add_row("none" if margin is None else f"{margin:.3f}", *cells)
     console.print(table)
 
 
