@@ -102,6 +102,21 @@ def test_an_event_in_the_past_holds_from_when_it_happened() -> None:
     assert (found.kind, found.valid_from.date().isoformat()) == (MemoryKind.EVENT, "2026-06-07")
 
 
+
+def test_a_part_of_the_day_counted_is_how_long_it_took_not_when() -> None:
+    assert only("昨天跟朋友聊了一晚上").content == "2026年6月9日跟朋友聊了一晚上"
+    assert only("上周六在图书馆待了整个下午").content == "2026年6月6日在图书馆待了整个下午"
+    assert only("我昨天晚上去看了一场演唱会").content == "2026年6月9日去看了一场演唱会"  # when: left out
+
+
+
+def test_a_liked_thing_said_only_as_this_or_it_gives_nothing_but_a_named_one_does() -> None:
+    for text in ("红烧肉好！我最爱吃这个", "我喜欢它", "我最喜欢吃那个"):
+        assert said(text) == [], text
+    assert only("我最喜欢吃火锅").content == "最喜欢吃火锅"
+    assert only("我特别喜欢这个城市的秋天").content == "特别喜欢这个城市的秋天"
+
+
 @pytest.mark.parametrize("text", [
     "你知道杭州哪里好玩吗？",            # questions
     "我该不该搬到北京？",

@@ -292,10 +292,16 @@ def family(c: Clause, rest: Sequence[Clause]) -> Made:
     return [made] if made else []
 
 
+# A liked thing said only as "this", "that", "it" ("阿杰最爱吃这个" after naming a dish): what it is was
+# said before, and a memory of it would not be understood without the chat.
+_POINTS_BACK = re.compile(r"(?:吃|喝|看|听|玩|用|穿)?(?:这|那|它)(?:个|些|种|样|们)?(?:的)?")
+
+
 def liking(c: Clause, rest: Sequence[Clause]) -> Made:
     m = re.search(r"(?:最|特别|很|超|非常|比较|挺)?(?:喜欢|爱吃|爱喝|爱看|爱听|爱玩|偏爱|热爱|讨厌|受不了|不吃|不喝|"
                   r"不爱|吃不了|喝不了)(?P<what>.*)", c.text)
-    if not m or not m.group("what").strip() or _PASSING.search(c.text):
+    if not m or not m.group("what").strip() or _PASSING.search(c.text) or _POINTS_BACK.fullmatch(
+            m.group("what").strip(" 。！!~")):
         return None
     slot = value = None
     favourite = re.search(r"最喜欢的(?P<thing>[^是]{1,3})是(?P<value>[^，,]+)", c.text)

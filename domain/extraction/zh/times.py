@@ -67,9 +67,10 @@ _PATTERNS = re.compile("|".join(f"(?P<{name}>{body})" for name, body in (
 )))
 # A deadline: the time is when it must be done by (5月15号之前).
 _DEADLINE = re.compile(r"^(?:之前|以前|前(?!天|年|面))")
-# The hours of a day, which a memory of a day leaves out (下午三点, 晚上, 10点半).
+# The hours of a day, which a memory of a day leaves out (下午三点, 晚上, 10点半). Counted, a part of
+# the day is how long something took, not when: "聊了一晚上", "吵了一个晚上", "整个下午" stay.
 _DAYTIME = r"(?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)"
-CLOCK = re.compile(rf"(?:{_DAYTIME}{NUM}|\d{{1,2}})点(?:半|{NUM}分?|钟)?|{_DAYTIME}")
+CLOCK = re.compile(rf"(?:{_DAYTIME}{NUM}|\d{{1,2}})点(?:半|{NUM}分?|钟)?|(?<![一两几半整个]){_DAYTIME}")
 
 
 @dataclass(frozen=True)
