@@ -33,13 +33,17 @@ import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import bm25s
 from fastapi.testclient import TestClient
+from rich.progress import track
+from rich.table import Table
 
 from bench import chats
+from bench.context import sources
 from bench.retrieval import (
     DEFAULT,
     TURNS,
@@ -62,6 +66,7 @@ from infra.settings import Settings
 from projections.graph.schema import drop_language_indexes, drop_vector_indexes
 from services.api import create_app
 from services.bootstrap import Lore, bootstrap
+from services.selection import informative
 
 FOLDER = Path(__file__).resolve().parent / "zhchats"
 TUNING, HELD_OUT = "zhchats 01-03 (tuning)", "zhchats 04-06 (held out)"
@@ -112,7 +117,6 @@ def bm25_jieba(turns: dict[str, list[tuple[str, str]]]) -> Ranker:
 
 def contexts_zh(everyone: list[Person]) -> dict[str, list[tuple[str, str]]]:
     """Each turn in its context as a Chinese store's text source reads it (the day written in Chinese)."""
-    from datetime import datetime
     found: dict[str, list[tuple[str, str]]] = {}
     for person in everyone:
         found[person.user] = []
@@ -148,44 +152,41 @@ def run(settings: Settings, everyone: list[Person], reuse: bool,
     return chosen, totals, counts
 
 
+def memories_of(lore: Lore, user: str, dia: dict[tuple[str, int], str]) -> dict[str, tuple[str, set[str]]]:
+    """A person's memories: each one's words and the turns (as the questions name them) it came from."""
+    records = lore.driver.execute_query(
+        "MATCH (m:Memory {user_id: $user}) "
+        "RETURN m.memory_id AS id, m.content AS content, m.messages AS refs",
+        user=user, database_=lore.settings.neo4j_database).records
+    return {r["id"]: (r["content"], {dia[(ref.rpartition("#")[0], int(ref.rpartition("#")[2]))]
+                                     for ref in r["refs"] or []}) for r in records}
+
+
 def context_blocks(lore: Lore, everyone: list[Person]) -> None:
-    """One block per question: its relevant items, and the evidence there or in a summary shown."""
-    from datetime import UTC, datetime
-
-    from rich.progress import track
-    from rich.table import Table
-
-    from bench.context import sources
-    from services.search import Hit
-    from services.selection import informative
+    """One block per question: is the evidence among its relevant items, or anywhere in it — a
+    to-do or always-on memory it shows, or a session summary it shows that names the evidence turn
+    in its window or says all that the turn or a memory of it says (the rule by which a block
+    leaves an item out as said already: services/selection.py)."""
     dia = turn_ids(everyone)
     said = {turn: m["content"] for p in everyone for _, messages, ids in p.sessions
             for m, turn in zip(messages, ids, strict=True)}
+    memories = {p.user: memories_of(lore, p.user, dia) for p in everyone}
     rows: dict[str, list[tuple[int, bool, bool]]] = {}
     asked = [(p, q) for p in everyone for q in p.questions]
-    extracted = {p.user: [(r["content"], set(sources(Hit("memory", "", 0.0, {}, {}, {  # type: ignore[arg-type]
-        "messages": r["refs"] or []}), dia))) for r in lore.driver.execute_query(
-        "MATCH (m:Memory {user_id: $user}) RETURN m.content AS content, m.messages AS refs", user=p.user,
-        database_=lore.settings.neo4j_database).records] for p in everyone}
     for person, question in track(asked, description="context blocks (zh)", console=console):
         block = lore.context.build(person.user, question.question, [], 1000, datetime.now(UTC))
         among = any(set(sources(h, dia)) & question.evidence for h in block.relevant)
+        theirs = memories[person.user]
+        in_layer = any(theirs[m.memory_id][1] & question.evidence
+                       for m in [*block.always, *block.todos] if m.memory_id in theirs)
         summaries = {s.summary_id: s for s in lore.context.layers.summaries(person.user, limit=100)}
         shown = [summaries[sid] for sid in block.cited("summary") if sid in summaries]
-        # a summary holds the evidence when it names its turn in its window, or says all that the turn
-        # or a memory extracted from it says (the block's rule for leaving an item out: selection.py)
-        in_summary = any(dia.get((r.episode_id, r.position)) in question.evidence for s in shown
-                         for r in s.window) or any(
-            informative(text) <= informative(s.summary.summary) for s in shown
-            for text in [said[e] for e in question.evidence] + [
-                content for content, turns in extracted[person.user] if turns & question.evidence])
-        loaded = [m.memory_id for m in [*block.always, *block.todos]]
-        refs = [ref for record in lore.driver.execute_query(
-            "MATCH (m:Memory) WHERE m.memory_id IN $ids RETURN m.messages AS refs", ids=loaded,
-            database_=lore.settings.neo4j_database).records for ref in record["refs"] or []]
-        layer = Hit("memory", "", 0.0, {}, {}, {"messages": refs})  # type: ignore[arg-type]
-        in_layer = bool(set(sources(layer, dia)) & question.evidence)
-        rows.setdefault(person.part, []).append((len(block.relevant), among, among or in_summary or in_layer))
+        texts = [said[e] for e in question.evidence] + [
+            content for content, turns in theirs.values() if turns & question.evidence]
+        in_summary = any(dia.get((r.episode_id, r.position)) in question.evidence
+                         for s in shown for r in s.window) or any(
+            informative(text) <= informative(s.summary.summary) for s in shown for text in texts)
+        rows.setdefault(person.part, []).append((len(block.relevant), among, among or in_layer or in_summary))
     table = Table(title="Context blocks on zhchats (zh): the answer-bearing item among the relevant "
                         "items, and in the block at all (always-on and to-do memories, session "
                         "summaries shown)")
