@@ -2,7 +2,8 @@
 
     python -m bench.formation                     # the offline rules: the seen parts, then the fresh one
     python -m bench.formation --part seen         # the parts the rules were developed on (dev + heldout)
-    python -m bench.formation --part fresh        # round two's held-out part, reported on only
+    python -m bench.formation --part fresh        # round two's held-out part (its errors were looked at once)
+    python -m bench.formation --part fresh2       # round three's held-out part, reported on only
     python -m bench.formation --extractor llm --sessions 4 --cache /tmp/llm.jsonl
                                                   # a model (LORE_LLM_*), on a sample of sessions
 
@@ -48,10 +49,11 @@ from domain.text.chinese import has_han
 
 console = Console(width=180)
 FOLDER = Path(__file__).parent / "labelled"
-PARTS = ("dev", "heldout", "fresh")
+PARTS = ("dev", "heldout", "fresh", "fresh2")
 ZH_PARTS = ("zh-dev", "zh-heldout")  # the Chinese set (issue 31), read by the rules of LORE_LANGUAGE=zh
 # what each choice of --part reports: one table per group, its parts taken together
-GROUPS = {"dev": ("dev",), "heldout": ("heldout",), "fresh": ("fresh",), "seen": ("dev", "heldout"),
+GROUPS = {"dev": ("dev",), "heldout": ("heldout",), "fresh": ("fresh",), "fresh2": ("fresh2",),
+          "seen": ("dev", "heldout"),
           "zh-dev": ("zh-dev",), "zh-heldout": ("zh-heldout",)}
 _DETAIL = analyzer("detail")
 _CALENDAR = frozenset(str.split(
@@ -357,7 +359,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--part", choices=[*GROUPS, "all", "zh"], default="all",
-                        help="all: seen (dev + heldout, developed on) and fresh (held out), two tables; "
+                        help="all: seen (dev + heldout, developed on), fresh (round two's held-out part, "
+                        "looked at once) and fresh2 (round three's, held out), three tables; "
                         "zh: the Chinese set (zh-dev, zh-heldout)")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules")
     parser.add_argument("--sessions", type=int, default=0,
@@ -372,7 +375,7 @@ def main() -> None:
         from infra.settings import Settings
         from services.bootstrap import open_extractor
         extractor = open_extractor(Settings(extractor="llm"))
-    chosen = {"all": ("seen", "fresh"), "zh": ZH_PARTS}.get(args.part, (args.part,))
+    chosen = {"all": ("seen", "fresh", "fresh2"), "zh": ZH_PARTS}.get(args.part, (args.part,))
     for part in chosen:
         sessions = [session for name in GROUPS[part] for session in load(name)]
         if args.sessions:
