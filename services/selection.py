@@ -74,25 +74,21 @@ def _chinese_names(text: str) -> tuple[list[str], list[str]]:
     found: list[str] = []
     addressed: list[str] = []
     for sentence in chinese.SENTENCE.findall(text):
-        for n, clause in enumerate(_CLAUSE.split(sentence)):
+        clauses = _CLAUSE.split(sentence)
+        for n, clause in enumerate(clauses):
             words = [(w, tag) for w, tag in chinese.tagged(clause) if tag != "x" and w.strip()]
             naming = [w for w, tag in words if tag in _NAMING_TAGS or any(c.isdigit() for c in w) or (
                 tag == "eng" and w[0].isupper())]
             rest = [w for w, _ in words if w not in naming and w not in _CHAT["zh"]]
-            if n == 0 and len(naming) == 1 and not rest and len(_CLAUSE.split(sentence)) > 1:
+            if n == 0 and len(naming) == 1 and not rest and len(clauses) > 1:
                 addressed += naming
             else:
                 found += naming
     return found, addressed
 
 
-def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The informative words of `text` that name something (`Adaeze`, `Leith`, `2019`, `A4`,
-    `墨尔本`), and the names of the one it is said to ("Well done, Arthur!", "小王，早上好！")."""
-    if has_cjk(text):
-        found, addressed = _chinese_names(text)
-        return (informative(" ".join(found)) if found else frozenset(),
-                informative(" ".join(addressed)) if addressed else frozenset())
+def _english_names(text: str) -> tuple[list[str], list[str]]:
+    """What an English text names, and whom it is said to (see `_ADDRESSED`)."""
     found: list[str] = []
     addressed: list[str] = []
     for sentence in english.SENTENCE.findall(text):
@@ -101,6 +97,13 @@ def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
         words = english.INDEX.token.findall(sentence)
         found += [w for n, w in enumerate(words) if any(c.isdigit() for c in w) or (
             n > 0 and w[0].isupper() and w != "I" and w not in to)]
+    return found, addressed
+
+
+def names(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The informative words of `text` that name something (`Adaeze`, `Leith`, `2019`, `A4`,
+    `墨尔本`), and the names of the one it is said to ("Well done, Arthur!", "小王，早上好！")."""
+    found, addressed = _chinese_names(text) if has_cjk(text) else _english_names(text)
     return (informative(" ".join(found)) if found else frozenset(),
             informative(" ".join(addressed)) if addressed else frozenset())
 
