@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -70,31 +71,31 @@ def floor_sweep(lore: Lore, people: list[Person], dia: dict[tuple[str, int], str
         hits = lore.search.search(person.user, question.question, window, limit=RELEVANT * 2,
                                   types=("memory", "message"), measure=True)
         found[person.part].append((question.evidence, select(hits, [question.question], None, RELEVANT * 2)))
-    table = Table(title="Relevance floor (cosine of an item's own vector to the question): answer-bearing "
-                        "item among the block's relevant items, and items per block (of at most 10)")
-    for column in ("floor", *(f"{part}: {what}" for part in found for what in ("answer there", "items"))):
+    sweep(found, dia, "floor", "Relevance floor (cosine of an item's own vector to the question): "
+          "answer-bearing item among the block's relevant items, and items per block (of at most 10)",
+          {"none" if floor is None else f"{floor:.2f}" + (" (Lore)" if floor == lore_floor else ""):
+           lambda hits, floor=floor: select(hits, [], floor, RELEVANT) for floor in FLOORS})
+    sweep(found, dia, "margin", f"Margin below the closest item's cosine, on top of the floor {lore_floor}: "
+          "answer-bearing item among the block's relevant items, and items per block",
+          {"none" if margin is None else f"{margin:.3f}":
+           lambda hits, margin=margin: select(within(hits, margin), [], lore_floor, RELEVANT)
+           for margin in MARGINS})
+
+
+def sweep(found: dict[str, list[tuple[set[str], list[Hit]]]], dia: dict[tuple[str, int], str], setting: str,
+          title: str, cuts: dict[str, Callable[[list[Hit]], list[Hit]]]) -> None:
+    """One row a setting: per part, how often an answer-bearing item is among what the cut keeps
+    of each block's items, and how many items it keeps."""
+    table = Table(title=title)
+    for column in (setting, *(f"{part}: {what}" for part in found for what in ("answer there", "items"))):
         table.add_column(column, justify="right")
-    for floor in FLOORS:
+    for name, cut in cuts.items():
         cells = []
         for blocks in found.values():
-            kept = [(evidence, select(hits, [], floor, RELEVANT)) for evidence, hits in blocks]
+            kept = [(evidence, cut(hits)) for evidence, hits in blocks]
             there = sum(any(set(sources(h, dia)) & evidence for h in hits) for evidence, hits in kept)
             cells += [f"{100 * there / len(kept):.1f}", f"{statistics.mean(len(h) for _, h in kept):.1f}"]
-        name = "none" if floor is None else f"{floor:.2f}" + (" (Lore)" if floor == lore_floor else "")
         table.add_row(name, *cells)
-    console.print(table)
-    table = Table(title=f"Margin below the closest item's cosine, on top of the floor {lore_floor}: "
-                        "answer-bearing item among the block's relevant items, and items per block")
-    for column in ("margin", *(f"{part}: {what}" for part in found for what in ("answer there", "items"))):
-        table.add_column(column, justify="right")
-    for margin in MARGINS:
-        cells = []
-        for blocks in found.values():
-            kept = [(evidence, select(within(hits, margin), [], lore_floor, RELEVANT))
-                    for evidence, hits in blocks]
-            there = sum(any(set(sources(h, dia)) & evidence for h in hits) for evidence, hits in kept)
-            cells += [f"{100 * there / len(kept):.1f}", f"{statistics.mean(len(h) for _, h in kept):.1f}"]
-        table.add_row("none" if margin is None else f"{margin:.3f}", *cells)
     console.print(table)
 
 
