@@ -43,7 +43,7 @@ from rich.progress import track
 from rich.table import Table
 
 from bench import chats
-from bench.context import sources
+from bench.context import referred, sources
 from bench.retrieval import (
     DEFAULT,
     TURNS,
@@ -158,8 +158,7 @@ def memories_of(lore: Lore, user: str, dia: dict[tuple[str, int], str]) -> dict[
         "MATCH (m:Memory {user_id: $user}) "
         "RETURN m.memory_id AS id, m.content AS content, m.messages AS refs",
         user=user, database_=lore.settings.neo4j_database).records
-    return {r["id"]: (r["content"], {dia[(ref.rpartition("#")[0], int(ref.rpartition("#")[2]))]
-                                     for ref in r["refs"] or []}) for r in records}
+    return {r["id"]: (r["content"], set(referred(r["refs"] or [], dia))) for r in records}
 
 
 def context_blocks(lore: Lore, everyone: list[Person]) -> None:

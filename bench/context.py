@@ -50,7 +50,11 @@ def sources(hit: Hit, dia: dict[tuple[str, int], str]) -> list[str]:
     """The turn ids an item stands for: a turn itself; a memory, the turns it was extracted from."""
     if hit.type == "message":
         return [dia[(hit.fields["episode_id"], hit.fields["position"])]]
-    refs = hit.fields.get("messages") or []
+    return referred(hit.fields.get("messages") or [], dia)
+
+
+def referred(refs: list[str], dia: dict[tuple[str, int], str]) -> list[str]:
+    """The turn ids of message references as the graph keeps them (`episode_id#position`)."""
     return [dia[(r.rpartition("#")[0], int(r.rpartition("#")[2]))] for r in refs]
 
 
