@@ -12,8 +12,9 @@ say it once (issue 28). Used by the context block, and by /search where asked.
   did not say: a reply that takes up the words of the turn
   it answers ("A very particular cat." after a turn about the cat) adds only what is new in it.
   A turn with fewer than `INFORMATIVE` words of its own says little, and is shown only when one
-  of them is one asked about, when it names something (a name written as one, a number: "they
-  called her Adaeze" is short, and the answer to "what is my niece's name?"), or when it
+  of them is one asked about, when it names something of its own (a name written as one, a
+  number: "they called her Adaeze" is short, and the answer to "what is my niece's name?"; a
+  name taken up from the turn before is not news: "Porto in June, how lovely!"), or when it
   answers a question (the turn before asked one): a reply to a question is an answer, however
   short ("Three times a week."); a reaction follows a statement.
 - **Nothing twice.** An item whose informative words all lie within those of one shown before it
@@ -116,17 +117,17 @@ def said_before(content: str, context: str | None) -> str:
 
 
 def says_little(hit: Hit, asked: frozenset[str]) -> bool:
-    """A turn with few words of its own, none of them asked about, naming nothing, that answers
+    """A turn with few words of its own, none of them asked about, naming nothing new, that answers
     no question: a reply to a question is an answer however short ("Three times a week.")."""
     if hit.type != "message":
         return False
     content = str(hit.fields.get("content") or "")
     before = said_before(content, hit.fields.get("context"))
-    naming, addressed = names(content)
-    if before.rstrip().endswith(("?", "？")) or naming:
+    if before.rstrip().endswith(("?", "？")):
         return False
+    naming, addressed = names(content)
     own = informative(content) - informative(before) - addressed
-    return len(own) < INFORMATIVE and not own & asked
+    return not own & naming and len(own) < INFORMATIVE and not own & asked
 
 
 def _within(words: frozenset[str], other: frozenset[str]) -> bool:

@@ -92,6 +92,8 @@ feel feels felt feeling look looks looked looking seem seems seemed bring brings
 took taken come comes came give gives gave keep keeps kept put puts tell tells told let lets find
 found see seen saw seeing try tried trying mean means meant long lots little big thing stuff always
 never sometimes often usually though although maybe anyway anything something everything nothing
+happy lovely exciting excited fun luck hope enjoy wonderful fantastic brilliant congratulations
+congrats welcome perfect whatever help need
 """)
 
 SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")

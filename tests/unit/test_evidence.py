@@ -97,6 +97,16 @@ def test_a_short_reply_to_a_question_is_an_answer_and_a_greeting_by_name_is_not_
     assert chat[3] in shown and chat[1] not in shown and chat[5] not in shown
 
 
+def test_a_name_taken_up_from_the_turn_before_is_not_news_and_good_wishes_say_nothing() -> None:
+    chat = ["My brother is getting married in Porto in June",
+            "Porto in June, how lovely! Enjoy the wedding.",
+            "I'm giving the best man speech, which terrifies me",
+            "Good luck with the speech, hope it goes well! Happy to help with whatever you need.",
+            "the reception is at a quinta near Amarante"]
+    shown = [h.id for h in select([turn_in(chat, n) for n in range(len(chat))], ["who is getting married?"])]
+    assert shown == [chat[0], chat[2], chat[4]]
+
+
 def test_what_any_chat_says_is_not_what_a_turn_is_about() -> None:
     hits = [hit("message", "That sounds like a really good sign, thanks!"),
             hit("message", "You're welcome. Let me know how it goes."),
