@@ -207,6 +207,42 @@ def test_a_name_after_a_pet_parsed_as_a_second_subject_is_still_its_name() -> No
     ]
 
 
+def test_a_name_written_in_lower_case_chat_is_still_the_name_of_the_persons_own() -> None:
+    # A small parser reads "my girlfriend" at a lower-case start as an adverb of the verb.
+    assert [(c.attribute, c.value) for c in found("my girlfriend Anke thinks I should go freelance")] == [
+        ("partner", "Anke")
+    ]
+    assert found("my friend Kemi says hi") == []  # who said something, not who she is to them
+
+
+@pytest.mark.parametrize(
+    ("line", "slot", "name"),
+    [
+        ("We got a puppy! His name is Rolo.", "pet_dog", "Rolo"),
+        ("I have a new cat. Her name is Mochi.", "pet_cat", "Mochi"),
+        ("we got a kitten last week, she's called Pip.", "pet_cat", "Pip"),
+        ("My new boss starts Monday. Her name is Grace Hopper.", "manager", "Grace Hopper"),
+    ],
+)
+def test_a_name_given_right_after_the_one_brought_in_is_theirs(line: str, slot: str, name: str) -> None:
+    assert [(c.attribute, c.value) for c in found(line) if c.value] == [(slot, name)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "My neighbour got a puppy. His name is Rolo.",  # not the person's dog
+        "My friend got a dog, his name is Bo.",
+        "I don't have a dog. Its name would be Rex.",  # denied
+        "Do you have a cat? Her name is Mochi.",  # asked
+        "We adopted a cat. The vet said her name is Tigger.",  # reported
+        "We got a puppy. My friend has a cat. Her name is Luna.",  # not the sentence right after
+    ],
+)
+def test_a_name_that_may_be_someone_elses_gives_no_name(line: str) -> None:
+    assert [c.value for c in found(line) if c.value] == []
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -27,7 +27,7 @@ from domain.extraction.rules.answers import answers
 from domain.extraction.rules.happenings import event, plan, scheduled
 from domain.extraction.rules.identity import copula, favourite, residence, switch, work
 from domain.extraction.rules.living import habit, health, household, money, negative
-from domain.extraction.rules.people import people
+from domain.extraction.rules.people import named_after, people
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
 from domain.extraction.rules.wishes import goal, liking, standing_request
@@ -84,7 +84,9 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
         if before is not None and before.role == "assistant":
             for candidate in answers(before.content, sentences, position, said_at):
                 _keep(found, candidate)
+        owners: list[Clause | None] = []
         for sentence in sentences:
+            owners.append(None)
             if is_sarcastic(sentence):
                 continue  # "Oh great, I just love queues": it means the opposite
             owner = None
@@ -101,10 +103,13 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             if owner is None and sentence.words:
                 root = next((w for w in sentence.words if w.dep == "ROOT"), sentence.words[0])
                 owner = Clause(sentence, root, None, "none", False, False, False, is_question(sentence))
+            owners[-1] = owner
             for candidate in people(
                 sentence, position, said_at, owner, tuple(times(sentence, said_at, False))
             ):
                 _keep(found, candidate)
+        for candidate in named_after(sentences, owners, position, said_at):
+            _keep(found, candidate)
     return list(found.values())
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from domain.extraction import lexicon as lex
@@ -49,6 +50,14 @@ def _named(said: Said, word: Word) -> str | None:
         and word.dep in ("nsubj", "dobj")
     ):
         return _full_name(said, after)  # "my cat Mochi walked ...", parsed as two subjects
+    if (
+        after is not None
+        and after.pos == "PROPN"
+        and after.head == word.head
+        and word.dep in ("npadvmod", "dep")
+        and after.dep in ("nsubj", "nsubjpass", "dobj")
+    ):
+        return _full_name(said, after)  # "my girlfriend Anke thinks ...", as chat writes it, lower case
     if word.dep in ("nsubj", "nsubjpass"):
         if head.lemma.lower() == "be" and not said.clause.asked:
             attr = [w for w in sentence.children(head.i) if w.dep == "attr" and w.pos == "PROPN"]
@@ -167,20 +176,7 @@ def people(
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
         if pet is not None:
-            found.append(
-                candidate(
-                    said,
-                    MemoryKind.FACT,
-                    "pet",
-                    f"Has a {pet} named {name}",
-                    attribute=f"pet_{pet.replace(' ', '_')}",
-                    value=name,
-                    entities=(name,),
-                    typed="animal",
-                    relation="pet",
-                    confidence=0.85,
-                )
-            )
+            found.append(_theirs(said, relation, pet, name))
             continue
         gone = _gone(sentence, word)
         if gone is not None and pet is not None:
@@ -209,24 +205,113 @@ def people(
                 )
             )
             continue
-        slot = lex.SINGLE.get(relation)
-        text = (
-            f"{relation.capitalize()} is named {name}"
-            if slot or relation in lex.CLOSE
-            else f"Has a {relation} named {name}"
+        found.append(_theirs(said, relation, pet, name))
+    return [f for f in found if f]
+
+
+def _theirs(said: Said, relation: str, pet: str | None, name: str) -> Candidate | None:
+    """The memory of one of the person's people or animals, by name: "Has a dog named Rolo",
+    "Sister is named Anna" (a single one: a slot), "Has a cousin named Tolu"."""
+    if pet is not None:
+        return candidate(
+            said,
+            MemoryKind.FACT,
+            "pet",
+            f"Has a {pet} named {name}",
+            attribute=f"pet_{pet.replace(' ', '_')}",
+            value=name,
+            entities=(name,),
+            typed="animal",
+            relation="pet",
+            confidence=0.85,
         )
-        found.append(
-            candidate(
-                said,
-                MemoryKind.PERSON,
-                "person",
-                text,
-                attribute=slot,
-                value=name if slot else None,
-                entities=(name,),
-                typed="person",
-                relation=relation.replace(" ", "_").replace("-", "_"),
-                confidence=0.85,
-            )
-        )
+    slot = lex.SINGLE.get(relation)
+    text = (
+        f"{relation.capitalize()} is named {name}"
+        if slot or relation in lex.CLOSE
+        else f"Has a {relation} named {name}"
+    )
+    return candidate(
+        said,
+        MemoryKind.PERSON,
+        "person",
+        text,
+        attribute=slot,
+        value=name if slot else None,
+        entities=(name,),
+        typed="person",
+        relation=relation.replace(" ", "_").replace("-", "_"),
+        confidence=0.85,
+    )
+
+
+# What a person does when an animal becomes theirs: "we got a puppy", "I adopted a cat".
+_GETTING = frozenset({"get", "have", "adopt", "rescue", "buy", "foster", "bring", "take"})
+_POINTING_BACK = frozenset({"his", "her", "its", "their"})
+_CALLED = frozenset({"he", "she", "it", "they"})
+
+
+def _name_given(sentence: Sentence) -> Word | None:
+    """The name a sentence gives to one said before it: "His name is Rolo.", "she's called
+    Mochi" (not asked, not denied)."""
+    if is_question(sentence):
+        return None
+    for word in sentence.words:
+        pointing = word.lemma.lower() == "name" and word.dep == "nsubj" and any(
+            c.dep == "poss" and c.lower in _POINTING_BACK for c in sentence.children(word.i))
+        called = word.lower in _CALLED and word.dep == "nsubjpass"
+        verb = sentence.words[word.head]
+        if not (pointing and verb.lemma.lower() == "be" or called and verb.lemma.lower() in ("call", "name")):
+            continue
+        if verb.dep != "ROOT" or any(c.dep == "neg" for c in sentence.children(verb.i)):
+            continue  # "the vet said her name is Tigger": reported; "his name isn't Rex"
+        named = [c for c in sentence.children(verb.i) if c.dep in ("attr", "oprd", "xcomp")]
+        if named and named[0].pos == "PROPN":
+            return named[0]
+    return None
+
+
+def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
+    """The last of the person's people or animals a sentence brings in without a name, before
+    word `before`: "We got a puppy", "my new boss starts Monday" (the noun, its relation, the
+    animal)."""
+    sentence = said.sentence
+    last = None
+    for word in sentence.words[:before]:
+        if word.pos != "NOUN":
+            continue
+        lemma = word.lemma.lower()
+        pet = lex.PETS.get(lemma)
+        if pet is None and lemma not in lex.FAMILY | lex.CLOSE:
+            continue
+        mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
+        head = sentence.words[word.head]
+        subject = [c.lower for c in sentence.children(head.i) if c.dep == "nsubj"]
+        got = word.dep == "ROOT" or head.lemma.lower() in _GETTING and subject[:1] in (["i"], ["we"])
+        new = pet is not None and got and any(c.lower in ("a", "an") for c in sentence.children(word.i))
+        if (mine or new) and _named(said, word) is None and _gone(sentence, word) is None:
+            last = (word, lemma, pet)
+    return last
+
+
+def named_after(sentences: Sequence[Sentence], owners: Sequence[Clause | None], position: int,
+                at: datetime) -> list[Candidate]:
+    """A name given after the one it names was brought in, in the same sentence or the next: "We
+    got a puppy! His name is Rolo." is a dog named Rolo. No further: there "his" may be anyone.
+    The one brought in must be the person's (my, our; an animal they got), in what was neither
+    asked nor denied."""
+    found = []
+    for n, sentence in enumerate(sentences):
+        name, owner = _name_given(sentence), owners[n]
+        if name is None or owner is None:
+            continue
+        said = Said(owner, position, at, ())
+        brought = _unnamed(said, name.i) if not (owner.asked or owner.negated) else None
+        earlier = owners[n - 1] if n > 0 else None
+        if brought is None and earlier is not None and not (earlier.asked or earlier.negated or is_question(
+                sentences[n - 1])):
+            brought = _unnamed(Said(earlier, position, at, ()), len(sentences[n - 1].words))
+        if brought is not None:
+            _, relation, pet = brought
+            found.append(_theirs(said, relation, pet, _full_name(said, name)))
     return [f for f in found if f]
