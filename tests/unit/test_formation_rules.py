@@ -207,6 +207,35 @@ def test_a_name_after_a_pet_parsed_as_a_second_subject_is_still_its_name() -> No
     ]
 
 
+@pytest.mark.parametrize(
+    ("line", "kind", "content"),
+    [
+        ("learning Spanish at night school", "fact", "Is learning Spanish at night school"),
+        ("- studying nursing at Monash", "fact", "Is studying nursing at Monash"),
+        ("also moved to Leeds in May", "fact", "Moved to Leeds in May 2025"),
+    ],
+)
+def test_a_line_that_left_out_its_subject_is_read_as_the_persons(line: str, kind: str, content: str) -> None:
+    assert kinds(line) == [(kind, content)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Sounds good", "make the plan in a table", "moving to Leeds?", "Got it, thanks",
+     "She moved to Leeds in May"],
+)
+def test_a_line_with_a_subject_an_order_or_a_question_gets_none(line: str) -> None:
+    assert found(line) == []
+
+
+def test_where_one_flies_to_is_a_place_whatever_the_small_model_takes_it_for() -> None:
+    # The small model takes "Davao" for a person and "Mendoza" for nothing.
+    assert kinds("I'm flying to Davao for my friend's graduation on July 3.") == [
+        ("plan", "Is flying to Davao for their friend's graduation on 3 July 2026")]
+    assert kinds("I'm flying to Mendoza on July 3.") == [("plan", "Is flying to Mendoza on 3 July 2026")]
+    assert found("I'm driving to Tom's on Friday") == []  # someone's home: no place named
+
+
 def test_a_name_written_in_lower_case_chat_is_still_the_name_of_the_persons_own() -> None:
     # A small parser reads "my girlfriend" at a lower-case start as an adverb of the verb.
     assert [(c.attribute, c.value) for c in found("my girlfriend Anke thinks I should go freelance")] == [

@@ -24,6 +24,7 @@ from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, clauses, is_question, is_sarcastic
 from domain.extraction.render import times
 from domain.extraction.rules.answers import answers
+from domain.extraction.rules.elided import with_subjects
 from domain.extraction.rules.happenings import event, plan, scheduled
 from domain.extraction.rules.identity import copula, favourite, residence, switch, work
 from domain.extraction.rules.living import habit, health, household, money, negative
@@ -76,7 +77,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
     """The memories the rules find in a conversation, one per thing said (the first statement of
     a slot's value or of a sentence wins; later ones add their positions)."""
     theirs = [(position, m) for position, m in enumerate(messages) if m.role == "user"]
-    parsed = parser.parse([typed_plainly(m.content) for _, m in theirs])
+    parsed = with_subjects(parser.parse([typed_plainly(m.content) for _, m in theirs]), parser)
     found: dict[tuple[str | None, str], Candidate] = {}
     for (position, message), sentences in zip(theirs, parsed, strict=True):
         said_at = utc(message.timestamp or at)

@@ -190,8 +190,9 @@ def plan(said: Said) -> list[Candidate]:
     )  # "I'm taking next week off"
     if not names_a_thing(said, after) and not time_off:
         return []
+    # Where one goes "to" is a place, whatever name the small model takes it for ("Accra": a person).
     if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not any(
-        place(said, w) for w in children(said, clause.head, "prep", "dobj", "advmod")
+        place(said, w, named=w.lower == "to") for w in children(said, clause.head, "prep", "dobj", "advmod")
     ):
         return []
     occasion = any(

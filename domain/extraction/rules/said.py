@@ -184,7 +184,9 @@ def place(said: Said, under: Word, named: bool = False) -> str | None:
             return joined(words)
     if named:
         proper = [w for w in said.sentence.subtree(under.i) if w.pos == "PROPN" and w.ent not in ("ORG",)]
-        possessed = any(w.tag == "POS" for w in said.sentence.subtree(under.i))
+        # "to Tom's": someone's home, no place; "to Davao for my friend's wedding" is a place
+        named_at = {w.i for w in proper}
+        possessed = any(w.tag == "POS" and w.head in named_at for w in said.sentence.subtree(under.i))
         if proper and not possessed and len(proper) <= 3:
             return joined(proper)
     return None

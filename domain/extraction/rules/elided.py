@@ -1,0 +1,80 @@
+"""Chat leaves out the subject a sentence about oneself would have: "doing a nursing degree at
+Monash", "got a new housemate last week", "been vegetarian since school". Such a line is the
+person's own, and reads as they meant it once the subject is put back ("I'm doing ...", "I got
+...", "I've been ..."): it is parsed again with it, and the rules read it like any other.
+
+Only a statement whose main verb comes first and has no subject of its own: an -ing form, a past
+tense, or "been". An order ("remind me", "make it a table": the bare verb), a question, and a line
+whose verb has a subject ("Sounds good", "the flat is nice") are left as they came.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.extraction.clauses import is_question
+from domain.text.parse import Parser, Sentence, Word
+
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
+# What may come before the verb of a line without a subject: "- ", "also", "just", "and", "today".
+_BEFORE = frozenset({"punct", "cc", "advmod", "intj", "npadvmod"})
+
+
+def _elided(sentence: Sentence) -> str | None:
+    """The subject to put back at the start of a sentence that lost it ("I'm", "I", "I've"), or
+    None when it has one or is no statement of the person's."""
+    words = sentence.words
+    root = next((w for w in words if w.dep == "ROOT"), None)
+    if root is None or is_question(sentence) or any(c.dep in _SUBJECTS for c in sentence.children(root.i)):
+        return None
+    first = _verb_first(words, root)
+    if first is None:
+        return None
+    if first.lower == "been":
+        return "I've"
+    if root.tag == "VBG" and first is root:
+        return "I'm"
+    if root.tag == "VBD" and first is root:
+        return "I"
+    return None
+
+
+def _verb_first(words: Sequence[Word], root: Word) -> Word | None:
+    """The first word of the verb, when only punctuation and small words come before it."""
+    for word in words:
+        if word.i == root.i or (word.lower == "been" and word.head == root.i):
+            return word
+        if word.dep not in _BEFORE:
+            return None
+    return None
+
+
+def with_subjects(parsed: list[list[Sentence]], parser: Parser) -> list[list[Sentence]]:
+    """Each text's sentences, those that lost their subject parsed again with it put back."""
+    asked: list[str] = []
+    where: list[tuple[int, int]] = []
+    for t, sentences in enumerate(parsed):
+        for s, sentence in enumerate(sentences):
+            subject = _elided(sentence)
+            if subject is not None:
+                asked.append(_restored(sentence, subject))
+                where.append((t, s))
+    if not asked:
+        return parsed
+    again = dict(zip(where, parser.parse(asked), strict=True))
+    return [
+        [part for s, sentence in enumerate(sentences) for part in again.get((t, s), [sentence])]
+        for t, sentences in enumerate(parsed)
+    ]
+
+
+def _restored(sentence: Sentence, subject: str) -> str:
+    """The sentence from its verb on, with the subject before it: "- doing a degree" -> "I'm
+    doing a degree" (what came before the verb was a bullet or a small word: "also", "just")."""
+    words = sentence.words
+    start = next(w.i for w in words if w.dep not in _BEFORE or w.lower == "been" or w.dep == "ROOT")
+    kept = [w for w in words[:start] if w.dep in ("advmod", "npadvmod") and w.pos != "PUNCT"]
+    rest = "".join(w.text + w.space for w in words[start:]).strip()
+    verb = rest[:1].lower() + rest[1:]
+    extra = "".join((w.text if w.pos == "PROPN" else w.lower) + " " for w in kept)
+    return f"{subject} {extra}{verb}"
