@@ -134,10 +134,18 @@ def is_sarcastic(sentence: Sentence) -> bool:
     return any(tuple(words[: len(o)]) == o for o in SARCASM_OPENERS) or any(m in text for m in SARCASM_MARKS)
 
 
+# A question tagged onto a statement asks for no answer: "he's not here, you know?"
+_TAGS = frozenset({"you know", "y'know", "ya know", "right", "yeah", "no", "eh", "innit", "you see",
+                   "isn't it", "don't you think"})
+
+
 def is_question(sentence: Sentence) -> bool:
     words = [w for w in sentence.words if w.pos not in ("PUNCT", "INTJ") and w.lower not in DISCOURSE]
-    if sentence.text.rstrip().endswith("?"):
-        return True
+    text = sentence.text.rstrip()
+    if text.endswith("?"):
+        head, comma, tag = text.rstrip("?!. ").rpartition(",")
+        if not (comma and head.strip() and tag.strip().lower() in _TAGS):
+            return True
     if not words:
         return False
     first = words[0]

@@ -236,6 +236,44 @@ def test_where_one_flies_to_is_a_place_whatever_the_small_model_takes_it_for() -
     assert found("I'm driving to Tom's on Friday") == []  # someone's home: no place named
 
 
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("My daughter lives in Glasgow now", "Daughter lives in Glasgow"),
+        ("my dad runs a garage in Bolton", "Dad runs a garage in Bolton"),
+        ("my sister is a midwife in Cardiff", "Sister is a midwife in Cardiff"),
+        ("My neighbour Tom lives in Derby", "Neighbour Tom lives in Derby"),
+        # a statement with a question tagged on is still a statement
+        ("my brother lives in Derby and never calls, you know?", "Brother lives in Derby"),
+    ],
+)
+def test_what_the_persons_own_people_do_that_lasts_is_kept(line: str, content: str) -> None:
+    assert ("person", content) in kinds(line)
+
+
+def test_a_named_partner_said_with_what_they_do_fills_the_slot() -> None:
+    (partner,) = found("My husband Ravi is a paramedic")
+    assert (partner.content, partner.attribute, partner.value) == (
+        "Husband Ravi is a paramedic", "partner", "Ravi")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my brother lived in Derby",  # once
+        "does my brother live in Derby?",
+        "my brother doesn't live in Derby",
+        "my brother thinks I should move",  # what they think
+        "my sister is great",
+        "my flatmate is a chef",  # an unnamed flatmate, said in passing
+        "my dog lives with my ex",
+        "my neighbour's son lives in Derby",
+    ],
+)
+def test_what_is_not_a_lasting_fact_of_the_persons_own_people_gives_none(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":relative")] == []
+
+
 def test_a_name_written_in_lower_case_chat_is_still_the_name_of_the_persons_own() -> None:
     # A small parser reads "my girlfriend" at a lower-case start as an adverb of the verb.
     assert [(c.attribute, c.value) for c in found("my girlfriend Anke thinks I should go freelance")] == [

@@ -28,7 +28,7 @@ from domain.extraction.rules.elided import with_subjects
 from domain.extraction.rules.happenings import event, plan, scheduled
 from domain.extraction.rules.identity import copula, favourite, residence, switch, work
 from domain.extraction.rules.living import habit, health, household, money, negative
-from domain.extraction.rules.people import named_after, people
+from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
 from domain.extraction.rules.wishes import goal, liking, standing_request
@@ -57,6 +57,7 @@ RULES: tuple[Rule, ...] = (
     scheduled,
     habit,
     standing_request,
+    relative,
 )
 
 

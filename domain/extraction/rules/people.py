@@ -8,10 +8,13 @@ from datetime import datetime
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, is_question
-from domain.extraction.render import Dated
+from domain.extraction.render import Dated, clause_words
 from domain.extraction.rules.said import (
     Said,
     candidate,
+    children,
+    names_a_thing,
+    one,
 )
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
@@ -315,3 +318,51 @@ def named_after(sentences: Sequence[Sentence], owners: Sequence[Clause | None], 
             _, relation, pet = brought
             found.append(_theirs(said, relation, pet, _full_name(said, name)))
     return [f for f in found if f]
+
+
+# What one of the person's people does that lasts: where they live, what they work at.
+_LASTING = frozenset({"live", "work", "study", "teach", "run", "own"})
+
+
+def relative(said: Said) -> list[Candidate]:
+    """What one of the person's people is or does that lasts, said now: "my brother lives in
+    Boston", "my son runs the farm", "my sister is a nurse in Leeds" — not what they did once,
+    think or say ("my brother thinks I should quit"), nor an animal's."""
+    clause = said.clause
+    subject = clause.subject
+    if subject is None or not clause.asserted or clause.past or clause.head.tag not in ("VBZ", "VBP"):
+        return []
+    sentence = said.sentence
+    word: Word | None = subject
+    if clause.person == "my":
+        name = _named(said, subject)
+    else:  # "My cousin Tolu lives ...", parsed with the name as the subject
+        word = next((c for c in sentence.children(subject.i)
+                     if c.pos == "NOUN" and c.dep in ("compound", "appos")
+                     and any(p.lower in ("my", "our") and p.dep == "poss" for p in sentence.children(c.i))),
+                    None)
+        name = _full_name(said, subject) if word is not None and subject.pos == "PROPN" else None
+        if name is None:
+            return []
+    assert word is not None
+    relation = word.lemma.lower()
+    if relation not in lex.FAMILY | lex.CLOSE | lex.CASUAL:
+        return []
+    if relation in lex.CASUAL and name is None:
+        return []  # "my flatmate is a vet": said in passing; "my friend Dave lives in Brighton" is kept
+    after = [w for w in clause_words(clause) if w.i > clause.head.i]
+    if clause.lemma == "be":
+        if not any(w.pos == "NOUN" or w.lemma.lower() in lex.OCCUPATIONS
+                   for w in children(said, clause.head, "attr")):
+            return []  # "my sister is great", "my son is 7" (an age: another rule)
+    elif clause.lemma not in _LASTING or not names_a_thing(said, after):
+        return []
+    subject_words = [w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")]
+    words = sorted({*subject_words, *clause_words(clause)}, key=lambda w: w.i)
+    # Named, a partner or a boss is the slot's value too: "Partner Sam is a pastry chef".
+    slot = lex.SINGLE.get(relation) if name else None
+    return one(candidate(said, MemoryKind.PERSON, "relative", said.text(words=words), attribute=slot,
+                         value=name if slot else None, entities=(name,) if name else (),
+                         typed="person" if name else None,
+                         relation=relation.replace(" ", "_").replace("-", "_") if name else None,
+                         confidence=0.75))
