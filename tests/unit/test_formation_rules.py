@@ -274,6 +274,32 @@ def test_what_is_not_a_lasting_fact_of_the_persons_own_people_gives_none(line: s
     assert [c for c in found(line) if c.extractor.endswith(":relative")] == []
 
 
+def test_what_the_persons_own_money_comes_to_is_a_fact() -> None:
+    assert kinds("my rent is 820 a month") == [("fact", "Rent is 820 a month")]
+    assert kinds("rent is 820") == [("fact", "Rent is 820")]  # chat leaves out whose: theirs
+    for line in ("his rent is 900", "the rent is 900", "is my rent 900?", "my mortgage is huge"):
+        assert found(line) == [], line
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("the doctor says I have asthma", "Has asthma"),
+        ("Doc says my blood sugar is too high", "Blood sugar is too high"),
+    ],
+)
+def test_what_the_persons_doctor_says_of_them_is_their_health(line: str, content: str) -> None:
+    assert kinds(line) == [("health", content)]
+
+
+@pytest.mark.parametrize(
+    "line", ["a doctor on the radio says I have asthma", "her doctor says I have asthma",
+             "the doctor thinks I have asthma"],
+)
+def test_what_someone_elses_doctor_says_or_a_doctor_guesses_is_no_health_memory(line: str) -> None:
+    assert found(line) == []
+
+
 def test_a_name_written_in_lower_case_chat_is_still_the_name_of_the_persons_own() -> None:
     # A small parser reads "my girlfriend" at a lower-case start as an adverb of the verb.
     assert [(c.attribute, c.value) for c in found("my girlfriend Anke thinks I should go freelance")] == [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from domain.extraction import lexicon as lex
@@ -122,10 +123,12 @@ def _told_by_medic(said: Said) -> bool:
             if above.lemma.lower() not in ("say", "tell", "confirm", "find", "diagnose"):
                 return False  # "my therapist thinks I have ...": a guess, not a diagnosis
             subjects = children(said, above, "nsubj")
+            # "my doctor", "the doctor", "Doc": the person's own; "a doctor on the radio" is not
             return (
                 bool(subjects)
                 and subjects[0].lemma.lower() in lex.MEDICS
-                and any(c.lower == "my" for c in children(said, subjects[0]))
+                and not any(c.dep in ("det", "poss") and c.lower not in ("my", "the")
+                            for c in children(said, subjects[0]))
             )
         word = above
     return False
@@ -243,22 +246,16 @@ _PER = frozenset({"month", "year", "week", "hour", "day", "annum"})
 
 def money(said: Said) -> list[Candidate]:
     """What the person earns, owes, pays and saves, with its amount: "I earn 2,000 a month", "I owe
-    3k on my card", "I pay 700 in rent", "I have about 4k of credit card debt"."""
+    3k on my card", "I pay 700 in rent", "I have about 4k of credit card debt", "my rent is 650"."""
     clause = said.clause
-    if (
-        clause.person != "i"
-        or not clause.asserted
-        or clause.lemma not in ("earn", "make", "owe", "pay", "save", "have", "spend", "borrow", "get")
-    ):
+    if not clause.asserted:
+        return []
+    if clause.person != "i":
+        return _their_money(said)
+    if clause.lemma not in ("earn", "make", "owe", "pay", "save", "have", "spend", "borrow", "get"):
         return []
     words = clause_words(clause)
-    amounts = [
-        w
-        for w in words
-        if w.ent == "MONEY"
-        or (w.pos == "NUM" and w.ent not in ("DATE", "TIME", "ORDINAL"))
-        or (w.lower[:-1].replace(",", "").replace(".", "").isdigit() and w.lower.endswith("k"))
-    ]
+    amounts = _amounts(words)
     if not amounts:
         return []
     lemmas = {w.lemma.lower() for w in words}
@@ -267,6 +264,35 @@ def money(said: Said) -> list[Candidate]:
     if clause.lemma in ("earn", "owe") or about_money or (clause.lemma in ("make", "save") and per_period):
         return one(candidate(said, MemoryKind.FACT, "money", said.text(), confidence=0.8))
     return []
+
+
+def _amounts(words: Sequence[Word]) -> list[Word]:
+    return [
+        w
+        for w in words
+        if w.ent == "MONEY"
+        or (w.pos == "NUM" and w.ent not in ("DATE", "TIME", "ORDINAL"))
+        or (w.lower[:-1].replace(",", "").replace(".", "").isdigit() and w.lower.endswith("k"))
+    ]
+
+
+def _their_money(said: Said) -> list[Candidate]:
+    """ "my rent is 650", "rent is 650 a month", "my salary goes up to 2,300": the person's own
+    money (said with "my", or with no owner at all), and its amount."""
+    clause = said.clause
+    subject = clause.subject
+    if subject is None or clause.person not in ("my", "none", "other") or clause.past:
+        return []
+    owners = [c for c in children(said, subject) if c.dep in ("poss", "det")]
+    if subject.lemma.lower() not in lex.MONEY_WORDS or any(c.lower not in ("my", "our") for c in owners):
+        return []  # "his rent is 900", "the rent is 900" (whose?)
+    if clause.lemma not in ("be", "go", "come", "rise", "increase", "drop", "fall"):
+        return []
+    words = sorted({*said.sentence.subtree(subject.i), *clause_words(clause)}, key=lambda w: w.i)
+    if not _amounts([w for w in words if w.i > clause.head.i]):
+        return []
+    return one(candidate(said, MemoryKind.FACT, "money", said.text(words=[w for w in words if w.lower not in (
+        "my", "our")]), confidence=0.75))
 
 
 def household(said: Said) -> list[Candidate]:
