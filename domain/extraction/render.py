@@ -71,7 +71,10 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
     """The times a sentence names (its DATE and TIME entities, with the preposition before each)."""
     found = []
     for kind, words in sentence.entities():
-        if kind not in ("DATE", "TIME") or words[0].lower in _NOT_TIMES:
+        words = _widened(sentence, kind, words)
+        if kind not in ("DATE", "TIME") and not (kind == "ORDINAL" and words[0].lower == "the"):
+            continue
+        if words[0].lower in _NOT_TIMES:
             continue
         first = words[0].i
         before = sentence.words[first - 1] if first > 0 else None
@@ -100,6 +103,27 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         if when is not None and when.grain == "day":
             found.append(Dated(before.i, word.i, when.text, when))
     return found
+
+
+_DAY_OF_MONTH = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)")
+_PART_OF = ("end", "start", "beginning", "middle")
+
+
+def _widened(sentence: Sentence, kind: str, words: list[Word]) -> list[Word]:
+    """An entity with the words a small model leaves out of a date: "the" before a day of the
+    month it calls an ordinal ("on the 16th"), "end of" before a month ("deadline is end of
+    April")."""
+    first = words[0].i
+    before = sentence.words[max(first - 3, 0):first]
+    if kind == "ORDINAL" and len(words) == 1 and _DAY_OF_MONTH.fullmatch(words[0].lower) and (
+            before and before[-1].lower == "the"):
+        return [before[-1], *words]
+    if kind == "DATE" and len(before) >= 2 and before[-1].lower == "of" and before[-2].lower in _PART_OF:
+        start = before[-2].i
+        if start > 0 and sentence.words[start - 1].lower == "the":
+            start -= 1
+        return [*sentence.words[start:first], *words]
+    return words
 
 
 def third_person(word: Word) -> str:

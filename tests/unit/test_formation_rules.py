@@ -300,6 +300,27 @@ def test_what_someone_elses_doctor_says_or_a_doctor_guesses_is_no_health_memory(
     assert found(line) == []
 
 
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my driving test is on the 19th", "Driving test is on 19 March 2026"),  # a day of the month alone
+        ("exam is on the 19th", "Exam is on 19 March 2026"),  # chat leaves out whose: theirs
+        ("my thesis deadline is end of April", "Thesis deadline is at the end of April 2026"),
+        ("my apprenticeship starts on 6 July", "Apprenticeship starts on 6 July 2026"),
+    ],
+)
+def test_a_thing_of_the_persons_on_a_coming_day_is_a_plan(line: str, content: str) -> None:
+    assert kinds(line) == [("plan", content)]
+
+
+@pytest.mark.parametrize(
+    "line", ["the match is on the 19th", "his exam is on the 19th", "is my exam on the 19th?",
+             "the new phone comes out on the 19th", "I came 3rd in the race"],
+)
+def test_a_dated_thing_that_is_not_the_persons_is_no_plan(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.PLAN] == []
+
+
 def test_a_name_written_in_lower_case_chat_is_still_the_name_of_the_persons_own() -> None:
     # A small parser reads "my girlfriend" at a lower-case start as an adverb of the verb.
     assert [(c.attribute, c.value) for c in found("my girlfriend Anke thinks I should go freelance")] == [

@@ -231,15 +231,28 @@ def _away(said: Said) -> list[Candidate]:
 _DATED = _OCCASIONS | frozenset({"day", "birthday", "anniversary", "due", "date", "start"})
 
 
+# How a thing of the person's is said to begin or end on a day.
+_BEGINNING = frozenset({"start", "begin", "open", "end", "finish"})
+
+
 def scheduled(said: Said) -> list[Candidate]:
     """ "My flight to Boston is at 6am tomorrow", "my last day is June 30", "my birthday is on
-    3 May": a thing of the person's, and the day it is on."""
+    3 May", "exam is on the 16th", "my placement starts on 6 July": a thing of the person's, and
+    the day it is on."""
     clause = said.clause
     subject = clause.subject
-    if clause.person != "my" or clause.lemma != "be" or not clause.asserted or subject is None:
+    if subject is None or not clause.asserted or clause.lemma not in ("be", *_BEGINNING):
         return []
     noun = subject.lemma.lower()
-    if noun not in _DATED or (
+    mine = clause.person == "my"
+    # Chat leaves out whose ("exam is on the 16th"): theirs; "the match", "his exam": whose?
+    bare = clause.person in ("other", "none") and subject.pos == "NOUN" and not children(
+        said, subject, "poss", "det")
+    if not (mine or bare):
+        return []
+    # "my placement starts on 6 July": whatever it is, it is theirs and it begins
+    begins = mine and clause.lemma in _BEGINNING
+    if not begins and noun not in _DATED or (
         noun == "day" and not any(c.lower in ("last", "first") for c in children(said, subject, "amod"))
     ):
         return []
