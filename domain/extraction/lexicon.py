@@ -38,7 +38,7 @@ schoolteacher sommelier pharmacologist carpenter roofer tiler plasterer cartogra
 # How a person stands to someone they name ("my sister Anna"); the single ones fill a slot.
 FAMILY = _words("""
 wife husband partner girlfriend boyfriend fiance fiancee fiancé fiancée spouse mother mom mum mommy
-mummy father dad daddy son daughter sister brother grandmother grandma granny nan nana grandfather
+mummy father dad daddy son daughter sister brother grandmother grandma gran granny nan nana grandfather
 grandpa granddad grandson granddaughter grandchild aunt uncle cousin niece nephew stepmother
 stepfather stepson stepdaughter stepbrother stepsister mother-in-law father-in-law sister-in-law
 brother-in-law twin baby kid child

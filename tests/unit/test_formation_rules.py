@@ -321,6 +321,31 @@ def test_a_dated_thing_that_is_not_the_persons_is_no_plan(line: str) -> None:
     assert [c for c in found(line) if c.kind is MemoryKind.PLAN] == []
 
 
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I live with two housemates", "Lives with two housemates"),
+        ("I live with my gran", "Lives with their gran"),
+    ],
+)
+def test_who_the_person_lives_with_is_a_fact(line: str, content: str) -> None:
+    assert kinds(line) == [("fact", content)]
+
+
+def test_a_home_shared_in_a_city_is_where_the_person_lives() -> None:
+    (home,) = found("I share a flat in Leeds with two nurses")
+    assert (home.content, home.attribute, home.value) == (
+        "Shares a flat in Leeds with two nurses", "home_city", "Leeds")
+
+
+@pytest.mark.parametrize(
+    "line", ["I live with chronic pain", "I share an office with Tom", "I don't live with my parents",
+             "do you live with your parents?"],
+)
+def test_what_is_no_one_at_home_with_the_person_gives_no_household(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":household")] == []
+
+
 def test_a_name_written_in_lower_case_chat_is_still_the_name_of_the_persons_own() -> None:
     # A small parser reads "my girlfriend" at a lower-case start as an adverb of the verb.
     assert [(c.attribute, c.value) for c in found("my girlfriend Anke thinks I should go freelance")] == [

@@ -296,9 +296,14 @@ def _their_money(said: Said) -> list[Candidate]:
 
 
 def household(said: Said) -> list[Candidate]:
-    """ "I have four grandchildren", "I have two dogs"."""
+    """ "I have four grandchildren", "I have two dogs", "I live with my sister", "I share a flat
+    with two mates": who is at home with them."""
     clause = said.clause
-    if clause.person not in ("i", "we") or not clause.asserted or clause.lemma != "have" or clause.past:
+    if clause.person not in ("i", "we") or not clause.asserted or clause.past:
+        return []
+    if clause.lemma in ("live", "share") and not clause.looking_ahead:
+        return _living_with(said)
+    if clause.lemma != "have":
         return []
     for obj in children(said, clause.head, "dobj"):
         counted = any(c.dep == "nummod" or c.lower in ("a", "an") for c in children(said, obj))
@@ -315,6 +320,29 @@ def household(said: Said) -> list[Candidate]:
         ):
             return one(candidate(said, MemoryKind.FACT, "household", said.text(), confidence=0.85))
     return []
+
+
+_HOMES = frozenset({"flat", "house", "apartment", "place", "home", "room"})
+_PEOPLE = lex.FAMILY | lex.CLOSE | lex.CASUAL | lex.OCCUPATIONS | {"mate", "people", "girl", "guy", "parent"}
+
+
+def _living_with(said: Said) -> list[Candidate]:
+    """ "I live with my sister", "I share a flat with two mates" — not "I live with the pain"."""
+    head = said.clause.head
+    if head.lemma.lower() == "share" and not any(
+            o.lemma.lower() in _HOMES for o in children(said, head, "dobj")):
+        return []  # "I share an office with Tom": no home
+    mates = [o for p in said.sentence.subtree(head.i) if p.lower == "with" and p.head in (
+        head.i, *(o.i for o in children(said, head, "dobj"))) for o in children(said, p, "pobj")]
+    if not any(o.lemma.lower() in _PEOPLE | lex.PETS.keys() or o.pos == "PROPN" for o in mates):
+        return []
+    # The home shared in a city is where they live: "I share a flat in Salford with two mates".
+    homes = [head, *(o for o in children(said, head, "dobj") if o.lemma.lower() in _HOMES)]
+    city = next((where for h in homes for p in children(said, h, "prep") if p.lower == "in"
+                 and (where := place(said, p))), None)
+    return one(candidate(said, MemoryKind.FACT, "household", said.text(), confidence=0.8,
+                         attribute="home_city" if city else None, value=city,
+                         entities=(city,) if city else ()))
 
 
 def negative(said: Said) -> list[Candidate]:
