@@ -140,6 +140,10 @@ def run(settings: Settings, everyone: list[Person], reuse: bool,
     with TestClient(create_app(lambda: lore)) as client:
         if not reuse:
             record(client, everyone)
+        elif missing := [p.user for p in everyone if not lore.search.queries.counts(p.user).message]:
+            # Another run (or a test session on the same Neo4j) wiped it: zeros would look like results.
+            raise SystemExit(f"--reuse: the store at {settings.neo4j_uri} holds no turns of "
+                             f"{', '.join(missing)}; record it first (run without --reuse)")
         memories = sum(client.get(f"/v1/users/{p.user}/stats").json()["total"] for p in everyone)
         console.print(f"[{settings.language}, {settings.embedder}] extraction "
                       f"({lore.extraction.extractor.name if lore.extraction else 'off'}): {memories} memories"
