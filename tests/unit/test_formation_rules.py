@@ -346,6 +346,14 @@ def test_what_is_no_one_at_home_with_the_person_gives_no_household(line: str) ->
     assert [c for c in found(line) if c.extractor.endswith(":household")] == []
 
 
+def test_a_liking_felt_now_is_no_lasting_preference_and_one_held_for_years_is() -> None:
+    assert found("I'm loving the sunshine today") == []
+    assert found("hating this queue") == []
+    assert kinds("I've been enjoying pottery for years") == [
+        ("preference", "Has been enjoying pottery for years")]
+    assert kinds("I love sea swimming") == [("preference", "Loves sea swimming")]
+
+
 def test_a_name_written_in_lower_case_chat_is_still_the_name_of_the_persons_own() -> None:
     # A small parser reads "my girlfriend" at a lower-case start as an adverb of the verb.
     assert [(c.attribute, c.value) for c in found("my girlfriend Anke thinks I should go freelance")] == [

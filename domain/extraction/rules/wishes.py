@@ -31,6 +31,8 @@ def liking(said: Said) -> list[Candidate]:
         return []
     if any(w.lower in ("would", "'d") for w in children(said, clause.head, "aux")):
         return []  # "I'd love to ...": a wish (see `goal`)
+    if clause.head.tag == "VBG" and not clause.perfect:
+        return []  # "I'm loving the weather", "hating this queue": how it feels now, no lasting taste
     objects = [w for w in children(said, clause.head, "dobj", "xcomp", "ccomp") if w.i > clause.head.i]
     if not objects:
         return []
