@@ -115,8 +115,10 @@ def _widened(sentence: Sentence, kind: str, words: list[Word]) -> list[Word]:
     April")."""
     first = words[0].i
     before = sentence.words[max(first - 3, 0):first]
+    after = sentence.words[words[-1].i + 1] if words[-1].i + 1 < len(sentence.words) else None
+    counting = after is not None and after.pos in ("NOUN", "PROPN", "ADJ")  # "the 3rd time", "the 2nd floor"
     if kind == "ORDINAL" and len(words) == 1 and _DAY_OF_MONTH.fullmatch(words[0].lower) and (
-            before and before[-1].lower == "the"):
+            before and before[-1].lower == "the") and not counting:
         return [before[-1], *words]
     if kind == "DATE" and len(before) >= 2 and before[-1].lower == "of" and before[-2].lower in _PART_OF:
         start = before[-2].i

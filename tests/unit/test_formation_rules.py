@@ -12,6 +12,7 @@ import pytest
 
 from domain.commands import Message
 from domain.extraction.candidate import Candidate
+from domain.extraction.render import times
 from domain.extraction.rules import extract
 from domain.extraction.times import resolve_phrase, resolve_written_date
 from domain.model import MemoryKind
@@ -311,6 +312,15 @@ def test_what_someone_elses_doctor_says_or_a_doctor_guesses_is_no_health_memory(
 )
 def test_a_thing_of_the_persons_on_a_coming_day_is_a_plan(line: str, content: str) -> None:
     assert kinds(line) == [("plan", content)]
+
+
+def test_an_ordinal_that_counts_something_is_no_day_of_the_month() -> None:
+    at = datetime(2026, 3, 10, tzinfo=UTC)
+    for line, days in (("my viva is on the 19th", ["on 19 March 2026"]),
+                       ("it's the 3rd time I've failed my driving test", []),
+                       ("we live on the 2nd floor", []), ("she came in the 2nd round", [])):
+        (sentence,) = english_parser().parse([line])[0]
+        assert [d.text for d in times(sentence, at, True)] == days, line
 
 
 @pytest.mark.parametrize(
