@@ -10,7 +10,8 @@ from datetime import datetime
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, is_question
-from domain.extraction.rules.said import Said, candidate
+from domain.extraction.rules.people import theirs
+from domain.extraction.rules.said import Said, candidate, one
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, joined
 
@@ -57,48 +58,14 @@ def answers(question: str, sentences: list[Sentence], position: int, at: datetim
         if noun.endswith("s") and noun[:-1] in lex.PETS:
             return []  # "your dogs' names": more than one
         pet = lex.PETS.get(noun)
-        if pet is not None:
-            return _one(
-                candidate(
-                    said,
-                    MemoryKind.FACT,
-                    "answer",
-                    f"Has a {pet} named {name}",
-                    attribute=f"pet_{pet.replace(' ', '_')}",
-                    value=name,
-                    entities=(name,),
-                    typed="animal",
-                    relation="pet",
-                    confidence=0.8,
-                )
-            )
-        if noun in lex.FAMILY | lex.CLOSE:
-            slot = lex.SINGLE.get(noun)
-            text = (
-                f"{noun.capitalize()} is named {name}"
-                if slot or noun in lex.CLOSE
-                else (f"Has a {noun} named {name}")
-            )
-            return _one(
-                candidate(
-                    said,
-                    MemoryKind.PERSON,
-                    "answer",
-                    text,
-                    attribute=slot,
-                    value=name if slot else None,
-                    entities=(name,),
-                    typed="person",
-                    relation=noun.replace(" ", "_").replace("-", "_"),
-                    confidence=0.8,
-                )
-            )
+        if pet is not None or noun in lex.FAMILY | lex.CLOSE:
+            return one(theirs(said, noun, pet, name, rule="answer", confidence=0.8))
         return []
     if _HOME_ASKED.search(question):
         places = [ws for kind, ws in first.entities() if kind == "GPE"]
         if len(places) == 1 or (not places and proper):
             city = joined(places[0] if places else proper)
-            return _one(
+            return one(
                 candidate(
                     said,
                     MemoryKind.FACT,
@@ -111,7 +78,3 @@ def answers(question: str, sentences: list[Sentence], position: int, at: datetim
                 )
             )
     return []
-
-
-def _one(found: Candidate | None) -> list[Candidate]:
-    return [found] if found else []

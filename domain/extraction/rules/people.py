@@ -179,7 +179,7 @@ def people(
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
         if pet is not None:
-            found.append(_theirs(said, relation, pet, name))
+            found.append(theirs(said, relation, pet, name))
             continue
         gone = _gone(sentence, word)
         if gone is not None and pet is not None:
@@ -208,25 +208,27 @@ def people(
                 )
             )
             continue
-        found.append(_theirs(said, relation, pet, name))
+        found.append(theirs(said, relation, pet, name))
     return [f for f in found if f]
 
 
-def _theirs(said: Said, relation: str, pet: str | None, name: str) -> Candidate | None:
+def theirs(said: Said, relation: str, pet: str | None, name: str, rule: str | None = None,
+           confidence: float = 0.85) -> Candidate | None:
     """The memory of one of the person's people or animals, by name: "Has a dog named Rolo",
-    "Sister is named Anna" (a single one: a slot), "Has a cousin named Tolu"."""
+    "Sister is named Anna" (a single one: a slot), "Has a cousin named Tolu". `rule`: the rule
+    that found it (by default "pet" or "person")."""
     if pet is not None:
         return candidate(
             said,
             MemoryKind.FACT,
-            "pet",
+            rule or "pet",
             f"Has a {pet} named {name}",
             attribute=f"pet_{pet.replace(' ', '_')}",
             value=name,
             entities=(name,),
             typed="animal",
             relation="pet",
-            confidence=0.85,
+            confidence=confidence,
         )
     slot = lex.SINGLE.get(relation)
     text = (
@@ -237,14 +239,14 @@ def _theirs(said: Said, relation: str, pet: str | None, name: str) -> Candidate 
     return candidate(
         said,
         MemoryKind.PERSON,
-        "person",
+        rule or "person",
         text,
         attribute=slot,
         value=name if slot else None,
         entities=(name,),
         typed="person",
         relation=relation.replace(" ", "_").replace("-", "_"),
-        confidence=0.85,
+        confidence=confidence,
     )
 
 
@@ -316,7 +318,7 @@ def named_after(sentences: Sequence[Sentence], owners: Sequence[Clause | None], 
             brought = _unnamed(Said(earlier, position, at, ()), len(sentences[n - 1].words))
         if brought is not None:
             _, relation, pet = brought
-            found.append(_theirs(said, relation, pet, _full_name(said, name)))
+            found.append(theirs(said, relation, pet, _full_name(said, name)))
     return [f for f in found if f]
 
 
