@@ -346,11 +346,34 @@ class Counts:
         return {"memory": self.all_memory, "message": self.all_message, "summary": self.summary}[kind]
 
 
+VectorPlan = Literal["exact", "filtered", "index"]
+
+
+def vector_plan(owned: int, total: int, filters: bool, exact_below: int, scan_at_most: int,
+                index_share: float) -> VectorPlan:
+    """How a person's nearest nodes are found. A scan reads each of their vectors as a Cypher list
+    (about 17 µs a node); an index filtered by person inside it (Neo4j 2026) reads its own copy,
+    and costs little while the person is a small share of it, but when they are a large one it
+    walks about as many of their nodes as a scan would, and more of other people's besides.
+    Measured (bench/README, "Search latency"): 1,000 memories of 100,000 (1 %) took 17 ms by scan,
+    5 ms by the filtered index; 600 turns of 6,000 (10 %), 14 ms by scan, 23 ms by the index; the
+    same neighbours both ways. So: the index when it filters by person and they are more than a
+    few nodes and at most `index_share` of it; a scan up to `exact_below`; past that, the index
+    (the unfiltered one fetches a multiple of the person's share and widens)."""
+    share = owned / max(total, owned, 1)
+    if filters and owned > scan_at_most and share <= index_share:
+        return "filtered"
+    if owned <= exact_below:
+        return "exact"
+    return "filtered" if filters else "index"
+
+
 class CandidateQueries:
     """Runs the candidate queries; each answers (id, score, fields) best first."""
 
     def __init__(self, driver: Driver, database: str = "neo4j", exact_below: int = 5000,
-                 overfetch: int = 2, counts_ttl_s: float = 5.0, text_pool: int = 300,
+                 scan_at_most: int = 250, index_share: float = 0.03, overfetch: int = 2,
+                 counts_ttl_s: float = 5.0, text_pool: int = 300,
                  index_fetch: int = 10_000, language: str = "en") -> None:
         self.driver = driver
         # The store's language: a Chinese store searches a query with Chinese in it by its words
@@ -358,6 +381,8 @@ class CandidateQueries:
         self.language = language
         self.database = database
         self.exact_below = exact_below
+        self.scan_at_most = scan_at_most
+        self.index_share = index_share
         self.overfetch = overfetch
         self.counts_ttl_s = counts_ttl_s
         self.text_pool = text_pool
@@ -407,8 +432,9 @@ class CandidateQueries:
 
     def vector(self, kind: ItemType, user_id: str, vector: list[float], window: Window, limit: int,
                owned: int, total: int, model: str | None = None) -> list[Candidate]:
-        """Exact over the person's own nodes when they are few; else the HNSW index, fetching
-        enough neighbours that the person's share of them covers `limit`, more if it did not.
+        """Exact over the person's own nodes, or the HNSW index filtered by person, as
+        `vector_plan` says; an index that cannot filter fetches enough neighbours that the
+        person's share of them covers `limit`, more if it did not.
         `model`: the query vector's; nodes with another model's vectors are left out."""
         if kind == "memory":
             exact = pick(MEMORY_VECTOR_EXACT, window.known_at)
@@ -421,9 +447,11 @@ class CandidateQueries:
             return []
         if kind == "summary":
             return self._run(kind, SUMMARY_VECTOR_EXACT, **params)
-        if owned <= self.exact_below:
+        filters = self.filters_by_person(VECTOR_INDEX if kind == "memory" else MESSAGE_VECTOR_INDEX)
+        plan = vector_plan(owned, total, filters, self.exact_below, self.scan_at_most, self.index_share)
+        if plan == "exact":
             return self._run(kind, exact, **params)
-        if self.filters_by_person(VECTOR_INDEX if kind == "memory" else MESSAGE_VECTOR_INDEX):
+        if plan == "filtered":
             return self._filtered(kind, filtered, exact, owned, params)
         # Neighbours are the person's in about their share of the index: fetch a few times what
         # that share needs, and widen if the person's part of the answer still fell short.
