@@ -624,3 +624,32 @@ def test_a_todo_for_a_period_under_way_is_due_by_its_end(line: str, at: datetime
 
 def test_a_todo_for_a_period_gone_by_has_no_due_day() -> None:
     assert all(c.due_at is None for c in found("Remind me to call the bank, I forgot last week"))
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I'm from Taichung", "Is from Taichung"),
+        ("I come from Lagos", "Comes from Lagos"),
+        ("I grew up in Ames, Iowa", "Grew up in Ames, Iowa"),
+        ("I was born in Porto in 1988", "Was born in Porto in 1988"),
+    ],
+)
+def test_where_the_person_comes_from_is_a_fact_and_no_home(line: str, content: str) -> None:
+    (origin,) = found(line)
+    assert (origin.kind, origin.content, origin.attribute) == (MemoryKind.FACT, content, None)
+
+
+@pytest.mark.parametrize(
+    "line", ["I'm back from Rome", "I just got back from Paris", "I'm from the council", "I was born in 1990",
+             "I grew in confidence", "where are you from?", "I'm not from here", "I came from the gym",
+             "I'm calling from Berlin"],
+)
+def test_a_trip_an_office_or_a_year_is_no_origin(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":origin")] == []
+
+
+def test_where_one_is_from_and_where_one_lives_are_two_memories() -> None:
+    said = found("I'm originally from Taichung but live in Melbourne now")
+    assert [(c.content, c.attribute) for c in said] == [
+        ("Is originally from Taichung", None), ("Lives in Melbourne", "home_city")]

@@ -26,7 +26,7 @@ from domain.extraction.render import times
 from domain.extraction.rules.answers import answers
 from domain.extraction.rules.elided import with_subjects
 from domain.extraction.rules.happenings import event, plan, scheduled
-from domain.extraction.rules.identity import copula, favourite, residence, switch, work
+from domain.extraction.rules.identity import copula, favourite, origin, residence, switch, work
 from domain.extraction.rules.living import habit, health, household, money, negative
 from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
@@ -42,6 +42,7 @@ RULES: tuple[Rule, ...] = (
     reminder,
     need,
     residence,
+    origin,
     work,
     health,
     money,

@@ -65,6 +65,35 @@ def residence(said: Said) -> list[Candidate]:
     return [found] if found else []
 
 
+# Where one is from is not where one lives ("from Taichung, studying in Melbourne"): no home_city.
+_ORIGIN_VERBS = {"be": "from", "come": "from", "grow": "in", "bear": "in", "raise": "in"}
+# "I'm back from Rome", "I'm just home from Lisbon": a trip, not where one comes from.
+_RETURNED = frozenset({"back", "home", "away", "fresh", "straight", "just", "returning"})
+
+
+def origin(said: Said) -> list[Candidate]:
+    """ "I'm from Taichung", "I'm originally from Cork", "I come from Lagos", "I grew up in Ames",
+    "I was born in Porto": where the person comes from, a named place only."""
+    clause = said.clause
+    prep_word = _ORIGIN_VERBS.get(clause.lemma)
+    if clause.person != "i" or not clause.asserted or prep_word is None:
+        return []
+    if clause.lemma == "grow" and not children(said, clause.head, "prt"):
+        return []  # "I grew in confidence"
+    if clause.lemma in ("bear", "raise") and clause.head.tag != "VBN":
+        return []
+    if clause.lemma in ("be", "come") and clause.past:
+        return []  # "I was from ...": a trip, a team, a time; "I came from the gym"
+    if any(w.lower in _RETURNED for w in said.sentence.children(clause.head.i)):
+        return []
+    for prep in children(said, clause.head, "prep"):
+        if prep.lower == prep_word:
+            where = place(said, prep, named=True)
+            if where is not None:
+                return one(candidate(said, MemoryKind.FACT, "origin", said.text(), entities=(where,)))
+    return []
+
+
 def work(said: Said) -> list[Candidate]:
     clause = said.clause
     if (
