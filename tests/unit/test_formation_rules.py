@@ -653,3 +653,44 @@ def test_where_one_is_from_and_where_one_lives_are_two_memories() -> None:
     said = found("I'm originally from Taichung but live in Melbourne now")
     assert [(c.content, c.attribute) for c in said] == [
         ("Is originally from Taichung", None), ("Lives in Melbourne", "home_city")]
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [("I work from home", "Works from home"), ("I work remotely", "Works remotely")],
+)
+def test_working_from_home_is_a_fact(line: str, content: str) -> None:
+    assert kinds(line) == [("fact", content)]
+
+
+@pytest.mark.parametrize("line", ["I worked from home yesterday", "I don't work from home"])
+def test_a_day_at_home_or_a_denial_is_no_way_of_working(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":work")] == []
+
+
+def test_the_city_of_a_workplace_named_by_a_common_noun_is_no_employer() -> None:
+    (job,) = found("I work remotely for a startup in Berlin")
+    assert (job.content, job.attribute) == ("Works remotely for a startup in Berlin", None)
+    (barista,) = found("I work part time as a barista at a cafe in Fitzroy")
+    assert (barista.content, barista.attribute, barista.value) == (
+        "Works part time as a barista at a cafe in Fitzroy", "job_title", "barista")
+    named = found("I work for Google in Zurich")
+    assert [(c.attribute, c.value) for c in named] == [("employer", "Google")]
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [("I'm retired now", "Is retired"), ("I'm divorced", "Is divorced"),
+     ("I'm self-employed", "Is self-employed"), ("I'm engaged to Tom", "Is engaged to Tom"),
+     ("I'm separated from my husband", "Is separated from their husband")],
+)
+def test_where_the_person_stands_in_life_is_a_fact(line: str, content: str) -> None:
+    assert kinds(line) == [("fact", content)]
+
+
+@pytest.mark.parametrize(
+    "line", ["I'm engaged in a big project", "I'm separated from the group", "I'm not married",
+             "I was married for ten years", "my dad is retired", "are you married?", "I'm tired"],
+)
+def test_a_busy_day_a_denial_or_someone_elses_standing_is_none_of_the_persons(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":standing")] == []

@@ -26,7 +26,7 @@ from domain.extraction.render import times
 from domain.extraction.rules.answers import answers
 from domain.extraction.rules.elided import with_subjects
 from domain.extraction.rules.happenings import event, plan, scheduled
-from domain.extraction.rules.identity import copula, favourite, origin, residence, switch, work
+from domain.extraction.rules.identity import copula, favourite, origin, residence, standing, switch, work
 from domain.extraction.rules.living import habit, health, household, money, negative
 from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
@@ -47,6 +47,7 @@ RULES: tuple[Rule, ...] = (
     health,
     money,
     copula,
+    standing,
     favourite,
     household,
     negative,

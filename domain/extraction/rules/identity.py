@@ -122,6 +122,9 @@ def work(said: Said) -> list[Candidate]:
     if clause.lemma == "join" and (objects := children(said, clause.head, "dobj")):
         where = objects[0]
     employer = organisation(said, where) if where is not None else None
+    placed = employer is not None and where is not None and _only_a_place(said, where, employer)
+    if placed:
+        employer = None  # "for a startup in Berlin": Berlin is where the startup is, not who employs
     if (
         clause.lemma in ("join", "start")
         and where is not None
@@ -140,7 +143,9 @@ def work(said: Said) -> list[Candidate]:
         title_words = _noun_phrase(said, title_words)
         if title_words:
             title = joined([w for w in title_words if w.dep not in ("det", "poss")])
-            whole = said.text(drop=[w.i for w in said.sentence.subtree(where.i)] if where is not None else ())
+            # the workplace goes to its own memory when it names the employer, else stays here
+            away = [w.i for w in said.sentence.subtree(where.i)] if where is not None and employer else []
+            whole = said.text(drop=away)
             found.append(candidate(said, MemoryKind.FACT, "job", whole, attribute="job_title", value=title))
     if employer:
         verb = {
@@ -167,9 +172,35 @@ def work(said: Said) -> list[Candidate]:
                 valid_from=said.when(),
             )
         )
-    elif not found and clause.lemma == "work" and where is not None and frequency(said):
+    elif not found and clause.lemma == "work" and (
+        (where is not None and (frequency(said) or placed)) or (not clause.past and _remote(said))
+    ):
         found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
     return [f for f in found if f]
+
+
+def _only_a_place(said: Said, where: Word, employer: str) -> bool:
+    """Whether the employer found under "at/for/with" is only the place of what the person works
+    for, a thing named by a common noun ("a startup in Berlin", "a bank here in Lagos")."""
+    head = next(iter(children(said, where, "pobj")), None)
+    if head is None or head.pos == "PROPN":
+        return False
+    return any(
+        kind in ("GPE", "LOC") and joined(words).rstrip(".") == employer and words[0].i > head.i
+        for kind, words in said.sentence.entities()
+    )
+
+
+def _remote(said: Said) -> bool:
+    """ "I work from home", "I work remotely"."""
+    head = said.clause.head
+    if any(w.lower in ("remotely", "remote") for w in children(said, head, "advmod", "acomp")):
+        return True
+    return any(
+        p.lower == "from" and any(o.lower == "home" for o in children(said, p, "pobj", "advmod"))
+        or (p.lower == "from" and any(o.lower == "home" for o in said.sentence.subtree(p.i)))
+        for p in children(said, head, "prep")
+    )
 
 
 def _noun_phrase(said: Said, words: Sequence[Word]) -> list[Word]:
@@ -240,6 +271,40 @@ def copula(said: Said) -> list[Candidate]:
         if prep.lower == "on" and objects and objects[0].lemma.lower() == "leave":
             return one(candidate(said, MemoryKind.FACT, "leave", said.text()))
     return []
+
+
+_PARTNERS = frozenset({"husband", "wife", "partner", "ex", "spouse", "boyfriend", "girlfriend"})
+
+
+def standing(said: Said) -> list[Candidate]:
+    """ "I'm retired", "I'm divorced", "I'm self-employed", "I'm engaged to Tom": where the person
+    stands in life, now (the parser reads some as adjectives, some as passives)."""
+    clause = said.clause
+    if clause.person != "i" or not clause.asserted or clause.past:
+        return []
+    head = clause.head
+    if head.tag == "VBN" and any(c.lemma == "be" for c in children(said, head, "auxpass")):
+        word = head
+    elif clause.lemma == "be":
+        complements = children(said, head, "acomp")
+        if not complements:
+            return []
+        word = complements[-1]  # "semi - retired": three complements, the last one the word
+    else:
+        return []
+    words = said.sentence.words
+    hyphened = word.i >= 2 and words[word.i - 1].text == "-"  # "self-employed", "semi-retired"
+    state = (f"{words[word.i - 2].lower}-" if hyphened else "") + word.lower
+    if state not in lex.LIFE_STATES:
+        return []
+    preps = children(said, word, "prep")
+    if state in ("engaged", "single") and any(p.lower != "to" for p in preps):
+        return []  # "engaged in a project"
+    if state == "separated" and preps and not any(
+        o.lower in _PARTNERS for p in preps for o in children(said, p, "pobj")
+    ):
+        return []  # "separated from the group"
+    return one(candidate(said, MemoryKind.FACT, "standing", said.text()))
 
 
 def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
