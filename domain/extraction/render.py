@@ -154,6 +154,9 @@ def _finite(words: Sequence[Word]) -> Word | None:
     return None
 
 
+_RANGE = frozenset({"from", "to", "until", "till", "through"})
+
+
 def written_words(
     words: Sequence[Word],
     dated: Iterable[Dated],
@@ -173,6 +176,12 @@ def written_words(
         if word.i in by_start:
             last = by_start[word.i].last
             text, space = by_start[word.i].text, " "
+            # "from the 3rd to the 7th": a range keeps its words, not "on 3 April to on 7 April"
+            before = out[-1].strip().lower() if out else ""
+            if text.startswith("on ") and before in _RANGE:
+                text = text[3:]
+            elif text.startswith("on ") and word.lower in _RANGE:
+                text = f"{word.lower} {text[3:]}"
         else:
             last = word.i
             text, space = _word(word, word is finite, assistant), word.space

@@ -549,7 +549,10 @@ def test_a_thing_of_the_persons_on_a_day_is_a_plan_and_a_birthday_a_fact() -> No
     assert kinds("My exam is on the 16th.") == [("plan", "Exam is on 16 March 2026")]
     assert [k for k, _ in kinds("My birthday is on May 3.")] == ["fact"]
     assert found("My day was long.") == [] and found("Is my flight on Friday?") == []
-    assert found("My sister's wedding is in June.") == []  # hers
+    # a day of one of their people is one they keep (a wedding to go to); someone else's is not
+    assert kinds("My sister's wedding is in June.") == [("plan", "Sister's wedding is in June 2026")]
+    assert found("His sister's wedding is in June.") == [] and found("The wedding is in June.") == []
+    assert kinds("My mum's birthday is on 3 May.") == [("fact", "Mum's birthday is on 3 May")]
 
 
 def test_more_of_how_people_say_what_they_want_need_and_do() -> None:
@@ -694,3 +697,25 @@ def test_where_the_person_stands_in_life_is_a_fact(line: str, content: str) -> N
 )
 def test_a_busy_day_a_denial_or_someone_elses_standing_is_none_of_the_persons(line: str) -> None:
     assert [c for c in found(line) if c.extractor.endswith(":standing")] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I'm taking the kids to the zoo this weekend",
+         "Is taking the kids to the zoo on the weekend of 14 March 2026"),
+        ("Tomorrow I'm seeing the dentist", "Is seeing the dentist on 11 March 2026"),
+        ("I'm in Rome on the 5th", "Is in Rome on 5 April 2026"),
+        ("I'll be in Paris from the 3rd to the 7th", "Will be in Paris from 3 April 2026 to 7 April 2026"),
+    ],
+)
+def test_an_outing_an_appointment_and_days_away_are_plans(line: str, content: str) -> None:
+    assert kinds(line) == [("plan", content)]
+
+
+@pytest.mark.parametrize(
+    "line", ["I'm seeing Tom tomorrow", "I'm taking my time this weekend", "I'm in Rome",
+             "I took the kids to the zoo last weekend"],
+)
+def test_a_friend_a_slow_weekend_or_a_day_gone_is_no_plan(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.PLAN] == []

@@ -200,7 +200,14 @@ def plan(said: Said) -> list[Candidate]:
         for o in children(said, clause.head, "dobj")
         for w in said.sentence.subtree(o.i)
     )
-    if clause.lemma in ("have", "take", "see", "play", "sit") and not (occasion or time_off):
+    # "taking the kids to the zoo": an outing; "seeing the dentist": an appointment
+    outing = clause.lemma == "take" and any(
+        p.lower == "to" and children(said, p, "pobj") for p in children(said, clause.head, "prep"))
+    medic = clause.lemma == "see" and any(
+        o.lemma.lower() in lex.MEDICS for o in children(said, clause.head, "dobj"))
+    if clause.lemma in ("have", "take", "see", "play", "sit") and not (
+        occasion or time_off or outing or medic
+    ):
         return []
     if clause.lemma == "do" and not (occasion and clause.looking_ahead):
         return []
@@ -213,7 +220,7 @@ def plan(said: Said) -> list[Candidate]:
 def _away(said: Said) -> list[Candidate]:
     """ "I'll be in London from the 4th to the 9th": where the person will be, on a date."""
     clause = said.clause
-    if not clause.looking_ahead:
+    if not (clause.looking_ahead or clause.head.tag in ("VBP", "VBZ")):  # "I'm in Rome on the 5th"
         return []
     inside = {w.i for w in clause_words(clause)}
     ahead = [
@@ -248,7 +255,14 @@ def scheduled(said: Said) -> list[Candidate]:
     # Chat leaves out whose ("exam is on the 16th"): theirs; "the match", "his exam": whose?
     bare = clause.person in ("other", "none") and subject.pos == "NOUN" and not children(
         said, subject, "poss", "det")
-    if not (mine or bare):
+    # "my sister's wedding is in June": a day of one of the person's people is one they keep too
+    owner = next(iter(children(said, subject, "poss")), None)
+    kin = (
+        owner is not None
+        and owner.lemma.lower() in lex.FAMILY | lex.CLOSE
+        and any(c.lower == "my" for c in children(said, owner, "poss"))
+    )
+    if not (mine or bare or kin):
         return []
     # "my placement starts on 6 July": whatever it is, it is theirs and it begins
     begins = mine and clause.lemma in _BEGINNING
@@ -267,6 +281,11 @@ def scheduled(said: Said) -> list[Candidate]:
     moment = dated[0].when.moment()
     text = said.text(words=words)
     if noun in ("birthday", "anniversary"):
+        # every year: the year the day was resolved into is not said, and not kept
+        span = said.sentence.words[dated[0].first:dated[0].last + 1]
+        said_year = any(w.text.isdigit() and len(w.text) == 4 for w in span)
+        if not said_year:
+            text = text.replace(f" {moment.year}", "", 1)
         return one(candidate(said, MemoryKind.FACT, "yearly", text, confidence=0.8))
     if moment.date() > said.at.date():
         return one(candidate(said, MemoryKind.PLAN, "scheduled", text, confidence=0.8))
