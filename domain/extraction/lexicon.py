@@ -39,7 +39,7 @@ schoolteacher sommelier pharmacologist carpenter roofer tiler plasterer cartogra
 FAMILY = _words("""
 wife husband partner girlfriend boyfriend fiance fiancee fiancé fiancée spouse mother mom mum mommy
 mummy father dad daddy son daughter sister brother grandmother grandma gran granny nan nana grandfather
-grandpa granddad grandson granddaughter grandchild aunt uncle cousin niece nephew stepmother
+grandpa granddad grandad grandson granddaughter grandchild aunt uncle cousin niece nephew stepmother
 stepfather stepson stepdaughter stepbrother stepsister mother-in-law father-in-law sister-in-law
 brother-in-law twin baby kid child
 """)
@@ -245,6 +245,7 @@ EVENT_OBJECTS = {
     "send": _words("v4 v5 v6 v7 v8 project"),
     "sign": _words("lease contract deal"),
     "move": frozenset(),
+    "lose": _words("job jobs home house business"),
 }
 # What a company does, said by one who works there as "we": "we make software for clinics".
 COMPANY_VERBS = _words("""

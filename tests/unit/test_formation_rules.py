@@ -719,3 +719,30 @@ def test_an_outing_an_appointment_and_days_away_are_plans(line: str, content: st
 )
 def test_a_friend_a_slow_weekend_or_a_day_gone_is_no_plan(line: str) -> None:
     assert [c for c in found(line) if c.kind is MemoryKind.PLAN] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my dad passed away last year", "Dad passed away in 2025"),
+        ("my mum had a fall last week", "Mum had a fall in the week of 2 March 2026"),
+        ("my wife had a baby boy on Friday", "Wife had a baby boy on 6 March 2026"),
+        ("I lost my dad in May", "Lost their dad in May 2025"),
+        ("I lost my job last month", "Lost their job in February 2026"),
+        ("I broke up with my boyfriend", "Broke up with their boyfriend"),
+        ("I visited my grandma on Sunday", "Visited their grandma on 8 March 2026"),
+        ("I took the kids to the zoo last weekend",
+         "Took the kids to the zoo on the weekend of 7 March 2026"),
+    ],
+)
+def test_a_loss_a_birth_a_break_up_and_a_visit_are_events(line: str, content: str) -> None:
+    assert kinds(line) == [("event", content)]
+
+
+@pytest.mark.parametrize(
+    "line", ["his dad passed away", "my dad passed the salt", "my mum had a coffee", "I lost my keys",
+             "I broke up the fight", "I took a nap yesterday", "my boss had surgery", "I visited the museum",
+             "my friend's cat died"],
+)
+def test_someone_elses_loss_a_small_thing_or_a_stranger_is_no_event(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.EVENT] == []

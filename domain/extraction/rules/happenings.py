@@ -15,11 +15,55 @@ from domain.extraction.rules.said import (
     place,
 )
 from domain.model import MemoryKind
+from domain.text.parse import Word
 
 # --- what happened to them ---------------------------------------------------------------------------
 
 
 _BABY = frozenset({"baby", "twins", "twin", "child", "boy", "girl", "daughter", "son"})
+_PEOPLE = lex.FAMILY | lex.CLOSE
+_KIN = lex.FAMILY
+# What happens to one of the person's people that the person lives through with them.
+_BEFALLING = frozenset({"baby", "surgery", "operation", "fall", "stroke", "attack", "accident", "twins"})
+
+
+def _their_peoples(said: Said) -> list[Candidate]:
+    """ "My dad passed away last year", "my mum had a fall", "my wife had a baby": a death, a birth,
+    a blow to the health of one of the person's people, which the person lives through with them.
+    Their other news ("my cousin got married", "my sister adopted a dog") is theirs, not kept."""
+    clause = said.clause
+    subject = clause.subject
+    if subject is None or subject.lemma.lower() not in _KIN:
+        return []
+    if any(c.pos == "PROPN" for c in children(said, subject, "appos", "compound", "npadvmod")):
+        return []  # "my husband Ernesto died": the people rule keeps the named one, and this with them
+    lemma = clause.lemma
+    head = clause.head
+    objects = {w.lemma.lower() for o in children(said, head, "dobj") for w in said.sentence.subtree(o.i)}
+    happened = (
+        lemma == "die"
+        or (lemma == "pass" and any(p.lower == "away" for p in children(said, clause.head, "prt", "advmod")))
+        or (lemma == "have" and bool(objects & _BEFALLING))
+    )
+    if not happened:
+        return []
+    # whose it was stays in the memory: "Dad passed away in 2025", not "Passed away in 2025"
+    words = sorted(
+        {*(w for w in said.sentence.subtree(subject.i) if w.lower != "my"), *clause_words(clause)},
+        key=lambda w: w.i,
+    )
+    return one(candidate(said, MemoryKind.EVENT, "their_people", said.text(words=words),
+                         valid_from=said.when(), confidence=0.8))
+
+
+def _theirs_lost_or_left(said: Said, objects: list[Word]) -> bool:
+    """ "I lost my dad in May" (one of theirs died), "I broke up with my boyfriend"."""
+    clause = said.clause
+    if clause.lemma == "lose":
+        return any(o.lemma.lower() in _PEOPLE and children(said, o, "poss") for o in objects)
+    if clause.lemma == "break" and any(p.lower == "up" for p in children(said, clause.head, "prt")):
+        return any(p.lower == "with" for p in children(said, clause.head, "prep"))
+    return False
 
 
 def event(said: Said) -> list[Candidate]:
@@ -33,8 +77,20 @@ def event(said: Said) -> list[Candidate]:
         and any(o.lemma.lower() in _BABY for o in children(said, clause.head, "dobj"))
     ):
         return one(candidate(said, MemoryKind.EVENT, "expecting", said.text(), confidence=0.85))  # a baby
+    if clause.person == "my" and clause.asserted and clause.past:
+        return _their_peoples(said)
     if clause.person not in ("i", "we") or not clause.asserted or not clause.past:
         return []
+    objects = children(said, clause.head, "dobj", "attr")
+    if _theirs_lost_or_left(said, objects) or (
+        lemma in ("visit", "see") and any(o.lemma.lower() in _PEOPLE for o in objects) and said.when()
+    ) or (lemma == "take" and said.when() and any(
+        p.lower == "to" and children(said, p, "pobj") for p in children(said, clause.head, "prep"))):
+        # "lost my dad", "broke up with my boyfriend", "visited my grandma on Sunday", "took the
+        # kids to the zoo last weekend"
+        return one(
+            candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8)
+        )
     if lemma in ("go", "travel", "fly", "visit", "come"):
         where = next(
             (
@@ -49,7 +105,6 @@ def event(said: Said) -> list[Candidate]:
         return one(
             candidate(said, MemoryKind.EVENT, "trip", said.text(), valid_from=said.when(), confidence=0.75)
         )
-    objects = children(said, clause.head, "dobj", "attr")
     known = lemma in lex.LIFE_EVENTS
     if not known and lemma in lex.EVENT_OBJECTS:
         wanted = lex.EVENT_OBJECTS[lemma]
