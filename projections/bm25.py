@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from domain.text import analyzer
 from domain.text.english import FUNCTION_WORDS, LUCENE_STOP_WORDS
@@ -32,6 +33,14 @@ def terms(text: str, function_words: bool = False, language: str = "en") -> list
     """The words of `text` as BM25 weighs them: lower-cased, without stop words (and without
     function words unless asked for), possessives dropped, Porter-stemmed; Chinese cut by jieba."""
     return analyzer("index" if function_words else "query", language).words(text)
+
+
+@lru_cache(maxsize=20_000)
+def _document_terms(text: str, function_words: bool, language: str) -> tuple[str, ...]:
+    """`terms` of a candidate's text, kept: the same person's nodes come back search after search
+    (Lucene's pool for each of their queries), and reading them again was a tenth of the API's
+    CPU per search under load."""
+    return tuple(terms(text, function_words=function_words, language=language))
 
 
 def _indexed(words: str, function_words: bool, language: str) -> list[str]:
@@ -56,7 +65,7 @@ def rescore(query: str, documents: Sequence[str], total_documents: int, language
         wanted = set(terms(query, function_words=True, language=language))
     if not wanted or not documents:
         return [0.0] * len(documents)
-    tokenized = [_indexed(d, keep, language) if indexed else terms(d, function_words=keep, language=language)
+    tokenized = [_indexed(d, keep, language) if indexed else _document_terms(d, keep, language)
                  for d in documents]
     df = Counter(t for tokens in tokenized for t in set(tokens) & wanted)
     n = max(total_documents, len(documents))
@@ -64,7 +73,7 @@ def rescore(query: str, documents: Sequence[str], total_documents: int, language
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in df}
     scores = []
     for tokens in tokenized:
-        counts = Counter(tokens)
         norm = K1 * (1 - B + B * len(tokens) / average)
+        counts = {t: tokens.count(t) for t in idf}  # only the query's words: a handful
         scores.append(sum(idf[t] * counts[t] * (K1 + 1) / (counts[t] + norm) for t in idf if counts[t]))
     return scores
