@@ -22,7 +22,6 @@ from domain.text.parse import Word
 
 _BABY = frozenset({"baby", "twins", "twin", "child", "boy", "girl", "daughter", "son"})
 _PEOPLE = lex.FAMILY | lex.CLOSE
-_KIN = lex.FAMILY
 # What happens to one of the person's people that the person lives through with them.
 _BEFALLING = frozenset({"baby", "surgery", "operation", "fall", "stroke", "attack", "accident", "twins"})
 
@@ -33,7 +32,7 @@ def _their_peoples(said: Said) -> list[Candidate]:
     Their other news ("my cousin got married", "my sister adopted a dog") is theirs, not kept."""
     clause = said.clause
     subject = clause.subject
-    if subject is None or subject.lemma.lower() not in _KIN:
+    if subject is None or subject.lemma.lower() not in lex.FAMILY:
         return []
     if any(c.pos == "PROPN" for c in children(said, subject, "appos", "compound", "npadvmod")):
         return []  # "my husband Ernesto died": the people rule keeps the named one, and this with them
@@ -42,7 +41,7 @@ def _their_peoples(said: Said) -> list[Candidate]:
     objects = {w.lemma.lower() for o in children(said, head, "dobj") for w in said.sentence.subtree(o.i)}
     happened = (
         lemma == "die"
-        or (lemma == "pass" and any(p.lower == "away" for p in children(said, clause.head, "prt", "advmod")))
+        or (lemma == "pass" and any(p.lower == "away" for p in children(said, head, "prt", "advmod")))
         or (lemma == "have" and bool(objects & _BEFALLING))
     )
     if not happened:
@@ -312,12 +311,12 @@ def scheduled(said: Said) -> list[Candidate]:
         said, subject, "poss", "det")
     # "my sister's wedding is in June": a day of one of the person's people is one they keep too
     owner = next(iter(children(said, subject, "poss")), None)
-    kin = (
+    their_persons = (
         owner is not None
-        and owner.lemma.lower() in lex.FAMILY | lex.CLOSE
+        and owner.lemma.lower() in _PEOPLE
         and any(c.lower == "my" for c in children(said, owner, "poss"))
     )
-    if not (mine or bare or kin):
+    if not (mine or bare or their_persons):
         return []
     # "my placement starts on 6 July": whatever it is, it is theirs and it begins
     begins = mine and clause.lemma in _BEGINNING

@@ -197,8 +197,7 @@ def _remote(said: Said) -> bool:
     if any(w.lower in ("remotely", "remote") for w in children(said, head, "advmod", "acomp")):
         return True
     return any(
-        p.lower == "from" and any(o.lower == "home" for o in children(said, p, "pobj", "advmod"))
-        or (p.lower == "from" and any(o.lower == "home" for o in said.sentence.subtree(p.i)))
+        p.lower == "from" and any(o.lower == "home" for o in said.sentence.subtree(p.i))
         for p in children(said, head, "prep")
     )
 
