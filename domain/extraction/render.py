@@ -54,6 +54,7 @@ _TIME_PREPOSITIONS = frozenset(
     {"in", "on", "at", "since", "by", "before", "until", "till", "after", "from", "during", "over", "for"}
 )
 _NOT_TIMES = frozenset({"every", "each", "most", "some", "all", "many"})
+_RANGE_ENDS = frozenset({"until", "till", "to", "through", "-"})
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?%])")
 
 
@@ -89,6 +90,12 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         )
         if when is None:
             continue
+        if found and before is not None and before.lower in _RANGE_ENDS and when.start < found[-1].when.start:
+            # "from Monday until Friday": the end is the first such day after the start, not
+            # before it (each day alone is the next one after the time it was said)
+            later = resolve_phrase(phrase, found[-1].when.moment(), True)
+            if later is not None and later.start >= found[-1].when.start:
+                when = later
         start = first - 1 if prep else first
         found.append(
             Dated(start, words[-1].i, written(when, prep) if prep in _KEPT_PREPOSITIONS else when.text, when)

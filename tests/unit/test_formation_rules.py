@@ -746,3 +746,13 @@ def test_a_loss_a_birth_a_break_up_and_a_visit_are_events(line: str, content: st
 )
 def test_someone_elses_loss_a_small_thing_or_a_stranger_is_no_event(line: str) -> None:
     assert [c for c in found(line) if c.kind is MemoryKind.EVENT] == []
+
+
+def test_a_range_ends_after_it_starts() -> None:
+    # said on a Tuesday: "Monday" is the 16th, and "Friday" the one after it, not the 13th
+    (off,) = found("I'm off work from Monday until Friday")
+    assert off.content == "Is off work from 16 March 2026 until 20 March 2026"
+    (paris,) = found("I'll be in Paris from the 3rd to the 7th")
+    assert paris.content == "Will be in Paris from 3 April 2026 to 7 April 2026"
+    (leeds,) = found("I'm in Leeds until Friday")  # no range: the next Friday
+    assert leeds.content == "Is in Leeds until 13 March 2026"
