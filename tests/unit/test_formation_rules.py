@@ -693,6 +693,7 @@ def test_where_the_person_stands_in_life_is_a_fact(line: str, content: str) -> N
 
 @pytest.mark.parametrize(
     "line", ["I'm engaged in a big project", "I'm separated from the group", "I'm not married",
+             "I'm single handedly running this",
              "I was married for ten years", "my dad is retired", "are you married?", "I'm tired"],
 )
 def test_a_busy_day_a_denial_or_someone_elses_standing_is_none_of_the_persons(line: str) -> None:
@@ -742,6 +743,7 @@ def test_a_loss_a_birth_a_break_up_and_a_visit_are_events(line: str, content: st
 @pytest.mark.parametrize(
     "line", ["his dad passed away", "my dad passed the salt", "my mum had a coffee", "I lost my keys",
              "I broke up the fight", "I took a nap yesterday", "my boss had surgery", "I visited the museum",
+             "I saw my sister last weekend",
              "my friend's cat died"],
 )
 def test_someone_elses_loss_a_small_thing_or_a_stranger_is_no_event(line: str) -> None:

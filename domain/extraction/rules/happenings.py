@@ -82,7 +82,7 @@ def event(said: Said) -> list[Candidate]:
         return []
     objects = children(said, clause.head, "dobj", "attr")
     if _theirs_lost_or_left(said, objects) or (
-        lemma in ("visit", "see") and any(o.lemma.lower() in _PEOPLE for o in objects) and said.when()
+        lemma == "visit" and any(o.lemma.lower() in _PEOPLE for o in objects) and said.when()
     ) or (lemma == "take" and said.when() and any(
         p.lower == "to" and children(said, p, "pobj") for p in children(said, clause.head, "prep"))):
         # "lost my dad", "broke up with my boyfriend", "visited my grandma on Sunday", "took the

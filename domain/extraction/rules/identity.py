@@ -286,8 +286,8 @@ def standing(said: Said) -> list[Candidate]:
         word = head
     elif clause.lemma == "be":
         complements = children(said, head, "acomp")
-        if not complements:
-            return []
+        if not complements or any(c.pos == "VERB" for c in children(said, head, "advcl", "xcomp", "ccomp")):
+            return []  # "I'm single handedly running this": the adjective is not a state
         word = complements[-1]  # "semi - retired": three complements, the last one the word
     else:
         return []
