@@ -553,6 +553,7 @@ def test_a_thing_of_the_persons_on_a_day_is_a_plan_and_a_birthday_a_fact() -> No
     assert kinds("My sister's wedding is in June.") == [("plan", "Sister's wedding is in June 2026")]
     assert found("His sister's wedding is in June.") == [] and found("The wedding is in June.") == []
     assert kinds("My mum's birthday is on 3 May.") == [("fact", "Mum's birthday is on 3 May")]
+    assert kinds("My grandad's funeral is on Friday.") == [("plan", "Grandad's funeral is on 13 March 2026")]
 
 
 def test_more_of_how_people_say_what_they_want_need_and_do() -> None:
@@ -666,7 +667,8 @@ def test_working_from_home_is_a_fact(line: str, content: str) -> None:
     assert kinds(line) == [("fact", content)]
 
 
-@pytest.mark.parametrize("line", ["I worked from home yesterday", "I don't work from home"])
+@pytest.mark.parametrize(
+    "line", ["I worked from home yesterday", "I don't work from home", "I'm working from home today"])
 def test_a_day_at_home_or_a_denial_is_no_way_of_working(line: str) -> None:
     assert [c for c in found(line) if c.extractor.endswith(":work")] == []
 

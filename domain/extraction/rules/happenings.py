@@ -216,6 +216,9 @@ _OCCASIONS = frozenset(
         "exhibition",
         "show",
         "festival",
+        "funeral",
+        "christening",
+        "reunion",
     }
 )
 

@@ -173,7 +173,8 @@ def work(said: Said) -> list[Candidate]:
             )
         )
     elif not found and clause.lemma == "work" and (
-        (where is not None and (frequency(said) or placed)) or (not clause.past and _remote(said))
+        (where is not None and (frequency(said) or placed))
+        or (not clause.past and _remote(said) and said.when(past_only=False) is None)  # not "today"
     ):
         found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
     return [f for f in found if f]
