@@ -70,7 +70,7 @@ class Dated:
 
 def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
     """The times a sentence names (its DATE and TIME entities, with the preposition before each)."""
-    found = []
+    found: list[Dated] = []
     for kind, words in sentence.entities():
         words = _widened(sentence, kind, words)
         if kind not in ("DATE", "TIME") and not (kind == "ORDINAL" and words[0].lower == "the"):
