@@ -47,6 +47,8 @@ CLOSE = _words(
     "best_friend boss manager supervisor mentor therapist doctor physio physiotherapist "
     "dentist coach trainer tutor teacher editor agent landlord landlady"
 )
+# The person's own people named by what they are to them: family, and the close ones of a role.
+OWN_PEOPLE = FAMILY | CLOSE
 # Names said in passing ("my friend Kemi says ...") are kept only where the person is not just
 # the one who said something.
 CASUAL = _words(

@@ -54,7 +54,9 @@ _TIME_PREPOSITIONS = frozenset(
     {"in", "on", "at", "since", "by", "before", "until", "till", "after", "from", "during", "over", "for"}
 )
 _NOT_TIMES = frozenset({"every", "each", "most", "some", "all", "many"})
+# The words that end a range ("until Friday", "to the 7th", "3 - 7 April"), and those of either end.
 _RANGE_ENDS = frozenset({"until", "till", "to", "through", "-"})
+_RANGE = _RANGE_ENDS - {"-"} | {"from"}
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?%])")
 
 
@@ -159,9 +161,6 @@ def _finite(words: Sequence[Word]) -> Word | None:
         if word.pos in ("AUX", "VERB") and word.tag in ("VBD", "MD"):
             return None
     return None
-
-
-_RANGE = frozenset({"from", "to", "until", "till", "through"})
 
 
 def written_words(

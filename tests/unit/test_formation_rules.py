@@ -26,6 +26,11 @@ def found(line: str, at: datetime = SAID_AT) -> list[Candidate]:
     return extract([Message(role="user", content=line, timestamp=at)], at, english_parser())
 
 
+def by_rule(line: str, rule: str) -> list[Candidate]:
+    """What the rule of that name found in the line."""
+    return [c for c in found(line) if c.extractor.endswith(f":{rule}")]
+
+
 def kinds(line: str) -> list[tuple[str, str]]:
     return [(c.kind.value, c.content) for c in found(line)]
 
@@ -272,7 +277,7 @@ def test_a_named_partner_said_with_what_they_do_fills_the_slot() -> None:
     ],
 )
 def test_what_is_not_a_lasting_fact_of_the_persons_own_people_gives_none(line: str) -> None:
-    assert [c for c in found(line) if c.extractor.endswith(":relative")] == []
+    assert by_rule(line, "relative") == []
 
 
 def test_what_the_persons_own_money_comes_to_is_a_fact() -> None:
@@ -353,7 +358,7 @@ def test_a_home_shared_in_a_city_is_where_the_person_lives() -> None:
              "do you live with your parents?"],
 )
 def test_what_is_no_one_at_home_with_the_person_gives_no_household(line: str) -> None:
-    assert [c for c in found(line) if c.extractor.endswith(":household")] == []
+    assert by_rule(line, "household") == []
 
 
 def test_a_liking_felt_now_is_no_lasting_preference_and_one_held_for_years_is() -> None:
@@ -491,7 +496,7 @@ def test_what_the_person_earns_owes_and_pays_is_a_fact(line: str, content: str) 
     ],
 )
 def test_a_number_that_is_no_money_of_theirs_is_left(line: str) -> None:
-    assert [c for c in found(line) if c.extractor.endswith(":money")] == []
+    assert by_rule(line, "money") == []
 
 
 @pytest.mark.parametrize(
@@ -650,7 +655,7 @@ def test_where_the_person_comes_from_is_a_fact_and_no_home(line: str, content: s
              "I'm calling from Berlin"],
 )
 def test_a_trip_an_office_or_a_year_is_no_origin(line: str) -> None:
-    assert [c for c in found(line) if c.extractor.endswith(":origin")] == []
+    assert by_rule(line, "origin") == []
 
 
 def test_where_one_is_from_and_where_one_lives_are_two_memories() -> None:
@@ -670,7 +675,7 @@ def test_working_from_home_is_a_fact(line: str, content: str) -> None:
 @pytest.mark.parametrize(
     "line", ["I worked from home yesterday", "I don't work from home", "I'm working from home today"])
 def test_a_day_at_home_or_a_denial_is_no_way_of_working(line: str) -> None:
-    assert [c for c in found(line) if c.extractor.endswith(":work")] == []
+    assert by_rule(line, "work") == []
 
 
 def test_the_city_of_a_workplace_named_by_a_common_noun_is_no_employer() -> None:
@@ -699,7 +704,7 @@ def test_where_the_person_stands_in_life_is_a_fact(line: str, content: str) -> N
              "I was married for ten years", "my dad is retired", "are you married?", "I'm tired"],
 )
 def test_a_busy_day_a_denial_or_someone_elses_standing_is_none_of_the_persons(line: str) -> None:
-    assert [c for c in found(line) if c.extractor.endswith(":standing")] == []
+    assert by_rule(line, "standing") == []
 
 
 @pytest.mark.parametrize(

@@ -58,7 +58,7 @@ def answers(question: str, sentences: list[Sentence], position: int, at: datetim
         if noun.endswith("s") and noun[:-1] in lex.PETS:
             return []  # "your dogs' names": more than one
         pet = lex.PETS.get(noun)
-        if pet is not None or noun in lex.FAMILY | lex.CLOSE:
+        if pet is not None or noun in lex.OWN_PEOPLE:
             return one(theirs(said, noun, pet, name, rule="answer", confidence=0.8))
         return []
     if _HOME_ASKED.search(question):

@@ -21,7 +21,6 @@ from domain.text.parse import Word
 
 
 _BABY = frozenset({"baby", "twins", "twin", "child", "boy", "girl", "daughter", "son"})
-_PEOPLE = lex.FAMILY | lex.CLOSE
 # What happens to one of the person's people that the person lives through with them.
 _BEFALLING = frozenset({"baby", "surgery", "operation", "fall", "stroke", "attack", "accident", "twins"})
 
@@ -59,7 +58,7 @@ def _theirs_lost_or_left(said: Said, objects: list[Word]) -> bool:
     """ "I lost my dad in May" (one of theirs died), "I broke up with my boyfriend"."""
     clause = said.clause
     if clause.lemma == "lose":
-        return any(o.lemma.lower() in _PEOPLE and children(said, o, "poss") for o in objects)
+        return any(o.lemma.lower() in lex.OWN_PEOPLE and children(said, o, "poss") for o in objects)
     if clause.lemma == "break" and any(p.lower == "up" for p in children(said, clause.head, "prt")):
         return any(p.lower == "with" for p in children(said, clause.head, "prep"))
     return False
@@ -82,7 +81,7 @@ def event(said: Said) -> list[Candidate]:
         return []
     objects = children(said, clause.head, "dobj", "attr")
     if _theirs_lost_or_left(said, objects) or (
-        lemma == "visit" and any(o.lemma.lower() in _PEOPLE for o in objects) and said.when()
+        lemma == "visit" and any(o.lemma.lower() in lex.OWN_PEOPLE for o in objects) and said.when()
     ) or (lemma == "take" and said.when() and any(
         p.lower == "to" and children(said, p, "pobj") for p in children(said, clause.head, "prep"))):
         # "lost my dad", "broke up with my boyfriend", "visited my grandma on Sunday", "took the
@@ -316,7 +315,7 @@ def scheduled(said: Said) -> list[Candidate]:
     owner = next(iter(children(said, subject, "poss")), None)
     their_persons = (
         owner is not None
-        and owner.lemma.lower() in _PEOPLE
+        and owner.lemma.lower() in lex.OWN_PEOPLE
         and any(c.lower == "my" for c in children(said, owner, "poss"))
     )
     if not (mine or bare or their_persons):

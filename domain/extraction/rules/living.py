@@ -323,7 +323,7 @@ def household(said: Said) -> list[Candidate]:
 
 
 _HOMES = frozenset({"flat", "house", "apartment", "place", "home", "room"})
-_PEOPLE = lex.FAMILY | lex.CLOSE | lex.CASUAL | lex.OCCUPATIONS | {"mate", "people", "girl", "guy", "parent"}
+_PEOPLE = lex.OWN_PEOPLE | lex.CASUAL | lex.OCCUPATIONS | {"mate", "people", "girl", "guy", "parent"}
 
 
 def _living_with(said: Said) -> list[Candidate]:

@@ -156,7 +156,7 @@ def people(
             if lemma == "friend" and any(c.lower == "best" for c in sentence.children(word.i))
             else lemma
         )
-        if pet is None and relation not in lex.FAMILY | lex.CLOSE | lex.CASUAL:
+        if pet is None and relation not in lex.OWN_PEOPLE | lex.CASUAL:
             continue
         if mine and relation in lex.FAMILY and (age := _age(sentence, word)):
             found.append(
@@ -287,7 +287,7 @@ def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
             continue
         lemma = word.lemma.lower()
         pet = lex.PETS.get(lemma)
-        if pet is None and lemma not in lex.FAMILY | lex.CLOSE:
+        if pet is None and lemma not in lex.OWN_PEOPLE:
             continue
         mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
         head = sentence.words[word.head]
@@ -348,7 +348,7 @@ def relative(said: Said) -> list[Candidate]:
             return []
     assert word is not None
     relation = word.lemma.lower()
-    if relation not in lex.FAMILY | lex.CLOSE | lex.CASUAL:
+    if relation not in lex.OWN_PEOPLE | lex.CASUAL:
         return []
     if relation in lex.CASUAL and name is None:
         return []  # "my flatmate is a vet": said in passing; "my friend Dave lives in Brighton" is kept
