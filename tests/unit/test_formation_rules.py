@@ -765,3 +765,37 @@ def test_a_range_ends_after_it_starts() -> None:
     assert paris.content == "Will be in Paris from 3 April 2026 to 7 April 2026"
     (leeds,) = found("I'm in Leeds until Friday")  # no range: the next Friday
     assert leeds.content == "Is in Leeds until 13 March 2026"
+
+
+# --- round six -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I taught maths at a secondary school for twenty years.",
+         "Taught maths at a secondary school for twenty years"),
+        ("I was a nurse for eleven years before I retired", "Was a nurse for eleven years"),
+        ("I played the trumpet in a brass band for a decade",
+         "Played the trumpet in a brass band for a decade"),
+    ],
+)
+def test_what_the_person_did_for_years_is_a_fact_of_their_life(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "years_spent")] == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I was on hold for two hours",  # an episode, not a life
+        "I was sick for three days last week",
+        "I waited for years",  # a sigh, not a count
+        "My dad farmed for 40 years",  # someone else's life
+        "If I had stayed there for two years, I would have a pension",
+        "Did you live there for ten years?",
+        "She thinks I was a nurse for ten years",
+        "I've lived here for ten years",  # still so: not over
+    ],
+)
+def test_an_episode_a_sigh_a_supposition_or_someone_elses_years_are_not(line: str) -> None:
+    assert by_rule(line, "years_spent") == []

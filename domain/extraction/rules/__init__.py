@@ -27,7 +27,7 @@ from domain.extraction.rules.answers import answers
 from domain.extraction.rules.elided import with_subjects
 from domain.extraction.rules.happenings import event, plan, scheduled
 from domain.extraction.rules.identity import copula, favourite, origin, residence, standing, switch, work
-from domain.extraction.rules.living import habit, health, household, money, negative
+from domain.extraction.rules.living import habit, health, household, money, negative, years_spent
 from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
@@ -46,6 +46,7 @@ RULES: tuple[Rule, ...] = (
     work,
     health,
     money,
+    years_spent,
     copula,
     standing,
     favourite,

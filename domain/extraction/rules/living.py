@@ -368,3 +368,30 @@ def negative(said: Said) -> list[Candidate]:
     ):
         return one(candidate(said, MemoryKind.FACT, "never_been", said.text(), confidence=0.8))
     return []
+
+
+# A stretch of a life is counted in years; hours, days or weeks count an episode ("I was on hold
+# for two hours"), not something the person is.
+_LIFE_SPANS = frozenset({"year", "decade"})
+
+
+def years_spent(said: Said) -> list[Candidate]:
+    """ "I taught maths for twenty years", "I was a nurse for a decade": what the person did for
+    years is part of who they are, though it is over."""
+    clause = said.clause
+    if clause.person != "i" or not clause.asserted or clause.head.tag != "VBD" or clause.perfect:
+        return []
+    if not any(_counted_years(said, prep) for prep in clause_words(clause) if prep.lower == "for"):
+        return []
+    if not names_a_thing(said, [w for w in clause_words(clause) if w.i > clause.head.i]):
+        return []
+    return one(candidate(said, MemoryKind.FACT, "years_spent", said.text(), confidence=0.8))
+
+
+def _counted_years(said: Said, prep: Word) -> bool:
+    """ "for 40 years", "for a decade": a counted number of years ("for years" may be a sigh)."""
+    return any(
+        span.lemma.lower() in _LIFE_SPANS
+        and any(c.dep == "nummod" or c.lower in ("a", "one") for c in children(said, span))
+        for span in children(said, prep, "pobj")
+    )
