@@ -799,3 +799,36 @@ def test_what_the_person_did_for_years_is_a_fact_of_their_life(line: str, conten
 )
 def test_an_episode_a_sigh_a_supposition_or_someone_elses_years_are_not(line: str) -> None:
     assert by_rule(line, "years_spent") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I really need to improve my German", "Needs to improve their German"),
+        ("I need to learn to drive", "Needs to learn to drive"),
+        ("honestly I need to quit smoking", "Needs to quit smoking"),
+        ("I need to lose some weight", "Needs to lose some weight"),
+    ],
+)
+def test_a_need_to_become_better_at_something_is_a_goal(line: str, content: str) -> None:
+    assert [(c.kind, c.content) for c in by_rule(line, "bettering")] == [(MemoryKind.GOAL, content)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Do I need to learn Python?",
+        "My son needs to learn to swim",
+        "I don't need to learn French",
+        "If I need to learn Excel, I'll take a course",
+        "I need to learn more about your pricing",  # about the one they talk to
+        "I need to lose the receipt",  # a look-alike: nothing shed
+        "I need to stop the car",
+    ],
+)
+def test_a_question_someone_elses_need_or_a_look_alike_is_no_goal(line: str) -> None:
+    assert by_rule(line, "bettering") == []
+
+
+def test_a_need_with_a_time_stays_a_to_do() -> None:
+    assert kinds("I need to learn Excel by Friday") == [("todo", "Learn Excel by 13 March 2026")]

@@ -13,6 +13,7 @@ from domain.extraction.rules.said import (
     one,
 )
 from domain.model import MemoryKind
+from domain.text.parse import Word
 
 # --- what they like, want and plan ------------------------------------------------------------------
 
@@ -108,12 +109,35 @@ def goal(said: Said) -> list[Candidate]:
     if not xcomp or (lemma not in lex.WANTING and not polite):
         return []
     if lemma == "need":
-        return []  # a need is a to-do when it has a time (see `todo`)
+        return _bettering(said, xcomp[0])  # with a time, a need is a to-do (see `need`)
     own = {w.i for w in clause_words(clause)}
     task = [w for w in said.sentence.subtree(xcomp[0].i) if w.i in own]  # "before I forget them" cut
     if not names_a_thing(said, task) and not any(w.pos == "PROPN" for w in task):
         return []
     return one(candidate(said, MemoryKind.GOAL, "goal", said.text(), confidence=0.8))
+
+
+# What one needs to do to become someone a little different is a goal, not an errand: a skill, a
+# habit given up, weight lost. With no time set it will not be ticked off a list.
+_BETTERING = frozenset({"learn", "improve", "practise", "practice", "master"})
+_SHED = frozenset({"weight", "pound", "kilo", "kg", "stone", "lb"})
+
+
+def _bettering(said: Said, task: Word) -> list[Candidate]:
+    """ "I need to learn Spanish", "I really need to quit smoking", "I need to lose some weight"."""
+    if said.due() is not None or any(w.lower in ("you", "your") for w in said.sentence.subtree(task.i)):
+        return []
+    objects = {o.lemma.lower() for o in children(said, task, "dobj", "xcomp")}
+    lemma = task.lemma.lower()
+    if not (
+        lemma in _BETTERING
+        or (lemma in ("quit", "give", "stop") and objects & lex.GIVEN_UP)
+        or (lemma == "lose" and objects & _SHED)
+    ):
+        return []
+    if not names_a_thing(said, said.sentence.subtree(task.i)) and not children(said, task, "xcomp"):
+        return []  # "learn to drive": a skill named by its verb
+    return one(candidate(said, MemoryKind.GOAL, "bettering", said.text(), confidence=0.75))
 
 
 _ANSWERING = frozenset(
