@@ -179,10 +179,10 @@ def _person(sentence: Sentence, subject: Word | None, head: Word) -> str:
         first = next(
             (w for w in sentence.words if w.pos not in ("PUNCT", "INTJ") and w.lower not in DISCOURSE), None
         )
-        # "Booked the flights!", "passed micro!!!": a chat line in the past, its "I" left out
+        # "Booked the flights!", "passed micro!!!": a chat line in the past, its "I" left out; so
+        # too when the parser hangs it on the clause after ("moved out in May, it's been quiet")
         if (
-            head.dep == "ROOT"
-            and head.tag in ("VBD", "VBN")
+            (head.dep == "ROOT" and head.tag in ("VBD", "VBN") or head.dep == "advcl" and head.tag == "VBD")
             and first is head
             and any(c.dep in ("dobj", "prep", "prt") for c in sentence.children(head.i))
         ):

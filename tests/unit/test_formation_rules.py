@@ -832,3 +832,36 @@ def test_a_question_someone_elses_need_or_a_look_alike_is_no_goal(line: str) -> 
 
 def test_a_need_with_a_time_stays_a_to_do() -> None:
     assert kinds("I need to learn Excel by Friday") == [("todo", "Learn Excel by 13 March 2026")]
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I separated from my husband last year", "Separated from their husband in 2025"),
+        ("I split up with my girlfriend in January", "Split up with their girlfriend in January 2026"),
+        ("separated from my wife in 2022, it was hard", "Separated from their wife in 2022"),
+    ],
+)
+def test_a_couple_parting_is_an_event(line: str, content: str) -> None:
+    assert [c.content for c in found(line) if c.kind is MemoryKind.EVENT] == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I separated from the group at the museum",  # no couple
+        "I split up with the team at lunch",
+        "My sister separated from her husband last year",  # her news, not theirs
+        "I never separated from my husband",
+        "Should I separate from my husband?",
+        "If I split up with my boyfriend, where would I live?",
+        "I separated the eggs from the yolks",
+    ],
+)
+def test_a_group_someone_elses_parting_or_a_thought_of_one_is_no_event(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.EVENT] == []
+
+
+def test_a_past_line_the_parser_hangs_on_the_clause_after_keeps_its_left_out_i() -> None:
+    (moved,) = [c for c in found("moved to Leeds in May, it's been quiet") if c.attribute == "home_city"]
+    assert (moved.content, moved.value) == ("Moved to Leeds in May 2025", "Leeds")

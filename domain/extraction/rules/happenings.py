@@ -61,7 +61,31 @@ def _theirs_lost_or_left(said: Said, objects: list[Word]) -> bool:
         return any(o.lemma.lower() in lex.OWN_PEOPLE and children(said, o, "poss") for o in objects)
     if clause.lemma == "break" and any(p.lower == "up" for p in children(said, clause.head, "prt")):
         return any(p.lower == "with" for p in children(said, clause.head, "prep"))
-    return False
+    return _parted(said)
+
+
+# Those one separates from in the sense of a couple; "separated from the group" is no parting.
+_COUPLED = frozenset(
+    {"husband", "wife", "partner", "ex", "spouse", "boyfriend", "girlfriend", "fiance", "fiancee"}
+)
+
+
+def _parted(said: Said) -> bool:
+    """ "I separated from my husband last year", "I split up with my girlfriend": a couple that parted."""
+    clause = said.clause
+    head = clause.head
+    if clause.lemma == "split" and any(p.lower == "up" for p in children(said, head, "prt")):
+        by = "with"
+    elif clause.lemma == "separate":
+        by = "from"
+    else:
+        return False
+    return any(
+        o.lemma.lower() in _COUPLED and children(said, o, "poss")
+        for p in children(said, head, "prep")
+        if p.lower == by
+        for o in children(said, p, "pobj")
+    )
 
 
 def event(said: Said) -> list[Candidate]:
