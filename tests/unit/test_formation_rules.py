@@ -865,3 +865,34 @@ def test_a_group_someone_elses_parting_or_a_thought_of_one_is_no_event(line: str
 def test_a_past_line_the_parser_hangs_on_the_clause_after_keeps_its_left_out_i() -> None:
     (moved,) = [c for c in found("moved to Leeds in May, it's been quiet") if c.attribute == "home_city"]
     assert (moved.content, moved.value) == ("Moved to Leeds in May 2025", "Leeds")
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("I've been seeing someone, his name is Marc", "Marc"),
+        ("I'm dating someone new. Her name is Lea.", "Lea"),
+        ("I've been seeing somebody, her name is Ines, we met at choir", "Ines"),  # a comma-joined line
+    ],
+)
+def test_someone_the_person_is_seeing_named_after_is_their_partner(line: str, name: str) -> None:
+    assert [(c.attribute, c.value) for c in found(line) if c.kind is MemoryKind.PERSON] == [("partner", name)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I saw someone at the gym, his name is Tom",  # only met
+        "I'm seeing someone about the roof, his name is Dave",  # a tradesman
+        "I'm seeing someone for my back, her name is Dr Patel",
+        "I'm not seeing anyone",
+        "Should I be seeing someone? His name is Marc.",
+        "my friend said her name is Rosa, it's pretty",  # reported
+    ],
+)
+def test_one_met_once_a_tradesman_a_question_or_a_reported_name_is_no_partner(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "partner"] == []
+
+
+def test_a_name_the_line_reports_after_it_is_no_partner() -> None:
+    assert [c for c in found("I've been seeing someone, her name is Rosa, my mum says") if c.attribute] == []

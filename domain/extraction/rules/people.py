@@ -268,7 +268,7 @@ def _name_given(sentence: Sentence) -> Word | None:
         verb = sentence.words[word.head]
         if not (pointing and verb.lemma.lower() == "be" or called and verb.lemma.lower() in ("call", "name")):
             continue
-        if verb.dep != "ROOT" or any(c.dep == "neg" for c in sentence.children(verb.i)):
+        if not _said_outright(sentence, verb) or any(c.dep == "neg" for c in sentence.children(verb.i)):
             continue  # "the vet said her name is Tigger": reported; "his name isn't Rex"
         named = [c for c in sentence.children(verb.i) if c.dep in ("attr", "oprd", "xcomp")]
         if named and named[0].pos == "PROPN":
@@ -276,13 +276,26 @@ def _name_given(sentence: Sentence) -> Word | None:
     return None
 
 
+def _said_outright(sentence: Sentence, verb: Word) -> bool:
+    """Whether a clause stands on its own: the root, or one of a chat line's comma-joined clauses
+    that the parser hangs on the next ("..., her name is Ines, we met at choir"), unless that one
+    reports it ("her name is Rosa, she said")."""
+    if verb.dep == "ROOT":
+        return True
+    governor = sentence.words[verb.head]
+    return verb.dep == "ccomp" and governor.i > verb.i and governor.lemma.lower() not in lex.REPORTING
+
+
 def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
     """The last of the person's people or animals a sentence brings in without a name, before
     word `before`: "We got a puppy", "my new boss starts Monday" (the noun, its relation, the
     animal)."""
     sentence = said.sentence
-    last = None
+    last: tuple[Word, str, str | None] | None = None
     for word in sentence.words[:before]:
+        if _courted(sentence, word):
+            last = (word, "partner", None)
+            continue
         if word.pos != "NOUN":
             continue
         lemma = word.lemma.lower()
@@ -297,6 +310,21 @@ def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
         if (mine or new) and _named(said, word) is None and _gone(sentence, word) is None:
             last = (word, lemma, pet)
     return last
+
+
+# "I'm seeing someone", "I've been dating somebody": said in the -ing form, someone courted; "I saw
+# someone" is only met.
+_COURTING = frozenset({"see", "date"})
+
+
+def _courted(sentence: Sentence, word: Word) -> bool:
+    """Whether `word` is the someone the person has lately been seeing ("I've been seeing someone")."""
+    if word.lower not in ("someone", "somebody") or word.dep != "dobj":
+        return False
+    verb = sentence.words[word.head]
+    subjects = [c.lower for c in sentence.children(verb.i) if c.dep == "nsubj"]
+    about = [c for w in (verb, word) for c in sentence.children(w.i) if c.dep == "prep"]  # "about the roof"
+    return verb.lemma.lower() in _COURTING and verb.tag == "VBG" and subjects == ["i"] and not about
 
 
 def named_after(sentences: Sequence[Sentence], owners: Sequence[Clause | None], position: int,
