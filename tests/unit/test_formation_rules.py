@@ -406,6 +406,22 @@ def test_a_name_that_may_be_someone_elses_gives_no_name(line: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("My sister is seeing someone, his name is Paul.", "Paul"),
+        ("My brother got a new dog, her name is Bella.", "Bella"),
+        ("My boss hired someone new, his name is Dev.", "Dev"),
+        ("My daughter's teacher is lovely, her name is Mrs Obi.", "Obi"),
+        ("My sister met a guy at work, his name is Joel.", "Joel"),
+    ],
+)
+def test_his_or_her_name_is_of_the_one_brought_in_last(line: str, name: str) -> None:
+    """"his", "her" point to the last one brought in; here nobody of the person's (it was "Has a
+    sister named Paul")."""
+    assert [c.content for c in found(line) if name in c.content] == []
+
+
+@pytest.mark.parametrize(
     "line",
     [
         "We're based in Lyon, twelve people now.",

@@ -296,11 +296,13 @@ def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
         if _courted(sentence, word):
             last = (word, "partner", None)
             continue
-        if word.pos != "NOUN":
-            continue
         lemma = word.lemma.lower()
+        if word.pos not in ("NOUN", "PRON"):
+            continue
         pet = lex.PETS.get(lemma)
-        if pet is None and lemma not in lex.OWN_PEOPLE:
+        if word.pos == "PRON" or pet is None and lemma not in lex.OWN_PEOPLE:
+            if lemma in _ANYONE or lemma in lex.CASUAL or lemma in lex.OCCUPATIONS:
+                last = None  # "my sister is seeing someone, his name is Paul": "his" is the later one
             continue
         mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
         head = sentence.words[word.head]
@@ -309,7 +311,13 @@ def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
         new = pet is not None and got and any(c.lower in ("a", "an") for c in sentence.children(word.i))
         if (mine or new) and _named(said, word) is None and _gone(sentence, word) is None:
             last = (word, lemma, pet)
+        else:
+            last = None  # "my brother got a new dog, her name is Bella": the brother's dog
     return last
+
+
+# Someone brought in who is nobody of the person's: a name given after is theirs, not an earlier one's.
+_ANYONE = frozenset({"someone", "somebody", "person", "guy", "man", "woman", "lady", "girl", "boy", "bloke"})
 
 
 # "I'm seeing someone", "I've been dating somebody": said in the -ing form, someone courted; "I saw
