@@ -912,3 +912,36 @@ def test_one_met_once_a_tradesman_a_question_or_a_reported_name_is_no_partner(li
 
 def test_a_name_the_line_reports_after_it_is_no_partner() -> None:
     assert [c for c in found("I've been seeing someone, her name is Rosa, my mum says") if c.attribute] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "city"),
+    [
+        ("I'm a pharmacist at a small chemist here in Bristol", "Bristol"),
+        ("I work as a welder here in Gdansk", "Gdansk"),
+        ("honestly I'm a barber at a shop here in Glasgow and it's busy", "Glasgow"),
+    ],
+)
+def test_a_job_said_here_in_a_city_tells_where_the_person_lives(line: str, city: str) -> None:
+    assert [(c.content, c.value) for c in by_rule(line, "home_here")] == [(f"Lives in {city}", city)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'm a pharmacist in Bristol",  # where one works need not be home
+        "If I were a pharmacist here in Bristol I'd be rich",
+        "I'm not a welder here in Gdansk",
+        "my brother is a welder here in Gdansk",
+        "Am I the only barber here in Glasgow?",
+        "I was a barber here in Glasgow years ago",
+        "I'm a barber and my aunt lives here in Glasgow",  # her home, in a clause of its own
+    ],
+)
+def test_a_job_elsewhere_denied_supposed_past_or_anothers_tells_no_home(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "home_city"] == []
+
+
+def test_the_city_after_here_in_is_no_employer() -> None:
+    line = "I'm a pharmacist at a small chemist here in Bristol"
+    assert [c.value for c in found(line) if c.attribute == "employer"] == []

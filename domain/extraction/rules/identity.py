@@ -177,7 +177,56 @@ def work(said: Said) -> list[Candidate]:
         or (not clause.past and _remote(said) and said.when(past_only=False) is None)  # not "today"
     ):
         found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
-    return [f for f in found if f]
+    return [f for f in found if f] + _home_said_here(said)
+
+
+def _home_said_here(said: Said) -> list[Candidate]:
+    """ "I'm a nurse at a clinic here in Leeds", "I work as a cook here in Porto": where one works
+    is not always where one lives, but "here in" is where the person is as they say it."""
+    for prep in _here_in(said):
+        where = place(said, prep) or _proper_name(said, prep)
+        if where is not None:
+            return one(
+                candidate(
+                    said,
+                    MemoryKind.FACT,
+                    "home_here",
+                    f"Lives in {where}",
+                    attribute="home_city",
+                    value=where,
+                    entities=(where,),
+                )
+            )
+    return []
+
+
+def _here_in(said: Said) -> list[Word]:
+    """The "in" of the clause's "here in ...", if it has one."""
+    return [
+        prep
+        for word in said.sentence.subtree(said.clause.head.i)
+        if word.lower == "here" and not _in_another_clause(said, word)
+        for prep in children(said, word, "prep")
+        if prep.lower == "in"
+    ]
+
+
+def _proper_name(said: Said, under: Word) -> str | None:
+    """A short proper name under a word, whatever the parser took it for: after "here in" it can
+    only be a place (a small model often takes a city for an organisation)."""
+    proper = [w for w in said.sentence.subtree(under.i) if w.pos == "PROPN"]
+    return joined(proper) if 0 < len(proper) <= 3 else None
+
+
+def _in_another_clause(said: Said, word: Word) -> bool:
+    """Whether a word of the clause's subtree belongs to a clause of its own hung on it ("I'm a
+    nurse and my mum lives here")."""
+    for above in said.sentence.ancestors(word.i):
+        if above.i == said.clause.head.i:
+            return False
+        if above.pos in ("VERB", "AUX"):
+            return True
+    return False
 
 
 def _only_a_place(said: Said, where: Word, employer: str) -> bool:
@@ -322,7 +371,9 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
     employer = None
     nested: set[int] = set()
     if employer_prep is not None:
-        nested = {w.i for q in preps if q is not employer_prep for w in sentence.subtree(q.i)}
+        nested = {
+            w.i for q in [*preps, *_here_in(said)] if q is not employer_prep for w in sentence.subtree(q.i)
+        }
         own = {w.i for w in sentence.subtree(employer_prep.i)} - nested
         named = [(k, ws) for k, ws in sentence.entities() if k in ("ORG", "FAC", "PERSON") and ws[0].i in own]
         # "at Spotify in Stockholm": what one works at, beside the city, is no city (a small parser
@@ -355,7 +406,7 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
                 entities=(employer,),
             )
         )
-    return [f for f in found if f]
+    return [f for f in found if f] + _home_said_here(said)
 
 
 def favourite(said: Said) -> list[Candidate]:
