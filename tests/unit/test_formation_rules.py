@@ -945,3 +945,33 @@ def test_a_job_elsewhere_denied_supposed_past_or_anothers_tells_no_home(line: st
 def test_the_city_after_here_in_is_no_employer() -> None:
     line = "I'm a pharmacist at a small chemist here in Bristol"
     assert [c.value for c in found(line) if c.attribute == "employer"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my kids are 5 and 11", "Has two kids, aged 5 and 11"),
+        ("the children are 6 and 8, they love the beach", "Has two children, aged 6 and 8"),
+        ("My girls are 2, 4 and 9", "Has three girls, aged 2, 4 and 9"),
+        ("our sons are 14 and 16 years old", "Has two sons, aged 14 and 16"),
+    ],
+)
+def test_the_ages_of_several_children_said_together_are_one_memory(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "ages")] == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my neighbour's kids are 5 and 11",  # someone else's
+        "her kids are 5 and 11",
+        "my kids aren't 5 and 11 anymore",
+        "are the kids 5 and 11?",
+        "If my kids were 5 and 11 I'd go back to work",
+        "When the kids are 5 and 11 we'll travel",
+        "she told me the kids are 5 and 11",  # reported
+        "the students are 19 and 20",  # not children of theirs
+    ],
+)
+def test_anothers_children_a_denial_a_question_a_supposition_or_a_report_gives_no_ages(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith((":ages", ":age"))] == []

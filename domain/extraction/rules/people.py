@@ -125,7 +125,9 @@ def _age(sentence: Sentence, word: Word) -> str | None:
     if subject.dep != "nsubj" or sentence.words[subject.head].lemma.lower() != "be":
         return None
     verb = sentence.words[subject.head]
-    if any(c.dep == "neg" for c in sentence.children(verb.i)) or is_question(sentence):
+    if verb.lower == "were" or any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
+        return None  # "my son isn't 12", "if my son were 12", "when my son is 12"
+    if is_question(sentence):
         return None
     for c in sentence.children(verb.i):
         if c.dep == "attr" and c.pos == "NUM":
@@ -135,6 +137,52 @@ def _age(sentence: Sentence, word: Word) -> str | None:
             if number:
                 return f"{number[0].text} years old"
     return None
+
+
+# The words a parent names their children by, in the plural ("my boys", "our daughters").
+_OFFSPRING = frozenset({"kid", "child", "son", "daughter", "boy", "girl", "twin", "grandchild"})
+_HOW_MANY = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _the_children(sentence: Sentence, word: Word) -> bool:
+    """ "the kids", "the children": in a parent's mouth their own, though said without "my"."""
+    return word.lower in ("kids", "children") and any(
+        c.dep == "det" and c.lower == "the" for c in sentence.children(word.i)
+    )
+
+
+def _ages(sentence: Sentence, word: Word) -> list[str]:
+    """ "my kids are 9 and 12", "the boys are 3, 5 and 8": one age for each of several children,
+    said together (an age alone, or of one child, is `_age`'s)."""
+    if word.tag != "NNS" or word.lemma.lower() not in _OFFSPRING or word.dep != "nsubj":
+        return []
+    verb = sentence.words[word.head]
+    if verb.lemma.lower() != "be" or verb.lower == "were" or is_question(sentence):
+        return []  # "if my kids were 9 and 12"
+    if not _said_outright(sentence, verb) or any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
+        return []  # "she said the kids are 9 and 12", "when the kids are 9 and 12"
+    ages = _listed_numbers(sentence, verb.i + 1)
+    if not all(a.isdigit() and 0 < int(a) < 60 for a in ages) or len(ages) not in _HOW_MANY:
+        return []  # one age is `_age`'s; "the girls are 100 percent right"
+    return ages
+
+
+def _listed_numbers(sentence: Sentence, start: int) -> list[str]:
+    """The numbers listed from word `start` on ("9 and 12", "3, 5 and 8 years old"), up to the
+    first word that is none of the list's (the parser hangs such lists in too many ways to follow)."""
+    numbers: list[str] = []
+    for word in sentence.words[start:]:
+        if word.pos == "NUM":
+            numbers.append(word.text)
+        elif word.lower not in (",", "and", "years", "year", "old") or not numbers:
+            break
+    return numbers
+
+
+def _children_aged(said: Said, word: Word, ages: list[str]) -> Candidate | None:
+    listed = f"{', '.join(ages[:-1])} and {ages[-1]}"
+    content = f"Has {_HOW_MANY[len(ages)]} {word.lower}, aged {listed}"
+    return candidate(said, MemoryKind.PERSON, "ages", content, confidence=0.8)
 
 
 def people(
@@ -150,6 +198,9 @@ def people(
         if word.pos != "NOUN":
             continue
         mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
+        if (mine or _the_children(sentence, word)) and (ages := _ages(sentence, word)):
+            found.append(_children_aged(said, word, ages))
+            continue
         pet = lex.PETS.get(lemma)
         relation = (
             "best friend"
