@@ -975,3 +975,31 @@ def test_the_ages_of_several_children_said_together_are_one_memory(line: str, co
 )
 def test_anothers_children_a_denial_a_question_a_supposition_or_a_report_gives_no_ages(line: str) -> None:
     assert [c for c in found(line) if c.extractor.endswith((":ages", ":age"))] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my nephew Omar, he's 8 and loves trains", "Has a nephew named Omar, aged 8"),
+        ("my daughter Mia started school, she's 5", "Has a daughter named Mia, aged 5"),
+        ("my cousin Jo will visit, she is 19 years old", "Has a cousin named Jo, aged 19"),
+    ],
+)
+def test_an_age_told_by_he_or_she_after_a_name_goes_with_it(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "person")] == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my son Leo and his friend Sam came, he's 9",  # which one?
+        "my sister Ana came with Tom, he is 30",
+        "my daughter Mia, he is 30",  # not her
+        "my son Leo, he's not 7 yet",
+        "my brother Tom says he is 40",  # reported
+        "my son Leo, if he were 7 I'd let him",
+        "my husband Karl, he's 6 feet tall",  # no age
+    ],
+)
+def test_an_age_of_someone_else_denied_reported_supposed_or_no_age_is_not_added(line: str) -> None:
+    assert [c.content for c in found(line) if "aged" in c.content] == []

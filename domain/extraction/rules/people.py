@@ -129,6 +129,11 @@ def _age(sentence: Sentence, word: Word) -> str | None:
         return None  # "my son isn't 12", "if my son were 12", "when my son is 12"
     if is_question(sentence):
         return None
+    return _age_told(sentence, verb)
+
+
+def _age_told(sentence: Sentence, verb: Word) -> str | None:
+    """The age a "be" tells: "is 7", "is 12 years old"."""
     for c in sentence.children(verb.i):
         if c.dep == "attr" and c.pos == "NUM":
             return c.text
@@ -137,6 +142,50 @@ def _age(sentence: Sentence, word: Word) -> str | None:
             if number:
                 return f"{number[0].text} years old"
     return None
+
+
+# Who "he" or "she" can be, where the word says (a kid, a partner, a cousin can be either).
+_HE = frozenset({"son", "brother", "father", "dad", "husband", "boyfriend", "uncle", "nephew", "grandson",
+                 "grandfather", "grandpa", "stepson", "fiance", "fiancé"})
+_SHE = frozenset({"daughter", "sister", "mother", "mom", "mum", "wife", "girlfriend", "aunt", "niece",
+                  "granddaughter", "grandmother", "grandma", "stepdaughter", "fiancee", "fiancée"})
+
+
+def _age_said_after(sentence: Sentence, word: Word, relation: str, name: str) -> str | None:
+    """ "my son Leo, he's 7": an age told of one of the person's people in a clause of its own
+    after the name, by "he" or "she"; only when no one else was named between them."""
+    if is_question(sentence):
+        return None
+    for pronoun in sentence.words[word.i + 1:]:
+        if pronoun.lower not in ("he", "she") or pronoun.dep != "nsubj":
+            continue
+        if relation in (_SHE if pronoun.lower == "he" else _HE):
+            return None
+        if _another_between(sentence.words[word.i + 1 : pronoun.i], name):
+            return None  # "my son Leo and his friend Sam, he's 9": which one?
+        verb = sentence.words[pronoun.head]
+        if verb.lemma.lower() != "be":
+            continue  # "my son Leo will help, he's 17": what else is said of him comes first
+        if verb.lower == "were" or not _said_outright(sentence, verb):
+            return None
+        if any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
+            return None
+        return _age_told(sentence, verb)
+    return None
+
+
+def _another_between(words: Sequence[Word], name: str) -> bool:
+    """Whether someone other than the one named comes up in these words."""
+    others = lex.OWN_PEOPLE | lex.CASUAL | set(lex.PETS)
+    return any(w.pos == "PROPN" and w.text not in name.split() for w in words) or any(
+        w.pos == "NOUN" and w.lemma.lower() in others for w in words
+    )
+
+
+def _aged(found: Candidate | None, age: str | None) -> Candidate | None:
+    if found is None or age is None:
+        return found
+    return found.model_copy(update={"content": f"{found.content}, aged {age.removesuffix(' years old')}"})
 
 
 # The words a parent names their children by, in the plural ("my boys", "our daughters").
@@ -229,8 +278,9 @@ def people(
             holder = sentence.words[sentence.words[word.head].head]
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
+        told = _age_said_after(sentence, word, relation, name)
         if pet is not None:
-            found.append(theirs(said, relation, pet, name))
+            found.append(_aged(theirs(said, relation, pet, name), told))
             continue
         gone = _gone(sentence, word)
         if gone is not None and pet is not None:
@@ -259,7 +309,7 @@ def people(
                 )
             )
             continue
-        found.append(theirs(said, relation, pet, name))
+        found.append(_aged(theirs(said, relation, pet, name), told))
     return [f for f in found if f]
 
 
