@@ -1003,3 +1003,38 @@ def test_an_age_told_by_he_or_she_after_a_name_goes_with_it(line: str, content: 
 )
 def test_an_age_of_someone_else_denied_reported_supposed_or_no_age_is_not_added(line: str) -> None:
     assert [c.content for c in found(line) if "aged" in c.content] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("two dogs, Rex and Bella, and a hamster called Bob", "Has two dogs, Rex and Bella"),
+        ("three kids, Sam, Ella and Jo", "Has three kids, Sam, Ella and Jo"),
+        ("I have two rabbits, Bun and Flop, and a gecko named Zed", "Has two rabbits, Bun and Flop"),
+    ],
+)
+def test_animals_or_children_listed_by_count_and_name_are_theirs(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "household")] == [content]
+
+
+def test_one_named_after_a_listed_count_keeps_a_memory_of_its_own() -> None:
+    line = "two dogs, Rex and Bella, and a hamster called Bob"
+    assert [(c.attribute, c.value) for c in by_rule(line, "pet")] == [("pet_hamster", "Bob")]
+
+
+def test_one_without_a_name_listed_after_a_count_stays_with_it() -> None:
+    line = "I have two kids and a dog"
+    assert [c.content for c in by_rule(line, "household")] == ["Has two kids and a dog"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "two coffees, Rex and Bella",  # not what one keeps
+        "two cats, Miso and Tofu?",
+        "two cats, Miso and Tofu, live next door",  # the neighbours'
+        "two cats",  # no names: could be anything
+    ],
+)
+def test_a_listed_count_that_is_no_household_gives_nothing(line: str) -> None:
+    assert found(line) == []
