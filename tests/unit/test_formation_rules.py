@@ -1038,3 +1038,51 @@ def test_one_without_a_name_listed_after_a_count_stays_with_it() -> None:
 )
 def test_a_listed_count_that_is_no_household_gives_nothing(line: str) -> None:
     assert found(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content", "city"),
+    [
+        ("I moved back to Aberdeen in May", "Moved back to Aberdeen in May 2025", "Aberdeen"),
+        (
+            "I've moved back into my old flat in Tampere",
+            "Has moved back into their old flat in Tampere",
+            "Tampere",
+        ),
+        (
+            "my dad fell ill so I moved back into the family home in Galway to look after him",
+            "Moved back into the family home in Galway",
+            "Galway",
+        ),
+    ],
+)
+def test_moving_back_to_a_city_or_into_a_home_in_one_is_where_the_person_lives(
+    line: str, content: str, city: str
+) -> None:
+    assert [(c.content, c.value) for c in by_rule(line, "residence")] == [(content, city)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I moved back into my office in Aberdeen",  # no home
+        "If I moved back to Aberdeen I'd be happier",
+        "I didn't move back to Aberdeen",
+        "my sister moved back to Aberdeen",
+        "Should I move back to Aberdeen?",
+        "I moved back in May",  # no place
+    ],
+)
+def test_a_move_back_that_is_no_home_or_not_the_persons_gives_no_home(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "home_city"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I moved to Aberdeen to care for her", "Moved to Aberdeen"),  # not "Moved to Aberdeen to care"
+        ("I moved to Aberdeen to be near my daughter", "Moved to Aberdeen to be near their daughter"),
+    ],
+)
+def test_why_one_moved_is_kept_unless_it_is_about_someone_unnamed(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "residence")] == [content]

@@ -32,16 +32,17 @@ def residence(said: Said) -> list[Candidate]:
     lemma = clause.lemma
     target: str | None = None
     if lemma in ("move", "relocate"):
-        for prep in children(said, clause.head, "prep"):
+        for prep in _move_preps(said):
             if prep.lower in ("to", "into"):
                 target = place(said, prep, named=True) or target
+        target = target or _home_moved_into_in(said)
     elif lemma in ("live", "base", "settle") and (not clause.past or clause.perfect):
         for prep in children(said, clause.head, "prep"):
             if prep.lower == "in":
                 target = place(said, prep) or target
     if target is None:
         return []
-    content = said.text()
+    content = said.text(drop=_purpose(said))
     ahead = (
         clause.looking_ahead
         or (lemma in ("move", "relocate") and clause.head.tag == "VBG")
@@ -63,6 +64,48 @@ def residence(said: Said) -> list[Candidate]:
             valid_from=said.when(),
         )
     return [found] if found else []
+
+
+# "moved back to Leeds", "moved home to Cork": the parser hangs the "to" on the adverb.
+_MOVED_HOW = frozenset({"back", "home", "over", "out", "away"})
+
+
+def _move_preps(said: Said) -> list[Word]:
+    head = said.clause.head
+    hows = [a for a in children(said, head, "advmod") if a.lower in _MOVED_HOW]
+    return [*children(said, head, "prep"), *(p for a in hows for p in children(said, a, "prep"))]
+
+
+_OWN = frozenset({"i", "me", "my", "myself", "we", "us", "our"})
+
+
+def _purpose(said: Said) -> list[int]:
+    """ "... to look after her": why one moved, about someone the memory cannot name; the part
+    about them is cut, and what is left reads "moved to Leeds to look" (one about the person
+    stays: "to be near my son")."""
+    sentence = said.sentence
+    return [
+        w.i
+        for c in children(said, said.clause.head, "advcl", "xcomp")
+        if any(a.lower == "to" and a.dep == "aux" for a in sentence.children(c.i))
+        and any(w.pos == "PRON" and w.lower not in _OWN for w in sentence.subtree(c.i))
+        for w in sentence.subtree(c.i)
+    ]
+
+
+def _home_moved_into_in(said: Said) -> str | None:
+    """ "I moved back into the family home in Cork": the city said of the move into a home, which
+    can only be a place, whatever the parser took the name for."""
+    preps = _move_preps(said)
+    homes = [o for p in preps if p.lower == "into" for o in children(said, p, "pobj")]
+    homes = [o for o in homes if o.lemma.lower() in _HOMES]
+    if not homes:
+        return None
+    ins = [p for p in [*preps, *(q for h in homes for q in children(said, h, "prep"))] if p.lower == "in"]
+    return next((where for p in ins if (where := place(said, p) or _proper_name(said, p))), None)
+
+
+_HOMES = frozenset({"flat", "house", "apartment", "home", "place", "room", "studio", "cottage"})
 
 
 # Where one is from is not where one lives ("from Taichung, studying in Melbourne"): no home_city.
