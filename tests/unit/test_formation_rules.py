@@ -917,8 +917,8 @@ def test_a_name_the_line_reports_after_it_is_no_partner() -> None:
 @pytest.mark.parametrize(
     ("line", "city"),
     [
-        ("I'm a pharmacist at a small chemist here in Bristol", "Bristol"),
-        ("I work as a welder here in Gdansk", "Gdansk"),
+        ("I'm a pharmacist at a small chemist here in Swindon", "Swindon"),
+        ("I work as a welder here in Olsztyn", "Olsztyn"),
         ("honestly I'm a barber at a shop here in Glasgow and it's busy", "Glasgow"),
     ],
 )
@@ -929,10 +929,10 @@ def test_a_job_said_here_in_a_city_tells_where_the_person_lives(line: str, city:
 @pytest.mark.parametrize(
     "line",
     [
-        "I'm a pharmacist in Bristol",  # where one works need not be home
-        "If I were a pharmacist here in Bristol I'd be rich",
-        "I'm not a welder here in Gdansk",
-        "my brother is a welder here in Gdansk",
+        "I'm a pharmacist in Swindon",  # where one works need not be home
+        "If I were a pharmacist here in Swindon I'd be rich",
+        "I'm not a welder here in Olsztyn",
+        "my brother is a welder here in Olsztyn",
         "Am I the only barber here in Glasgow?",
         "I was a barber here in Glasgow years ago",
         "I'm a barber and my aunt lives here in Glasgow",  # her home, in a clause of its own
@@ -943,7 +943,7 @@ def test_a_job_elsewhere_denied_supposed_past_or_anothers_tells_no_home(line: st
 
 
 def test_the_city_after_here_in_is_no_employer() -> None:
-    line = "I'm a pharmacist at a small chemist here in Bristol"
+    line = "I'm a pharmacist at a small chemist here in Swindon"
     assert [c.value for c in found(line) if c.attribute == "employer"] == []
 
 
@@ -992,11 +992,11 @@ def test_an_age_told_by_he_or_she_after_a_name_goes_with_it(line: str, content: 
 @pytest.mark.parametrize(
     "line",
     [
-        "my son Leo and his friend Sam came, he's 9",  # which one?
-        "my sister Ana came with Tom, he is 30",
+        "my son Leo and his friend Finn came, he's 9",  # which one?
+        "my sister Ana came with Piet, he is 30",
         "my daughter Mia, he is 30",  # not her
         "my son Leo, he's not 7 yet",
-        "my brother Tom says he is 40",  # reported
+        "my brother Piet says he is 40",  # reported
         "my son Leo, if he were 7 I'd let him",
         "my husband Karl, he's 6 feet tall",  # no age
     ],
@@ -1009,7 +1009,7 @@ def test_an_age_of_someone_else_denied_reported_supposed_or_no_age_is_not_added(
     ("line", "content"),
     [
         ("two dogs, Rex and Bella, and a hamster called Bob", "Has two dogs, Rex and Bella"),
-        ("three kids, Sam, Ella and Jo", "Has three kids, Sam, Ella and Jo"),
+        ("three kids, Finn, Nell and Jo", "Has three kids, Finn, Nell and Jo"),
         ("I have two rabbits, Bun and Flop, and a gecko named Zed", "Has two rabbits, Bun and Flop"),
     ],
 )
@@ -1050,8 +1050,8 @@ def test_a_listed_count_that_is_no_household_gives_nothing(line: str) -> None:
             "Tampere",
         ),
         (
-            "my dad fell ill so I moved back into the family home in Galway to look after him",
-            "Moved back into the family home in Galway",
+            "my dad fell ill so I moved back into my old cottage in Galway to care for him",
+            "Moved back into their old cottage in Galway",
             "Galway",
         ),
     ],

@@ -52,7 +52,7 @@ _KEPT = frozenset({"kid", "child", "son", "daughter", "grandchild", "grandkid"})
 
 def _named_ones_listed(sentence: Sentence, root: Word) -> bool:
     """A line that is only a count of the person's animals or children with their names: "two
-    cats, Miso and Tofu", "three kids, Sam, Ella and Jo", said as a reply: what they have."""
+    cats, Miso and Tofu", "three kids, Finn, Nell and Jo", said as a reply: what they have."""
     first = next((w for w in sentence.words if w.dep not in _BEFORE), None)
     if root.pos != "NOUN" or root.tag != "NNS" or first is None:
         return False

@@ -66,7 +66,7 @@ def residence(said: Said) -> list[Candidate]:
     return [found] if found else []
 
 
-# "moved back to Leeds", "moved home to Cork": the parser hangs the "to" on the adverb.
+# "moved back to Swindon", "moved over to Olsztyn": the parser hangs the "to" on the adverb.
 _MOVED_HOW = frozenset({"back", "home", "over", "out", "away"})
 
 
@@ -80,8 +80,8 @@ _OWN = frozenset({"i", "me", "my", "myself", "we", "us", "our"})
 
 
 def _purpose(said: Said) -> list[int]:
-    """ "... to look after her": why one moved, about someone the memory cannot name; the part
-    about them is cut, and what is left reads "moved to Leeds to look" (one about the person
+    """ "... to care for her": why one moved, about someone the memory cannot name; the part
+    about them is cut, and what is left reads "moved to Swindon to care" (one about the person
     stays: "to be near my son")."""
     sentence = said.sentence
     return [
@@ -94,7 +94,7 @@ def _purpose(said: Said) -> list[int]:
 
 
 def _home_moved_into_in(said: Said) -> str | None:
-    """ "I moved back into the family home in Cork": the city said of the move into a home, which
+    """ "I moved back into my old flat in Olsztyn": the city said of the move into a home, which
     can only be a place, whatever the parser took the name for."""
     preps = _move_preps(said)
     homes = [o for p in preps if p.lower == "into" for o in children(said, p, "pobj")]
@@ -224,7 +224,7 @@ def work(said: Said) -> list[Candidate]:
 
 
 def _home_said_here(said: Said) -> list[Candidate]:
-    """ "I'm a nurse at a clinic here in Leeds", "I work as a cook here in Porto": where one works
+    """ "I'm a nurse at a clinic here in Swindon", "I work as a cook here in Olsztyn": where one works
     is not always where one lives, but "here in" is where the person is as they say it."""
     for prep in _here_in(said):
         where = place(said, prep) or _proper_name(said, prep)

@@ -162,10 +162,10 @@ def _age_said_after(sentence: Sentence, word: Word, relation: str, name: str) ->
         if relation in (_SHE if pronoun.lower == "he" else _HE):
             return None
         if _another_between(sentence.words[word.i + 1 : pronoun.i], name):
-            return None  # "my son Leo and his friend Sam, he's 9": which one?
+            return None  # "my son Leo and his friend Finn, he's 9": which one?
         verb = sentence.words[pronoun.head]
         if verb.lemma.lower() != "be":
-            continue  # "my son Leo will help, he's 17": what else is said of him comes first
+            continue  # "my son Leo will help, he's 15": what else is said of him comes first
         if verb.lower == "were" or not _said_outright(sentence, verb):
             return None
         if any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
@@ -201,15 +201,15 @@ def _the_children(sentence: Sentence, word: Word) -> bool:
 
 
 def _ages(sentence: Sentence, word: Word) -> list[str]:
-    """ "my kids are 9 and 12", "the boys are 3, 5 and 8": one age for each of several children,
+    """ "my kids are 5 and 11", "the boys are 3, 6 and 10": one age for each of several children,
     said together (an age alone, or of one child, is `_age`'s)."""
     if word.tag != "NNS" or word.lemma.lower() not in _OFFSPRING or word.dep != "nsubj":
         return []
     verb = sentence.words[word.head]
     if verb.lemma.lower() != "be" or verb.lower == "were" or is_question(sentence):
-        return []  # "if my kids were 9 and 12"
+        return []  # "if my kids were 5 and 11"
     if not _said_outright(sentence, verb) or any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
-        return []  # "she said the kids are 9 and 12", "when the kids are 9 and 12"
+        return []  # "she said the kids are 5 and 11", "when the kids are 5 and 11"
     ages = _listed_numbers(sentence, verb.i + 1)
     if not all(a.isdigit() and 0 < int(a) < 60 for a in ages) or len(ages) not in _HOW_MANY:
         return []  # one age is `_age`'s; "the girls are 100 percent right"
@@ -217,7 +217,7 @@ def _ages(sentence: Sentence, word: Word) -> list[str]:
 
 
 def _listed_numbers(sentence: Sentence, start: int) -> list[str]:
-    """The numbers listed from word `start` on ("9 and 12", "3, 5 and 8 years old"), up to the
+    """The numbers listed from word `start` on ("5 and 11", "3, 6 and 10 years old"), up to the
     first word that is none of the list's (the parser hangs such lists in too many ways to follow)."""
     numbers: list[str] = []
     for word in sentence.words[start:]:
