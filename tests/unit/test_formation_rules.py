@@ -912,3 +912,177 @@ def test_one_met_once_a_tradesman_a_question_or_a_reported_name_is_no_partner(li
 
 def test_a_name_the_line_reports_after_it_is_no_partner() -> None:
     assert [c for c in found("I've been seeing someone, her name is Rosa, my mum says") if c.attribute] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "city"),
+    [
+        ("I'm a pharmacist at a small chemist here in Swindon", "Swindon"),
+        ("I work as a welder here in Olsztyn", "Olsztyn"),
+        ("honestly I'm a barber at a shop here in Glasgow and it's busy", "Glasgow"),
+    ],
+)
+def test_a_job_said_here_in_a_city_tells_where_the_person_lives(line: str, city: str) -> None:
+    assert [(c.content, c.value) for c in by_rule(line, "home_here")] == [(f"Lives in {city}", city)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'm a pharmacist in Swindon",  # where one works need not be home
+        "If I were a pharmacist here in Swindon I'd be rich",
+        "I'm not a welder here in Olsztyn",
+        "my brother is a welder here in Olsztyn",
+        "Am I the only barber here in Glasgow?",
+        "I was a barber here in Glasgow years ago",
+        "I'm a barber and my aunt lives here in Glasgow",  # her home, in a clause of its own
+    ],
+)
+def test_a_job_elsewhere_denied_supposed_past_or_anothers_tells_no_home(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "home_city"] == []
+
+
+def test_the_city_after_here_in_is_no_employer() -> None:
+    line = "I'm a pharmacist at a small chemist here in Swindon"
+    assert [c.value for c in found(line) if c.attribute == "employer"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my kids are 5 and 11", "Has two kids, aged 5 and 11"),
+        ("the children are 6 and 8, they love the beach", "Has two children, aged 6 and 8"),
+        ("My girls are 2, 4 and 9", "Has three girls, aged 2, 4 and 9"),
+        ("our sons are 14 and 16 years old", "Has two sons, aged 14 and 16"),
+    ],
+)
+def test_the_ages_of_several_children_said_together_are_one_memory(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "ages")] == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my neighbour's kids are 5 and 11",  # someone else's
+        "her kids are 5 and 11",
+        "my kids aren't 5 and 11 anymore",
+        "are the kids 5 and 11?",
+        "If my kids were 5 and 11 I'd go back to work",
+        "When the kids are 5 and 11 we'll travel",
+        "she told me the kids are 5 and 11",  # reported
+        "the students are 19 and 20",  # not children of theirs
+    ],
+)
+def test_anothers_children_a_denial_a_question_a_supposition_or_a_report_gives_no_ages(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith((":ages", ":age"))] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my nephew Omar, he's 8 and loves trains", "Has a nephew named Omar, aged 8"),
+        ("my daughter Mia started school, she's 5", "Has a daughter named Mia, aged 5"),
+        ("my cousin Jo will visit, she is 19 years old", "Has a cousin named Jo, aged 19"),
+    ],
+)
+def test_an_age_told_by_he_or_she_after_a_name_goes_with_it(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "person")] == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my son Leo and his friend Finn came, he's 9",  # which one?
+        "my sister Ana came with Piet, he is 30",
+        "my daughter Mia, he is 30",  # not her
+        "my son Leo, he's not 7 yet",
+        "my brother Piet says he is 40",  # reported
+        "my son Leo, if he were 7 I'd let him",
+        "my husband Karl, he's 6 feet tall",  # no age
+    ],
+)
+def test_an_age_of_someone_else_denied_reported_supposed_or_no_age_is_not_added(line: str) -> None:
+    assert [c.content for c in found(line) if "aged" in c.content] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("two dogs, Rex and Bella, and a hamster called Bob", "Has two dogs, Rex and Bella"),
+        ("three kids, Finn, Nell and Jo", "Has three kids, Finn, Nell and Jo"),
+        ("I have two rabbits, Bun and Flop, and a gecko named Zed", "Has two rabbits, Bun and Flop"),
+    ],
+)
+def test_animals_or_children_listed_by_count_and_name_are_theirs(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "household")] == [content]
+
+
+def test_one_named_after_a_listed_count_keeps_a_memory_of_its_own() -> None:
+    line = "two dogs, Rex and Bella, and a hamster called Bob"
+    assert [(c.attribute, c.value) for c in by_rule(line, "pet")] == [("pet_hamster", "Bob")]
+
+
+def test_one_without_a_name_listed_after_a_count_stays_with_it() -> None:
+    line = "I have two kids and a dog"
+    assert [c.content for c in by_rule(line, "household")] == ["Has two kids and a dog"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "two coffees, Rex and Bella",  # not what one keeps
+        "two cats, Miso and Tofu?",
+        "two cats, Miso and Tofu, live next door",  # the neighbours'
+        "two cats",  # no names: could be anything
+    ],
+)
+def test_a_listed_count_that_is_no_household_gives_nothing(line: str) -> None:
+    assert found(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content", "city"),
+    [
+        ("I moved back to Aberdeen in May", "Moved back to Aberdeen in May 2025", "Aberdeen"),
+        (
+            "I've moved back into my old flat in Tampere",
+            "Has moved back into their old flat in Tampere",
+            "Tampere",
+        ),
+        (
+            "my dad fell ill so I moved back into my old cottage in Galway to care for him",
+            "Moved back into their old cottage in Galway",
+            "Galway",
+        ),
+    ],
+)
+def test_moving_back_to_a_city_or_into_a_home_in_one_is_where_the_person_lives(
+    line: str, content: str, city: str
+) -> None:
+    assert [(c.content, c.value) for c in by_rule(line, "residence")] == [(content, city)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I moved back into my office in Aberdeen",  # no home
+        "If I moved back to Aberdeen I'd be happier",
+        "I didn't move back to Aberdeen",
+        "my sister moved back to Aberdeen",
+        "Should I move back to Aberdeen?",
+        "I moved back in May",  # no place
+    ],
+)
+def test_a_move_back_that_is_no_home_or_not_the_persons_gives_no_home(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "home_city"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I moved to Aberdeen to care for her", "Moved to Aberdeen"),  # not "Moved to Aberdeen to care"
+        ("I moved to Aberdeen to be near my daughter", "Moved to Aberdeen to be near their daughter"),
+    ],
+)
+def test_why_one_moved_is_kept_unless_it_is_about_someone_unnamed(line: str, content: str) -> None:
+    assert [c.content for c in by_rule(line, "residence")] == [content]

@@ -5,13 +5,16 @@ person's own, and reads as they meant it once the subject is put back ("I'm doin
 
 Only a statement whose main verb comes first and has no subject of its own: an -ing form, a past
 tense, or "been". An order ("remind me", "make it a table": the bare verb), a question, and a line
-whose verb has a subject ("Sounds good", "the flat is nice") are left as they came.
+whose verb has a subject ("Sounds good", "the flat is nice") are left as they came. One line with
+no verb at all is the person's too: their animals or children listed by count and name ("two cats,
+Miso and Tofu"), which is what they have ("I have two cats, ...").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.extraction import lexicon as lex
 from domain.extraction.clauses import is_question
 from domain.text.parse import Parser, Sentence, Word
 
@@ -25,7 +28,11 @@ def _elided(sentence: Sentence) -> str | None:
     None when it has one or is no statement of the person's."""
     words = sentence.words
     root = next((w for w in words if w.dep == "ROOT"), None)
-    if root is None or is_question(sentence) or any(c.dep in _SUBJECTS for c in sentence.children(root.i)):
+    if root is None or is_question(sentence):
+        return None
+    if _named_ones_listed(sentence, root):
+        return "I have"
+    if any(c.dep in _SUBJECTS for c in sentence.children(root.i)):
         return None
     first = _verb_first(words, root)
     if first is None:
@@ -37,6 +44,23 @@ def _elided(sentence: Sentence) -> str | None:
     if root.tag == "VBD" and first is root:
         return "I"
     return None
+
+
+# What a person lists by number and name when they tell who lives with them.
+_KEPT = frozenset({"kid", "child", "son", "daughter", "grandchild", "grandkid"})
+
+
+def _named_ones_listed(sentence: Sentence, root: Word) -> bool:
+    """A line that is only a count of the person's animals or children with their names: "two
+    cats, Miso and Tofu", "three kids, Finn, Nell and Jo", said as a reply: what they have."""
+    first = next((w for w in sentence.words if w.dep not in _BEFORE), None)
+    if root.pos != "NOUN" or root.tag != "NNS" or first is None:
+        return False
+    if first.dep != "nummod" or first.head != root.i:
+        return False  # the count opens the line
+    if root.lemma.lower() not in _KEPT and root.lemma.lower() not in lex.PETS:
+        return False
+    return any(c.dep in ("appos", "conj") and c.pos == "PROPN" for c in sentence.children(root.i))
 
 
 def _verb_first(words: Sequence[Word], root: Word) -> Word | None:

@@ -32,16 +32,17 @@ def residence(said: Said) -> list[Candidate]:
     lemma = clause.lemma
     target: str | None = None
     if lemma in ("move", "relocate"):
-        for prep in children(said, clause.head, "prep"):
+        for prep in _move_preps(said):
             if prep.lower in ("to", "into"):
                 target = place(said, prep, named=True) or target
+        target = target or _home_moved_into_in(said)
     elif lemma in ("live", "base", "settle") and (not clause.past or clause.perfect):
         for prep in children(said, clause.head, "prep"):
             if prep.lower == "in":
                 target = place(said, prep) or target
     if target is None:
         return []
-    content = said.text()
+    content = said.text(drop=_purpose(said))
     ahead = (
         clause.looking_ahead
         or (lemma in ("move", "relocate") and clause.head.tag == "VBG")
@@ -63,6 +64,48 @@ def residence(said: Said) -> list[Candidate]:
             valid_from=said.when(),
         )
     return [found] if found else []
+
+
+# "moved back to Swindon", "moved over to Olsztyn": the parser hangs the "to" on the adverb.
+_MOVED_HOW = frozenset({"back", "home", "over", "out", "away"})
+
+
+def _move_preps(said: Said) -> list[Word]:
+    head = said.clause.head
+    hows = [a for a in children(said, head, "advmod") if a.lower in _MOVED_HOW]
+    return [*children(said, head, "prep"), *(p for a in hows for p in children(said, a, "prep"))]
+
+
+_OWN = frozenset({"i", "me", "my", "myself", "we", "us", "our"})
+
+
+def _purpose(said: Said) -> list[int]:
+    """ "... to care for her": why one moved, about someone the memory cannot name; the part
+    about them is cut, and what is left reads "moved to Swindon to care" (one about the person
+    stays: "to be near my son")."""
+    sentence = said.sentence
+    return [
+        w.i
+        for c in children(said, said.clause.head, "advcl", "xcomp")
+        if any(a.lower == "to" and a.dep == "aux" for a in sentence.children(c.i))
+        and any(w.pos == "PRON" and w.lower not in _OWN for w in sentence.subtree(c.i))
+        for w in sentence.subtree(c.i)
+    ]
+
+
+def _home_moved_into_in(said: Said) -> str | None:
+    """ "I moved back into my old flat in Olsztyn": the city said of the move into a home, which
+    can only be a place, whatever the parser took the name for."""
+    preps = _move_preps(said)
+    homes = [o for p in preps if p.lower == "into" for o in children(said, p, "pobj")]
+    homes = [o for o in homes if o.lemma.lower() in _HOMES]
+    if not homes:
+        return None
+    ins = [p for p in [*preps, *(q for h in homes for q in children(said, h, "prep"))] if p.lower == "in"]
+    return next((where for p in ins if (where := place(said, p) or _proper_name(said, p))), None)
+
+
+_HOMES = frozenset({"flat", "house", "apartment", "home", "place", "room", "studio", "cottage"})
 
 
 # Where one is from is not where one lives ("from Taichung, studying in Melbourne"): no home_city.
@@ -177,7 +220,56 @@ def work(said: Said) -> list[Candidate]:
         or (not clause.past and _remote(said) and said.when(past_only=False) is None)  # not "today"
     ):
         found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
-    return [f for f in found if f]
+    return [f for f in found if f] + _home_said_here(said)
+
+
+def _home_said_here(said: Said) -> list[Candidate]:
+    """ "I'm a nurse at a clinic here in Swindon", "I work as a cook here in Olsztyn": where one works
+    is not always where one lives, but "here in" is where the person is as they say it."""
+    for prep in _here_in(said):
+        where = place(said, prep) or _proper_name(said, prep)
+        if where is not None:
+            return one(
+                candidate(
+                    said,
+                    MemoryKind.FACT,
+                    "home_here",
+                    f"Lives in {where}",
+                    attribute="home_city",
+                    value=where,
+                    entities=(where,),
+                )
+            )
+    return []
+
+
+def _here_in(said: Said) -> list[Word]:
+    """The "in" of the clause's "here in ...", if it has one."""
+    return [
+        prep
+        for word in said.sentence.subtree(said.clause.head.i)
+        if word.lower == "here" and not _in_another_clause(said, word)
+        for prep in children(said, word, "prep")
+        if prep.lower == "in"
+    ]
+
+
+def _proper_name(said: Said, under: Word) -> str | None:
+    """A short proper name under a word, whatever the parser took it for: after "here in" it can
+    only be a place (a small model often takes a city for an organisation)."""
+    proper = [w for w in said.sentence.subtree(under.i) if w.pos == "PROPN"]
+    return joined(proper) if 0 < len(proper) <= 3 else None
+
+
+def _in_another_clause(said: Said, word: Word) -> bool:
+    """Whether a word of the clause's subtree belongs to a clause of its own hung on it ("I'm a
+    nurse and my mum lives here")."""
+    for above in said.sentence.ancestors(word.i):
+        if above.i == said.clause.head.i:
+            return False
+        if above.pos in ("VERB", "AUX"):
+            return True
+    return False
 
 
 def _only_a_place(said: Said, where: Word, employer: str) -> bool:
@@ -322,7 +414,9 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
     employer = None
     nested: set[int] = set()
     if employer_prep is not None:
-        nested = {w.i for q in preps if q is not employer_prep for w in sentence.subtree(q.i)}
+        nested = {
+            w.i for q in [*preps, *_here_in(said)] if q is not employer_prep for w in sentence.subtree(q.i)
+        }
         own = {w.i for w in sentence.subtree(employer_prep.i)} - nested
         named = [(k, ws) for k, ws in sentence.entities() if k in ("ORG", "FAC", "PERSON") and ws[0].i in own]
         # "at Spotify in Stockholm": what one works at, beside the city, is no city (a small parser
@@ -355,7 +449,7 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
                 entities=(employer,),
             )
         )
-    return [f for f in found if f]
+    return [f for f in found if f] + _home_said_here(said)
 
 
 def favourite(said: Said) -> list[Candidate]:

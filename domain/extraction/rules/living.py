@@ -318,8 +318,27 @@ def household(said: Said) -> list[Candidate]:
             )
             and not children(said, obj, "acl")
         ):
-            return one(candidate(said, MemoryKind.FACT, "household", said.text(), confidence=0.85))
+            text = said.text(drop=_others_listed(said, obj))
+            return one(candidate(said, MemoryKind.FACT, "household", text, confidence=0.85))
     return []
+
+
+def _others_listed(said: Said, obj: Word) -> list[int]:
+    """The other animals or people listed after the first with a name ("two cats, Miso and Tofu,
+    and a rabbit called Bun"): each is a memory of its own, found by the rules for the named ones;
+    one without a name stays ("two kids and a dog")."""
+    sentence = said.sentence
+    others = [  # the parser joins the next one to the noun or to its last name
+        c
+        for c in sentence.subtree(obj.i)
+        if c.dep == "conj" and c.pos == "NOUN" and any(w.pos == "PROPN" for w in sentence.subtree(c.i))
+    ]
+    if not others:
+        return []
+    start = min(w.i for c in others for w in sentence.subtree(c.i))
+    while start > obj.i and sentence.words[start - 1].lower in (",", "and"):
+        start -= 1
+    return [w.i for w in sentence.words if w.i >= start and w.i in {x.i for x in sentence.subtree(obj.i)}]
 
 
 _HOMES = frozenset({"flat", "house", "apartment", "place", "home", "room"})

@@ -125,8 +125,15 @@ def _age(sentence: Sentence, word: Word) -> str | None:
     if subject.dep != "nsubj" or sentence.words[subject.head].lemma.lower() != "be":
         return None
     verb = sentence.words[subject.head]
-    if any(c.dep == "neg" for c in sentence.children(verb.i)) or is_question(sentence):
+    if verb.lower == "were" or any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
+        return None  # "my son isn't 12", "if my son were 12", "when my son is 12"
+    if is_question(sentence):
         return None
+    return _age_told(sentence, verb)
+
+
+def _age_told(sentence: Sentence, verb: Word) -> str | None:
+    """The age a "be" tells: "is 7", "is 12 years old"."""
     for c in sentence.children(verb.i):
         if c.dep == "attr" and c.pos == "NUM":
             return c.text
@@ -135,6 +142,96 @@ def _age(sentence: Sentence, word: Word) -> str | None:
             if number:
                 return f"{number[0].text} years old"
     return None
+
+
+# Who "he" or "she" can be, where the word says (a kid, a partner, a cousin can be either).
+_HE = frozenset({"son", "brother", "father", "dad", "husband", "boyfriend", "uncle", "nephew", "grandson",
+                 "grandfather", "grandpa", "stepson", "fiance", "fiancé"})
+_SHE = frozenset({"daughter", "sister", "mother", "mom", "mum", "wife", "girlfriend", "aunt", "niece",
+                  "granddaughter", "grandmother", "grandma", "stepdaughter", "fiancee", "fiancée"})
+
+
+def _age_said_after(sentence: Sentence, word: Word, relation: str, name: str) -> str | None:
+    """ "my son Leo, he's 7": an age told of one of the person's people in a clause of its own
+    after the name, by "he" or "she"; only when no one else was named between them."""
+    if is_question(sentence):
+        return None
+    for pronoun in sentence.words[word.i + 1:]:
+        if pronoun.lower not in ("he", "she") or pronoun.dep != "nsubj":
+            continue
+        if relation in (_SHE if pronoun.lower == "he" else _HE):
+            return None
+        if _another_between(sentence.words[word.i + 1 : pronoun.i], name):
+            return None  # "my son Leo and his friend Finn, he's 9": which one?
+        verb = sentence.words[pronoun.head]
+        if verb.lemma.lower() != "be":
+            continue  # "my son Leo will help, he's 15": what else is said of him comes first
+        if verb.lower == "were" or not _said_outright(sentence, verb):
+            return None
+        if any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
+            return None
+        return _age_told(sentence, verb)
+    return None
+
+
+def _another_between(words: Sequence[Word], name: str) -> bool:
+    """Whether someone other than the one named comes up in these words."""
+    others = lex.OWN_PEOPLE | lex.CASUAL | set(lex.PETS)
+    return any(w.pos == "PROPN" and w.text not in name.split() for w in words) or any(
+        w.pos == "NOUN" and w.lemma.lower() in others for w in words
+    )
+
+
+def _aged(found: Candidate | None, age: str | None) -> Candidate | None:
+    if found is None or age is None:
+        return found
+    return found.model_copy(update={"content": f"{found.content}, aged {age.removesuffix(' years old')}"})
+
+
+# The words a parent names their children by, in the plural ("my boys", "our daughters").
+_OFFSPRING = frozenset({"kid", "child", "son", "daughter", "boy", "girl", "twin", "grandchild"})
+_HOW_MANY = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _the_children(sentence: Sentence, word: Word) -> bool:
+    """ "the kids", "the children": in a parent's mouth their own, though said without "my"."""
+    return word.lower in ("kids", "children") and any(
+        c.dep == "det" and c.lower == "the" for c in sentence.children(word.i)
+    )
+
+
+def _ages(sentence: Sentence, word: Word) -> list[str]:
+    """ "my kids are 5 and 11", "the boys are 3, 6 and 10": one age for each of several children,
+    said together (an age alone, or of one child, is `_age`'s)."""
+    if word.tag != "NNS" or word.lemma.lower() not in _OFFSPRING or word.dep != "nsubj":
+        return []
+    verb = sentence.words[word.head]
+    if verb.lemma.lower() != "be" or verb.lower == "were" or is_question(sentence):
+        return []  # "if my kids were 5 and 11"
+    if not _said_outright(sentence, verb) or any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
+        return []  # "she said the kids are 5 and 11", "when the kids are 5 and 11"
+    ages = _listed_numbers(sentence, verb.i + 1)
+    if not all(a.isdigit() and 0 < int(a) < 60 for a in ages) or len(ages) not in _HOW_MANY:
+        return []  # one age is `_age`'s; "the girls are 100 percent right"
+    return ages
+
+
+def _listed_numbers(sentence: Sentence, start: int) -> list[str]:
+    """The numbers listed from word `start` on ("5 and 11", "3, 6 and 10 years old"), up to the
+    first word that is none of the list's (the parser hangs such lists in too many ways to follow)."""
+    numbers: list[str] = []
+    for word in sentence.words[start:]:
+        if word.pos == "NUM":
+            numbers.append(word.text)
+        elif word.lower not in (",", "and", "years", "year", "old") or not numbers:
+            break
+    return numbers
+
+
+def _children_aged(said: Said, word: Word, ages: list[str]) -> Candidate | None:
+    listed = f"{', '.join(ages[:-1])} and {ages[-1]}"
+    content = f"Has {_HOW_MANY[len(ages)]} {word.lower}, aged {listed}"
+    return candidate(said, MemoryKind.PERSON, "ages", content, confidence=0.8)
 
 
 def people(
@@ -150,6 +247,9 @@ def people(
         if word.pos != "NOUN":
             continue
         mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
+        if (mine or _the_children(sentence, word)) and (ages := _ages(sentence, word)):
+            found.append(_children_aged(said, word, ages))
+            continue
         pet = lex.PETS.get(lemma)
         relation = (
             "best friend"
@@ -178,8 +278,9 @@ def people(
             holder = sentence.words[sentence.words[word.head].head]
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
+        told = _age_said_after(sentence, word, relation, name)
         if pet is not None:
-            found.append(theirs(said, relation, pet, name))
+            found.append(_aged(theirs(said, relation, pet, name), told))
             continue
         gone = _gone(sentence, word)
         if gone is not None and pet is not None:
@@ -208,7 +309,7 @@ def people(
                 )
             )
             continue
-        found.append(theirs(said, relation, pet, name))
+        found.append(_aged(theirs(said, relation, pet, name), told))
     return [f for f in found if f]
 
 
