@@ -69,6 +69,8 @@ SINGLE = {
     "boss": "manager",
     "manager": "manager",
 }
+# Where one lives, said as a kind of home ("moved into a flat in ...", "share a house with ...").
+HOMES = frozenset({"flat", "house", "apartment", "home", "place", "room", "studio", "cottage"})
 PETS = {
     "cat": "cat",
     "kitten": "cat",

@@ -98,14 +98,13 @@ def _home_moved_into_in(said: Said) -> str | None:
     can only be a place, whatever the parser took the name for."""
     preps = _move_preps(said)
     homes = [o for p in preps if p.lower == "into" for o in children(said, p, "pobj")]
-    homes = [o for o in homes if o.lemma.lower() in _HOMES]
+    homes = [o for o in homes if o.lemma.lower() in lex.HOMES]
     if not homes:
         return None
     ins = [p for p in [*preps, *(q for h in homes for q in children(said, h, "prep"))] if p.lower == "in"]
     return next((where for p in ins if (where := place(said, p) or _proper_name(said, p))), None)
 
 
-_HOMES = frozenset({"flat", "house", "apartment", "home", "place", "room", "studio", "cottage"})
 
 
 # Where one is from is not where one lives ("from Taichung, studying in Melbourne"): no home_city.

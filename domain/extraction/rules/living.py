@@ -341,7 +341,6 @@ def _others_listed(said: Said, obj: Word) -> list[int]:
     return [w.i for w in sentence.words if w.i >= start and w.i in {x.i for x in sentence.subtree(obj.i)}]
 
 
-_HOMES = frozenset({"flat", "house", "apartment", "place", "home", "room"})
 _PEOPLE = lex.OWN_PEOPLE | lex.CASUAL | lex.OCCUPATIONS | {"mate", "people", "girl", "guy", "parent"}
 
 
@@ -349,14 +348,14 @@ def _living_with(said: Said) -> list[Candidate]:
     """ "I live with my sister", "I share a flat with two mates" — not "I live with the pain"."""
     head = said.clause.head
     if head.lemma.lower() == "share" and not any(
-            o.lemma.lower() in _HOMES for o in children(said, head, "dobj")):
+            o.lemma.lower() in lex.HOMES for o in children(said, head, "dobj")):
         return []  # "I share an office with Tom": no home
     mates = [o for p in said.sentence.subtree(head.i) if p.lower == "with" and p.head in (
         head.i, *(o.i for o in children(said, head, "dobj"))) for o in children(said, p, "pobj")]
     if not any(o.lemma.lower() in _PEOPLE | lex.PETS.keys() or o.pos == "PROPN" for o in mates):
         return []
     # The home shared in a city is where they live: "I share a flat in Salford with two mates".
-    homes = [head, *(o for o in children(said, head, "dobj") if o.lemma.lower() in _HOMES)]
+    homes = [head, *(o for o in children(said, head, "dobj") if o.lemma.lower() in lex.HOMES)]
     city = next((where for h in homes for p in children(said, h, "prep") if p.lower == "in"
                  and (where := place(said, p))), None)
     return one(candidate(said, MemoryKind.FACT, "household", said.text(), confidence=0.8,
