@@ -101,6 +101,12 @@ endometriosis pcos lupus fibromyalgia allergy allergies intolerance scoliosis sc
 tendonitis gout anemia anaemia hypothyroidism hyperthyroidism ptsd ocd bipolar dementia glaucoma
 cataracts osteoporosis arrhythmia hepatitis hiv shingles concussion sinusitis acne rosacea
 """)
+# Complaints that come and go, told as something one keeps getting: "I've been getting headaches".
+EPISODES = _words("""
+headache headaches nosebleed nosebleeds nightmare nightmares cramp cramps palpitations seizure seizures
+flare-up flare-ups flareup flareups dizzy spells fainting spell spells hives rash rashes cold sores
+attacks hot flushes flashes chest pains pain pains
+""")
 # What a doctor measures: "my blood pressure is high", "I have high cholesterol".
 MEASURES = _words("pressure cholesterol sugar glucose a1c iron")
 # Adjectives of a lasting condition: "I'm diabetic", "she says I'm anemic".

@@ -156,6 +156,36 @@ def test_what_is_not_ones_own_health_is_left(line: str) -> None:
     assert [c for c in found(line) if c.kind is MemoryKind.HEALTH] == []
 
 
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I've been getting nosebleeds again, two since Sunday.", "Gets nosebleeds again"),
+        ("I've been having panic attacks at work.", "Gets panic attacks"),
+        ("I've been getting pains in my left hip.", "Gets pains in their left hip"),
+        ("I have been getting eczema on my hands.", "Gets eczema"),
+    ],
+)
+def test_a_complaint_that_keeps_coming_back_is_what_the_person_gets(line: str, content: str) -> None:
+    assert [m.content for m in by_rule(line, "recurring")] == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Have you been getting nosebleeds?",
+        "I haven't been getting cramps since I stretch.",
+        "My son has been getting nightmares.",  # someone else's
+        "She says she's been getting hives.",  # reported
+        "If I'd been having palpitations I would have called.",
+        "I've been getting emails from my landlord.",  # not a complaint
+        "I've been having a great week.",
+        "I had a nosebleed on the train.",  # one bout, not a recurring complaint
+    ],
+)
+def test_what_is_not_ones_own_recurring_complaint_is_left(line: str) -> None:
+    assert by_rule(line, "recurring") == []
+
+
 # --- plans --------------------------------------------------------------------------------------------------
 
 

@@ -156,6 +156,21 @@ def _health(said: Said, rule: str, content: str, when: datetime | None = None) -
     return one(candidate(said, MemoryKind.HEALTH, rule, content, valid_from=when, confidence=0.85))
 
 
+def _recurring(said: Said, objects: list[Word]) -> str | None:
+    """A complaint that keeps coming back ("I've been getting migraines again, 3 this week"): what
+    the person gets, since the count of this week's bouts is stale by next week."""
+    clause = said.clause
+    if clause.lemma not in ("get", "have") or clause.head.tag != "VBG" or not clause.perfect or not objects:
+        return None
+    thing = objects[0]
+    if thing.lemma.lower() not in lex.CONDITIONS and thing.lower not in lex.EPISODES:
+        return None
+    words = [w for w in said.sentence.subtree(thing.i) if w.pos != "PUNCT"]
+    again = any(w.lower == "again" for w in children(said, clause.head, "advmod"))
+    text = " ".join("their" if w.lower == "my" else w.text for w in words)
+    return "Gets " + text + (" again" if again else "")
+
+
 def health(said: Said) -> list[Candidate]:
     """The person's health: "I have asthma", "I was diagnosed with diabetes in May", "I'm allergic
     to cats", "my doctor says I'm anemic", "I'm on metformin", "I broke my wrist last week", "I had
@@ -177,6 +192,9 @@ def health(said: Said) -> list[Candidate]:
                 taken = children(said, prep, "pobj")
                 if prep.lower == "on" and taken and is_medicine(taken[0], said):
                     return _health(said, "medicine", "Takes " + said.text().split(" ", 2)[-1])
+        recurring = _recurring(said, objects)
+        if recurring:
+            return _health(said, "recurring", recurring)
         if lemma in ("have", "get", "develop", "catch") and objects:
             thing = objects[0]
             # "I have asthma"; "I got a bad back" (had, since); "I developed eczema in May"
