@@ -69,6 +69,8 @@ SINGLE = {
     "boss": "manager",
     "manager": "manager",
 }
+# The words a parent names their children by ("my boys are 3 and 6", "two kids, Finn and Jo").
+CHILDREN = frozenset({"kid", "child", "son", "daughter", "boy", "girl", "twin", "grandchild", "grandkid"})
 # Where one lives, said as a kind of home ("moved into a flat in ...", "share a house with ...").
 HOMES = frozenset({"flat", "house", "apartment", "home", "place", "room", "studio", "cottage"})
 PETS = {

@@ -46,10 +46,6 @@ def _elided(sentence: Sentence) -> str | None:
     return None
 
 
-# What a person lists by number and name when they tell who lives with them.
-_KEPT = frozenset({"kid", "child", "son", "daughter", "grandchild", "grandkid"})
-
-
 def _named_ones_listed(sentence: Sentence, root: Word) -> bool:
     """A line that is only a count of the person's animals or children with their names: "two
     cats, Miso and Tofu", "three kids, Finn, Nell and Jo", said as a reply: what they have."""
@@ -58,7 +54,7 @@ def _named_ones_listed(sentence: Sentence, root: Word) -> bool:
         return False
     if first.dep != "nummod" or first.head != root.i:
         return False  # the count opens the line
-    if root.lemma.lower() not in _KEPT and root.lemma.lower() not in lex.PETS:
+    if root.lemma.lower() not in lex.CHILDREN and root.lemma.lower() not in lex.PETS:
         return False
     return any(c.dep in ("appos", "conj") and c.pos == "PROPN" for c in sentence.children(root.i))
 

@@ -188,8 +188,6 @@ def _aged(found: Candidate | None, age: str | None) -> Candidate | None:
     return found.model_copy(update={"content": f"{found.content}, aged {age.removesuffix(' years old')}"})
 
 
-# The words a parent names their children by, in the plural ("my boys", "our daughters").
-_OFFSPRING = frozenset({"kid", "child", "son", "daughter", "boy", "girl", "twin", "grandchild"})
 _HOW_MANY = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
@@ -203,7 +201,7 @@ def _the_children(sentence: Sentence, word: Word) -> bool:
 def _ages(sentence: Sentence, word: Word) -> list[str]:
     """ "my kids are 5 and 11", "the boys are 3, 6 and 10": one age for each of several children,
     said together (an age alone, or of one child, is `_age`'s)."""
-    if word.tag != "NNS" or word.lemma.lower() not in _OFFSPRING or word.dep != "nsubj":
+    if word.tag != "NNS" or word.lemma.lower() not in lex.CHILDREN or word.dep != "nsubj":
         return []
     verb = sentence.words[word.head]
     if verb.lemma.lower() != "be" or verb.lower == "were" or is_question(sentence):
