@@ -73,6 +73,8 @@ SINGLE = {
 CHILDREN = frozenset({"kid", "child", "son", "daughter", "boy", "girl", "twin", "grandchild", "grandkid"})
 # Where one lives, said as a kind of home ("moved into a flat in ...", "share a house with ...").
 HOMES = frozenset({"flat", "house", "apartment", "home", "place", "room", "studio", "cottage"})
+# Those one is a couple with, or was: "separated from my husband", "split up with my ex".
+PARTNERS = frozenset(word for word, slot in SINGLE.items() if slot == "partner") | {"ex"}
 PETS = {
     "cat": "cat",
     "kitten": "cat",

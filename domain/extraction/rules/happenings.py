@@ -64,14 +64,9 @@ def _theirs_lost_or_left(said: Said, objects: list[Word]) -> bool:
     return _parted(said)
 
 
-# Those one separates from in the sense of a couple; "separated from the group" is no parting.
-_COUPLED = frozenset(
-    {"husband", "wife", "partner", "ex", "spouse", "boyfriend", "girlfriend", "fiance", "fiancee"}
-)
-
-
 def _parted(said: Said) -> bool:
-    """ "I separated from my husband last year", "I split up with my girlfriend": a couple that parted."""
+    """ "I separated from my husband last year", "I split up with my girlfriend": a couple that
+    parted ("separated from the group" is no parting)."""
     clause = said.clause
     head = clause.head
     if clause.lemma == "split" and any(p.lower == "up" for p in children(said, head, "prt")):
@@ -81,7 +76,7 @@ def _parted(said: Said) -> bool:
     else:
         return False
     return any(
-        o.lemma.lower() in _COUPLED and children(said, o, "poss")
+        o.lemma.lower() in lex.PARTNERS and children(said, o, "poss")
         for p in children(said, head, "prep")
         if p.lower == by
         for o in children(said, p, "pobj")

@@ -364,9 +364,6 @@ def copula(said: Said) -> list[Candidate]:
     return []
 
 
-_PARTNERS = frozenset({"husband", "wife", "partner", "ex", "spouse", "boyfriend", "girlfriend"})
-
-
 def standing(said: Said) -> list[Candidate]:
     """ "I'm retired", "I'm divorced", "I'm self-employed", "I'm engaged to Tom": where the person
     stands in life, now (the parser reads some as adjectives, some as passives)."""
@@ -392,7 +389,7 @@ def standing(said: Said) -> list[Candidate]:
     if state in ("engaged", "single") and any(p.lower != "to" for p in preps):
         return []  # "engaged in a project"
     if state == "separated" and preps and not any(
-        o.lower in _PARTNERS for p in preps for o in children(said, p, "pobj")
+        o.lower in lex.PARTNERS for p in preps for o in children(said, p, "pobj")
     ):
         return []  # "separated from the group"
     return one(candidate(said, MemoryKind.FACT, "standing", said.text()))
