@@ -10,9 +10,9 @@ from datetime import datetime
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, is_question
+from domain.extraction.rules.identity import lives_in
 from domain.extraction.rules.people import theirs
-from domain.extraction.rules.said import Said, candidate, one
-from domain.model import MemoryKind
+from domain.extraction.rules.said import Said, one
 from domain.text.parse import Sentence, joined
 
 _NAME_ASKED = re.compile(
@@ -65,16 +65,5 @@ def answers(question: str, sentences: list[Sentence], position: int, at: datetim
         places = [ws for kind, ws in first.entities() if kind == "GPE"]
         if len(places) == 1 or (not places and proper):
             city = joined(places[0] if places else proper)
-            return one(
-                candidate(
-                    said,
-                    MemoryKind.FACT,
-                    "answer",
-                    f"Lives in {city}",
-                    attribute="home_city",
-                    value=city,
-                    entities=(city,),
-                    confidence=0.8,
-                )
-            )
+            return one(lives_in(said, "answer", city, confidence=0.8))
     return []

@@ -228,18 +228,15 @@ def _home_said_here(said: Said) -> list[Candidate]:
     for prep in _here_in(said):
         where = place(said, prep) or _proper_name(said, prep)
         if where is not None:
-            return one(
-                candidate(
-                    said,
-                    MemoryKind.FACT,
-                    "home_here",
-                    f"Lives in {where}",
-                    attribute="home_city",
-                    value=where,
-                    entities=(where,),
-                )
-            )
+            return one(lives_in(said, "home_here", where))
     return []
+
+
+def lives_in(said: Said, rule: str, city: str, confidence: float = 0.9) -> Candidate | None:
+    """ "Lives in <city>", the home city's slot filled: where a reply or a job said "here in" puts
+    the person, with no verb of living to render."""
+    return candidate(said, MemoryKind.FACT, rule, f"Lives in {city}", attribute="home_city", value=city,
+                     entities=(city,), confidence=confidence)
 
 
 def _here_in(said: Said) -> list[Word]:

@@ -167,8 +167,8 @@ def _recurring(said: Said, objects: list[Word]) -> str | None:
         return None
     words = [w for w in said.sentence.subtree(thing.i) if w.pos != "PUNCT"]
     again = any(w.lower == "again" for w in children(said, clause.head, "advmod"))
-    text = " ".join("their" if w.lower == "my" else w.text for w in words)
-    return "Gets " + text + (" again" if again else "")
+    text = said.text(words=words)  # in the third person, as every memory's words are written
+    return "Gets " + text[:1].lower() + text[1:] + (" again" if again else "")
 
 
 def health(said: Said) -> list[Candidate]:
@@ -346,17 +346,17 @@ def _others_listed(said: Said, obj: Word) -> list[int]:
     and a rabbit called Bun"): each is a memory of its own, found by the rules for the named ones;
     one without a name stays ("two kids and a dog")."""
     sentence = said.sentence
+    listed = sentence.subtree(obj.i)
     others = [  # the parser joins the next one to the noun or to its last name
-        c
-        for c in sentence.subtree(obj.i)
-        if c.dep == "conj" and c.pos == "NOUN" and any(w.pos == "PROPN" for w in sentence.subtree(c.i))
+        sentence.subtree(c.i) for c in listed if c.dep == "conj" and c.pos == "NOUN"
     ]
+    others = [words for words in others if any(w.pos == "PROPN" for w in words)]
     if not others:
         return []
-    start = min(w.i for c in others for w in sentence.subtree(c.i))
+    start = min(words[0].i for words in others)
     while start > obj.i and sentence.words[start - 1].lower in (",", "and"):
         start -= 1
-    return [w.i for w in sentence.words if w.i >= start and w.i in {x.i for x in sentence.subtree(obj.i)}]
+    return [w.i for w in listed if w.i >= start]
 
 
 _PEOPLE = lex.OWN_PEOPLE | lex.CASUAL | lex.OCCUPATIONS | {"mate", "people", "girl", "guy", "parent"}
