@@ -125,11 +125,15 @@ def _age(sentence: Sentence, word: Word) -> str | None:
     if subject.dep != "nsubj" or sentence.words[subject.head].lemma.lower() != "be":
         return None
     verb = sentence.words[subject.head]
-    if verb.lower == "were" or any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
-        return None  # "my son isn't 12", "if my son were 12", "when my son is 12"
-    if is_question(sentence):
+    if _supposed_or_denied(sentence, verb) or is_question(sentence):
         return None
     return _age_told(sentence, verb)
+
+
+def _supposed_or_denied(sentence: Sentence, verb: Word) -> bool:
+    """Whether an age's "be" is no statement of it: "my son isn't 12", "if my son were 12", "when
+    my son is 12"."""
+    return verb.lower == "were" or any(c.dep in ("neg", "mark") for c in sentence.children(verb.i))
 
 
 def _age_told(sentence: Sentence, verb: Word) -> str | None:
@@ -166,9 +170,7 @@ def _age_said_after(sentence: Sentence, word: Word, relation: str, name: str) ->
         verb = sentence.words[pronoun.head]
         if verb.lemma.lower() != "be":
             continue  # "my son Leo will help, he's 15": what else is said of him comes first
-        if verb.lower == "were" or not _said_outright(sentence, verb):
-            return None
-        if any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
+        if _supposed_or_denied(sentence, verb) or not _said_outright(sentence, verb):
             return None
         return _age_told(sentence, verb)
     return None
@@ -204,10 +206,10 @@ def _ages(sentence: Sentence, word: Word) -> list[str]:
     if word.tag != "NNS" or word.lemma.lower() not in lex.CHILDREN or word.dep != "nsubj":
         return []
     verb = sentence.words[word.head]
-    if verb.lemma.lower() != "be" or verb.lower == "were" or is_question(sentence):
-        return []  # "if my kids were 5 and 11"
-    if not _said_outright(sentence, verb) or any(c.dep in ("neg", "mark") for c in sentence.children(verb.i)):
-        return []  # "she said the kids are 5 and 11", "when the kids are 5 and 11"
+    if verb.lemma.lower() != "be" or _supposed_or_denied(sentence, verb) or is_question(sentence):
+        return []  # "if my kids were 5 and 11", "when the kids are 5 and 11"
+    if not _said_outright(sentence, verb):
+        return []  # "she said the kids are 5 and 11"
     ages = _listed_numbers(sentence, verb.i + 1)
     if not all(a.isdigit() and 0 < int(a) < 60 for a in ages) or len(ages) not in _HOW_MANY:
         return []  # one age is `_age`'s; "the girls are 100 percent right"
