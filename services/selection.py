@@ -17,6 +17,13 @@ say it once (issue 28). Used by the context block, and by /search where asked.
   name taken up from the turn before is not news: "Porto in June, how lovely!"), or when it
   answers a question (the turn before asked one): a reply to a question is an answer, however
   short ("Three times a week."); a reaction follows a statement.
+- **No remark of the assistant's that speaks of no one.** The block is what is known of the
+  person. The person's own words are about them even where chat drops the "I" ("found a
+  roommate!"); the assistant's are about the person only where they speak to or of someone
+  ("you", "your", "she") or name something of their own. "Cats have their favourites.", "A very
+  particular cat.", "Close enough for a prediction!" speak of no one and say nothing of the
+  person's life, however many words they have; "Maybe you could ask for Tuesdays." and "December
+  in Chennai will be warm." stay.
 - **Nothing twice.** An item whose informative words all lie within those of one shown before it
   says nothing new and is left out; where a memory or summary carries all that a turn shown
   before it carried, it takes the turn's place (the distilled statement first). One word more is
@@ -116,13 +123,35 @@ def said_before(content: str, context: str | None) -> str:
     return context[:at] if context and at > 0 else ""
 
 
+# The words that speak to or of a person: the first and second person, and the third person
+# singular ("it" and "they" are as often a thing or anyone). Chinese: 我, 你, 您, 他, 她, 咱 (and
+# their plurals), not 他 in 其他 ("other").
+_PERSONAL = {"en": re.compile(r"\b(?:i|me|my|mine|myself|you|your|yours|yourself|yourselves|we|us|our|"
+                              r"ours|ourselves|he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE),
+             "zh": re.compile(r"[我你您她咱]|(?<!其)他")}
+
+
+def speaks_of_no_one(content: str, before: str) -> bool:
+    """Whether a text speaks to or of no one and names nothing of its own (nothing the turns
+    `before` it did not name): "Cats have their favourites.", not "Maybe you could ask." nor
+    "December in Chennai will be warm." after a turn that named neither."""
+    language = "zh" if has_cjk(content) else "en"
+    if _PERSONAL[language].search(re.sub(r"['’]", " ", content)):
+        return False
+    naming, addressed = names(content)
+    return not (naming - informative(before) - addressed)
+
+
 def says_little(hit: Hit, asked: frozenset[str]) -> bool:
     """A turn with few words of its own, none of them asked about, naming nothing new, that answers
-    no question: a reply to a question is an answer however short ("Three times a week.")."""
+    no question: a reply to a question is an answer however short ("Three times a week."). And
+    an assistant's turn that speaks of no one ("Cats have their favourites.")."""
     if hit.type != "message":
         return False
     content = str(hit.fields.get("content") or "")
     before = said_before(content, hit.fields.get("context"))
+    if hit.fields.get("role") == "assistant" and speaks_of_no_one(content, before):
+        return True
     if before.rstrip().endswith(("?", "？")):
         return False
     naming, addressed = names(content)

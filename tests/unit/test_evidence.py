@@ -3,6 +3,8 @@ evidence), and what a caller is shown of it: relevant, saying something, once.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from domain.model import message_id
 from projections.search import Candidate
 from services.search import Hit, _fuse
@@ -171,3 +173,48 @@ def test_a_short_chinese_turn_that_names_someone_or_somewhere_stays_and_one_spok
     assert chat[2] in shown  # a name jieba tags as one
     assert chat[6] in shown  # a Latin name and a place
     assert chat[1] not in shown and chat[3] not in shown and chat[5] not in shown
+
+
+def spoken(chat: list[tuple[str, str]], position: int) -> Hit:
+    """A turn of `chat` ((role, words) pairs) as the text source reads it, with its role."""
+    found = turn_in([words for _, words in chat], position)
+    return replace(found, fields={**found.fields, "role": chat[position][0]})
+
+
+def test_an_assistants_remark_that_speaks_of_no_one_is_left_out_whatever_its_length() -> None:
+    chat = [("user", "adopted a cat from the shelter, she only drinks from the bathroom tap"),
+            ("assistant", "Cats have their favourites, and running water often seems fresher to them."),
+            ("user", "also she sleeps on the radiator shelf all day"),
+            ("assistant", "A very particular cat, with excellent taste in warm spots.")]
+    shown = [h.id for h in select([spoken(chat, n) for n in range(len(chat))], ["what does my cat drink?"])]
+    assert shown == [chat[0][1], chat[2][1]]
+
+
+def test_an_assistants_turn_that_speaks_to_the_person_or_names_something_new_stays() -> None:
+    chat = [("user", "my cousin is getting married in December, the whole family is flying out"),
+            ("assistant", "December in Chennai will be warm but pleasant, a good time for a wedding."),
+            ("user", "the ceremony is two days long and I have to give a toast in front of everyone"),
+            ("assistant", "Maybe you could practise the toast with your sister beforehand.")]
+    hits = [spoken(chat, n) for n in range(len(chat))]
+    shown = [h.id for h in select(hits, ["when is the wedding?"])]
+    assert chat[1][1] in shown and chat[3][1] in shown
+
+
+def test_the_persons_own_words_stay_without_an_i_and_a_name_taken_up_is_not_news() -> None:
+    chat = [("user", "found a roommate! a nurse who works night shifts, moving in next month"),
+            ("assistant", "Night shifts, so the flat stays quiet during the day."),
+            ("user", "we are going to Chennai for the wedding in December"),
+            ("assistant", "Chennai in December, warm but pleasant weather for a wedding.")]
+    shown = [h.id for h in select([spoken(chat, n) for n in range(len(chat))], ["who is my roommate?"])]
+    assert shown == [chat[0][1], chat[2][1]]
+
+
+def test_a_chinese_remark_of_the_assistants_is_weighed_by_whom_it_speaks_of() -> None:
+    chat = [("user", "我们上周从收容所领养了一只猫，它只喝水龙头的水"),
+            ("assistant", "猫咪都有自己的偏好，流动的水更受欢迎。"),
+            ("user", "它还整天睡在暖气片上面的架子上"),
+            ("assistant", "你可以在窗边放一个猫窝，让它晒太阳。"),
+            ("assistant", "其他猫咪也常常喜欢暖和的地方，这很正常。")]
+    shown = [h.id for h in select([spoken(chat, n) for n in range(len(chat))], ["我的猫喝什么水？"])]
+    assert chat[1][1] not in shown and chat[4][1] not in shown
+    assert chat[0][1] in shown and chat[3][1] in shown
