@@ -259,12 +259,13 @@ def _timely(hit: Hit, focus: TimeFocus) -> float:
 
 
 def _seeds(lists: dict[tuple[str, ItemType], list[Candidate]], kind: ItemType, top: int = 3) -> list[str]:
-    """The best few hits of the vector and text sources: where the graph looks around."""
-    found: dict[str, None] = {}
-    for source in ("vector", "text"):
-        for candidate in lists.get((source, kind), [])[:top]:
-            found[candidate.id] = None
-    return list(found)
+    """The items of `kind` among the best few hits of the vector and text sources, over every type
+    they searched: where the graph looks around. The best of a person's memories is no seed when
+    turns are closer to the query (issue 28: a memory 33rd by its vector seeded the graph, which
+    then ranked it first of its own list)."""
+    merged = _merged({key: found for key, found in lists.items() if key[0] in ("vector", "text")})
+    return list(dict.fromkeys(candidate.id for source in ("vector", "text")
+                              for candidate in merged.get(source, [])[:top] if candidate.type == kind))
 
 
 def _weight(source: str) -> float:

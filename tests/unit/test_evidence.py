@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from domain.model import message_id
 from projections.search import Candidate
-from services.search import Hit, _fuse
+from services.search import Hit, _fuse, _seeds
 from services.selection import select
 
 
@@ -218,3 +218,15 @@ def test_a_chinese_remark_of_the_assistants_is_weighed_by_whom_it_speaks_of() ->
     shown = [h.id for h in select([spoken(chat, n) for n in range(len(chat))], ["我的猫喝什么水？"])]
     assert chat[1][1] not in shown and chat[4][1] not in shown
     assert chat[0][1] in shown and chat[3][1] in shown
+
+
+def test_the_graph_looks_around_the_best_hits_not_around_the_best_of_weak_memories() -> None:
+    lists = {("vector", "message"): [turn(1, 0.90), turn(2, 0.85), turn(3, 0.80)],
+             ("vector", "memory"): [memory("weak", 0.60)],
+             ("text", "message"): [turn(2, 7.0), turn(4, 6.0), turn(5, 5.0)],
+             ("text", "memory"): [memory("weak", 1.5)]}
+    assert _seeds(lists, "memory") == []
+    lists[("vector", "memory")] = [memory("close", 0.88), memory("weak", 0.60)]
+    assert _seeds(lists, "memory") == ["close"]
+    # a search of memories only looks around the best of them
+    assert _seeds({("vector", "memory"): [memory("weak", 0.60)]}, "memory") == ["weak"]
