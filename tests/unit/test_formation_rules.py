@@ -1148,3 +1148,29 @@ def test_a_named_partners_nationality_or_job_is_kept_with_the_name(line: str, co
 )
 def test_what_is_no_nationality_of_a_named_one_of_the_persons_is_not_kept_as_one(line: str) -> None:
     assert [c.content for c in by_rule(line, "relative") if "German" in c.content] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "title"),
+    [
+        ("I got the night manager job!!", "night manager"),
+        ("so I got the sales assistant job at the garden centre", "sales assistant"),
+    ],
+)
+def test_a_named_job_the_person_got_is_their_job_title(line: str, title: str) -> None:
+    assert [(c.attribute, c.value) for c in by_rule(line, "get")] == [("job_title", title)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I got the job!",  # no title named
+        "I got a new job",
+        "I got the dream job",  # what kind of job, not what one is
+        "I didn't get the night manager job",
+        "my sister got the night manager job",
+        "if I get the night manager job I'll move",
+    ],
+)
+def test_a_job_got_without_a_title_or_not_the_persons_fills_no_job_title(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "job_title"] == []
