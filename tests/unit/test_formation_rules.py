@@ -1129,7 +1129,9 @@ def test_why_one_moved_is_kept_unless_it_is_about_someone_unnamed(line: str, con
         ("my husband Raúl is a plumber", "Husband Raúl is a plumber", "Raúl"),  # parsed as two subjects
     ],
 )
-def test_a_named_partners_nationality_or_job_is_kept_with_the_name(line: str, content: str, partner: str) -> None:
+def test_a_named_partners_nationality_or_job_is_kept_with_the_name(
+    line: str, content: str, partner: str
+) -> None:
     assert [(c.content, c.attribute, c.value) for c in by_rule(line, "relative")] == [
         (content, "partner", partner)
     ]

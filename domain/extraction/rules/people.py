@@ -514,7 +514,8 @@ def relative(said: Said) -> list[Candidate]:
     elif clause.lemma not in _LASTING or not names_a_thing(said, after):
         return []
     subject_words = [w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")]
-    words = sorted({*subject_words, *_second_subject(said, subject), *clause_words(clause)}, key=lambda w: w.i)
+    named_words = _second_subject(said, subject)
+    words = sorted({*subject_words, *named_words, *clause_words(clause)}, key=lambda w: w.i)
     # Named, a partner or a boss is the slot's value too: "Partner Sam is a pastry chef".
     slot = lex.SINGLE.get(relation) if name else None
     return one(candidate(said, MemoryKind.PERSON, "relative", said.text(words=words), attribute=slot,
