@@ -1116,3 +1116,63 @@ def test_a_move_back_that_is_no_home_or_not_the_persons_gives_no_home(line: str)
 )
 def test_why_one_moved_is_kept_unless_it_is_about_someone_unnamed(line: str, content: str) -> None:
     assert [c.content for c in by_rule(line, "residence")] == [content]
+
+
+# --- round nine -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content", "partner"),
+    [
+        ("my husband Stefan is German, so we speak both at home", "Husband Stefan is German", "Stefan"),
+        ("My girlfriend Priya is Canadian.", "Girlfriend Priya is Canadian", "Priya"),
+        ("my husband Raúl is a plumber", "Husband Raúl is a plumber", "Raúl"),  # parsed as two subjects
+    ],
+)
+def test_a_named_partners_nationality_or_job_is_kept_with_the_name(
+    line: str, content: str, partner: str
+) -> None:
+    assert [(c.content, c.attribute, c.value) for c in by_rule(line, "relative")] == [
+        (content, "partner", partner)
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my husband Stefan is tired",  # how he is today, not who he is
+        "my husband is German",  # no name: nothing to keep it with (the rule keeps named ones)
+        "my husband Stefan was German",
+        "my husband Stefan isn't German",
+        "is your husband German?",
+        "my neighbour's husband Stefan is German",
+    ],
+)
+def test_what_is_no_nationality_of_a_named_one_of_the_persons_is_not_kept_as_one(line: str) -> None:
+    assert [c.content for c in by_rule(line, "relative") if "German" in c.content] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "title"),
+    [
+        ("I got the night manager job!!", "night manager"),
+        ("so I got the sales assistant job at the garden centre", "sales assistant"),
+    ],
+)
+def test_a_named_job_the_person_got_is_their_job_title(line: str, title: str) -> None:
+    assert [(c.attribute, c.value) for c in by_rule(line, "get")] == [("job_title", title)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I got the job!",  # no title named
+        "I got a new job",
+        "I got the dream job",  # what kind of job, not what one is
+        "I didn't get the night manager job",
+        "my sister got the night manager job",
+        "if I get the night manager job I'll move",
+    ],
+)
+def test_a_job_got_without_a_title_or_not_the_persons_fills_no_job_title(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "job_title"] == []

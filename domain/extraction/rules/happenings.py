@@ -149,7 +149,22 @@ def event(said: Said) -> list[Candidate]:
         known = True  # "I handed in my notice"
     if not known:
         return []
-    return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8))
+    title = _job_got(said, lemma, objects)
+    return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8,
+                         attribute="job_title" if title else None, value=title))
+
+
+def _job_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
+    """The title of the job the person got, when they name it ("I got the night manager job":
+    night manager): it is their job now. Only a title that ends in an occupation ("manager",
+    "night manager"), not "a new job", "the job" or "the dream job"."""
+    if lemma != "get" or not objects or objects[0].lemma.lower() != "job":
+        return None
+    title = [w for w in said.sentence.children(objects[0].i) if w.dep == "compound" and w.pos == "NOUN"]
+    if not title or title[-1].lemma.lower() not in lex.OCCUPATIONS:
+        return None  # "the dream job", "a summer job": what kind of job, not what one is
+    words = [w for t in title for w in said.sentence.subtree(t.i) if w.dep in ("compound", "amod") or w is t]
+    return " ".join(w.lower for w in sorted(words, key=lambda w: w.i))
 
 
 _PLANNED = frozenset(

@@ -459,6 +459,23 @@ def named_after(sentences: Sequence[Sentence], owners: Sequence[Clause | None], 
     return [f for f in found if f]
 
 
+def _second_subject(said: Said, subject: Word) -> list[Word]:
+    """The name right after the relative's noun when the parser made it a subject of its own ("my
+    boyfriend Tom is a chef": "boyfriend" and "Tom" both subjects of "is"): it is the name the
+    memory must keep, and the noun's own words leave it out."""
+    sentence = said.sentence
+    after = sentence.words[subject.i + 1] if subject.i + 1 < len(sentence.words) else None
+    if after is None or after.pos != "PROPN" or after.dep != subject.dep or after.head != subject.head:
+        return []
+    return list(sentence.subtree(after.i))
+
+
+def _nationality(said: Said) -> bool:
+    """Whether a "be" says where one is from or what faith one keeps, as a people's adjective: "my
+    husband Tom is German", "my friend Ana is Catholic" — not how they are ("is great", "is 7")."""
+    return any(w.ent == "NORP" for w in children(said, said.clause.head, "acomp", "attr"))
+
+
 # What one of the person's people does that lasts: where they live, what they work at.
 _LASTING = frozenset({"live", "work", "study", "teach", "run", "own"})
 
@@ -492,12 +509,13 @@ def relative(said: Said) -> list[Candidate]:
     after = [w for w in clause_words(clause) if w.i > clause.head.i]
     if clause.lemma == "be":
         if not any(w.pos == "NOUN" or w.lemma.lower() in lex.OCCUPATIONS
-                   for w in children(said, clause.head, "attr")):
+                   for w in children(said, clause.head, "attr")) and not (name and _nationality(said)):
             return []  # "my sister is great", "my son is 7" (an age: another rule)
     elif clause.lemma not in _LASTING or not names_a_thing(said, after):
         return []
     subject_words = [w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")]
-    words = sorted({*subject_words, *clause_words(clause)}, key=lambda w: w.i)
+    named_words = _second_subject(said, subject)
+    words = sorted({*subject_words, *named_words, *clause_words(clause)}, key=lambda w: w.i)
     # Named, a partner or a boss is the slot's value too: "Partner Sam is a pastry chef".
     slot = lex.SINGLE.get(relation) if name else None
     return one(candidate(said, MemoryKind.PERSON, "relative", said.text(words=words), attribute=slot,
