@@ -354,6 +354,11 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
         if w.head == head.i and w.dep == "advmod" and w.lower in DISCOURSE
     }  # the word alone: what hangs on a misread "lol" is kept
     inside -= {w.i for w in sentence.words if w.lower in ("here", "there") and w.dep == "advmod"}
+    # "Nurse here, I work nights ...": the one speaking introduces themselves; what the clause says
+    # is without it ("Works nights ...", not "... in Bristol Nurse").
+    inside -= {w.i for intro in sentence.words if intro.dep == "npadvmod" and any(
+        c.lower == "here" and c.dep == "advmod" for c in sentence.children(intro.i))
+        for w in sentence.subtree(intro.i)}
     inside -= set(drop)
     for word in [w for w in sentence.words if w.i in inside and w.lower in _OTHERS and w.pos == "PRON"]:
         if word.i not in inside:

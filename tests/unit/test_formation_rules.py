@@ -1176,3 +1176,15 @@ def test_a_named_job_the_person_got_is_their_job_title(line: str, title: str) ->
 )
 def test_a_job_got_without_a_title_or_not_the_persons_fills_no_job_title(line: str) -> None:
     assert [c for c in found(line) if c.attribute == "job_title"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("Nurse here, I work nights at a hospital in Bristol", "Works nights at a hospital in Bristol"),
+        ("Mechanic here, I work weekends at a garage in Hull", "Works weekends at a garage in Hull"),
+        ("I work nights here at a hospital in Bristol", "Works nights at a hospital in Bristol"),  # no intro
+    ],
+)
+def test_a_self_introduction_is_not_glued_onto_what_the_clause_says(line: str, content: str) -> None:
+    assert content in [c.content for c in found(line)]
