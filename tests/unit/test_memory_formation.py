@@ -172,6 +172,19 @@ def test_a_move_closes_the_old_city_where_the_new_one_begins() -> None:
     assert lisbon.valid_until is None
 
 
+def test_a_job_got_closes_the_title_held_before_though_it_is_an_event() -> None:
+    person = Person()
+    person.extract([candidate("Works as a nurse", attribute="job_title", value="nurse", valid_from=day(1))],
+                   window=(MessageRef(episode_id="a", position=0),))
+    events = person.extract([candidate("Got the night manager job", MemoryKind.EVENT, attribute="job_title",
+                                       value="night manager", valid_from=day(5))],
+                            window=(MessageRef(episode_id="b", position=0),))
+    assert kinds(events) == ["MemoriesExtracted", "MemoryRecorded", "MemorySuperseded"]
+    _, got, closed = events
+    assert isinstance(closed, MemorySuperseded) and closed.valid_until == day(5)
+    assert isinstance(got, MemoryRecorded) and closed.by_memory_id == got.memory_id
+
+
 def test_a_late_value_is_slotted_into_the_past() -> None:
     person = Person()
     person.extract([city("Lisbon", day(5))], window=(MessageRef(episode_id="b", position=0),))
