@@ -22,8 +22,8 @@ def test_every_part_parses_with_labels_of_known_kinds(part: str) -> None:
 def test_a_parts_header_gives_its_own_counts(part: str) -> None:
     header = " ".join(line[1:] for line in (FOLDER / f"{part}.chats").read_text().splitlines()
                       if line.startswith("# "))
-    said = re.search(r"(\d+) user statements in (\d+) chats.*?(\d+) that should give nothing,\s+(\d+) labelled",
-                     header)
+    said = re.search(r"(\d+) user statements in (\d+) chats.*?"
+                     r"(\d+) that should give nothing,\s+(\d+) labelled", header)
     assert said, "the header names its statements, chats, empty statements and labels"
     sessions = load(part)
     statements = [s for session in sessions for s in session.statements.values()]
