@@ -131,15 +131,11 @@ _PERSONAL = {"en": re.compile(r"\b(?:i|me|my|mine|myself|you|your|yours|yourself
              "zh": re.compile(r"[我你您她咱]|(?<!其)他")}
 
 
-def speaks_of_no_one(content: str, before: str) -> bool:
-    """Whether a text speaks to or of no one and names nothing of its own (nothing the turns
-    `before` it did not name): "Cats have their favourites.", not "Maybe you could ask." nor
-    "December in Chennai will be warm." after a turn that named neither."""
+def speaks_of_someone(content: str) -> bool:
+    """Whether a text speaks to or of a person ("Maybe you could ask.", "She loved it."), not
+    only of things or anyone ("Cats have their favourites.")."""
     language = "zh" if has_cjk(content) else "en"
-    if _PERSONAL[language].search(re.sub(r"['’]", " ", content)):
-        return False
-    naming, addressed = names(content)
-    return not (naming - informative(before) - addressed)
+    return bool(_PERSONAL[language].search(re.sub(r"['’]", " ", content)))
 
 
 def says_little(hit: Hit, asked: frozenset[str]) -> bool:
@@ -150,12 +146,13 @@ def says_little(hit: Hit, asked: frozenset[str]) -> bool:
         return False
     content = str(hit.fields.get("content") or "")
     before = said_before(content, hit.fields.get("context"))
-    if hit.fields.get("role") == "assistant" and speaks_of_no_one(content, before):
-        return True
+    naming, addressed = names(content)
+    taken_up = informative(before) | addressed
+    if hit.fields.get("role") == "assistant" and not speaks_of_someone(content) and not naming - taken_up:
+        return True  # speaks of no one and names nothing of its own
     if before.rstrip().endswith(("?", "？")):
         return False
-    naming, addressed = names(content)
-    own = informative(content) - informative(before) - addressed
+    own = informative(content) - taken_up
     return not own & naming and len(own) < INFORMATIVE and not own & asked
 
 
