@@ -24,6 +24,14 @@ def has_cjk(text: str) -> bool:
     return _CJK.search(text) is not None
 
 
+def without_cjk(text: str) -> str:
+    return _CJK.sub(" ", text)
+
+
+# Cypher (Java) reads the same character classes: a node property with any such text in it.
+CJK_IN = f".*{_CJK.pattern}.*"
+
+
 _CHINESE = analyzer("index", "zh")
 
 

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from neo4j import Driver
 
 from domain.text import analyzer
+from domain.text.chinese import named_share
 from projections.bm25 import FUNCTION_WORDS, STOP_WORDS, rescore
 from projections.graph.schema import (
     ENTITY_FULLTEXT,
@@ -47,7 +48,7 @@ from projections.graph.schema import (
     other_embedding_models,
     vector_index_filters,
 )
-from projections.keys import has_cjk, user_key
+from projections.keys import CJK_IN, has_cjk, user_key, without_cjk
 from projections.temporal import AS_OF, as_of, pick
 
 ItemType = Literal["memory", "message", "summary"]
@@ -294,8 +295,13 @@ ORDER BY score DESC, m.importance DESC, m.valid_from DESC
 
 ENTITIES_NAMED = f"""
 CALL db.index.fulltext.queryNodes('{ENTITY_FULLTEXT}', $lucene, {{limit: 10}}) YIELD node, score
-WHERE node.user_id = $user_id
+WHERE node.user_id = $user_id AND NOT node.name =~ $cjk
 RETURN node.entity_id AS id, score
+"""
+
+ENTITIES_CJK = """
+MATCH (e:Entity) WHERE e.user_id = $user_id AND e.name =~ $cjk
+RETURN e.entity_id AS id, e.name AS name
 """
 
 VECTORS = """
@@ -538,15 +544,24 @@ class CandidateQueries:
         return {(r["type"], r["id"]): r["vector"] for r in records}
 
     def named_entities(self, user_id: str, query: str) -> list[dict[str, Any]]:
-        """The person's entities whose names the query holds, with how well they match."""
+        """The person's entities whose names the query holds, with how well they match. A name in
+        Chinese, Japanese or Korean is named whole or by its words (`named_share`): the fulltext
+        index cuts such text into single characters, and one character in common is no naming.
+        Other names are matched by the index, on the query's other words."""
+        found: list[dict[str, Any]] = []
+        if has_cjk(query):
+            records, _, _ = self.driver.execute_query(
+                ENTITIES_CJK, user_id=user_id, cjk=CJK_IN, database_=self.database, routing_="r")
+            found = [{"id": r["id"], "score": share} for r in records
+                     if (share := named_share(query, r["name"] or "")) > 0]
+            query = without_cjk(query)
         words = query_words(query)
         if not words:
-            return []
-        terms = lucene_terms(words)
+            return found
         records, _, _ = self.driver.execute_query(
-            ENTITIES_NAMED, lucene=_scoped("user_key", user_id, terms), user_id=user_id,
-            database_=self.database, routing_="r")
-        return [{"id": r["id"], "score": float(r["score"])} for r in records]
+            ENTITIES_NAMED, lucene=_scoped("user_key", user_id, lucene_terms(words)), user_id=user_id,
+            cjk=CJK_IN, database_=self.database, routing_="r")
+        return found + [{"id": r["id"], "score": float(r["score"])} for r in records]
 
     def graph(self, kind: ItemType, user_id: str, named: list[dict[str, Any]], seeds: list[str],
               window: Window, limit: int) -> list[Candidate]:

@@ -145,3 +145,18 @@ DETAIL = Analyzer("detail", _WORD, cut=_cut(english.DETAIL), stop=DETAIL_STOP_WO
 TOPIC = Analyzer("topic", _WORD, cut=_cut(english.TOPIC), stop=CHAT_STOP_WORDS, min_length=2)
 
 ANALYZERS = {a.name: a for a in (INDEX, QUERY, DETAIL, TOPIC)}
+
+
+def named_share(query: str, name: str) -> float:
+    """How much of a name in Chinese (or Japanese, Korean) `query` names: 1 where it holds the
+    whole name, else the share of the name's characters in those of its words, of two characters
+    or more, that it holds ("蓝鲸" of "杭州蓝鲸科技"); 0 for none. One character in common is no
+    naming: an index that cuts such text into characters took any question with 一 in it for one
+    about "杭州一家叫蓝鲸科技", and one with 院 in it for one about a hospital."""
+    name, query = name.strip().lower(), query.lower()
+    if not name:
+        return 0.0
+    if name in query:
+        return 1.0
+    held = sum(len(word) for word in dict.fromkeys(segment(name)) if len(word) > 1 and word in query)
+    return min(held / len(name), 1.0)

@@ -150,3 +150,16 @@ def test_a_store_refuses_another_language_until_lore_language_moves_it(client: T
     # Its Chinese words are found again, by the indexes made over what the projection wrote.
     hits = client.post("/v1/users/lin/search", json={"query": "芒果", "types": ["memory"]}).json()["hits"]
     assert hits and hits[0]["content"] == "对芒果过敏"
+
+
+def test_a_question_names_an_entity_whole_not_by_one_character(client: TestClient, neo4j: Driver) -> None:
+    talk(client, "first", FIRST)
+    talk(client, "second", SECOND)
+    records, _, _ = neo4j.execute_query(
+        "MATCH (e:Entity {user_id: 'lin'}) RETURN e.name AS name, e.entity_id AS id")
+    ids = {r["name"]: r["id"] for r in records}
+    assert {"南京", "成都"} <= ids.keys(), ids
+    queries = client.app.state.lore.search.queries  # type: ignore[attr-defined]
+    assert queries.named_entities("lin", "成都的冬天冷吗？") == [{"id": ids["成都"], "score": 1.0}]
+    # 京 of 南京, 都 of 成都: Lucene's characters matched these; no entity is named.
+    assert queries.named_entities("lin", "京剧和都市剧哪个好看？") == []
