@@ -72,6 +72,20 @@ def test_work_fills_employer_and_title_but_not_a_generic_workplace() -> None:
     assert {c.attribute: c.value for c in said("我是一名律师")} == {"job_title": "律师"}
 
 
+def test_a_workplace_named_after_jiao_is_the_employer_without_the_city_or_yijia() -> None:
+    found = {c.attribute: c.value for c in said("我在杭州一家叫蓝鲸科技的公司做UX设计")}
+    assert found == {"employer": "蓝鲸科技", "job_title": "UX设计"}
+    assert {c.attribute: c.value for c in said("我在一家名叫绿洲的咖啡店上班")} == {"employer": "绿洲"}
+    # 做 of 叫做 is no job
+    assert {c.attribute: c.value for c in said("我在一家叫做小米的公司工作")} == {"employer": "小米"}
+    # 在 of what one is busy doing is no workplace
+    assert said("我最近在学做澳洲的肉派给他们吃") == []
+    assert {c.attribute: c.value for c in said("我在厂里当电工")} == {"job_title": "电工"}
+    # no name said: no employer, as before
+    assert said("我在杭州的一家公司上班") == []
+    assert {c.attribute: c.value for c in said("我在一家小公司当会计")} == {"job_title": "会计"}
+
+
 def test_people_and_pets() -> None:
     partner = only("我老婆叫小敏")
     assert (partner.kind, partner.attribute, partner.value) == (MemoryKind.PERSON, "partner", "小敏")

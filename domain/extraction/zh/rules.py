@@ -206,8 +206,10 @@ def residence(c: Clause, rest: Sequence[Clause]) -> Made:
 
 
 def work(c: Clause, rest: Sequence[Clause]) -> Made:
-    m = re.search(r"(?<![现正存实所自])在(?P<org>[^，,]+?)(?:的(?P<unit>[^，,]+?))?(?P<verb>做|当|上班|工作|任职|实习)(?P<title>[^，,]*)",
+    m = re.search(r"(?<![现正存实所自])在(?P<org>[^，,]+?)(?:的(?P<unit>[^，,]+?))?(?P<verb>(?<!叫)做|当|上班|工作|任职|实习)(?P<title>[^，,]*)",
                   c.text)
+    if m and len(m.group("org")) == 1 and m.group("org") not in _GENERIC_WORKPLACE:
+        m = None  # 在学做肉派, 在练瑜伽: 在 says what one is busy doing, not where one works
     copula = re.search(r"(?:^|我|前|以前|之前)是(?:一名|一个|个|名)?(?P<title>[^，,的]{1,8})$", c.text)
     if not m and not (copula and _OCCUPATION.search(copula.group("title"))):
         return None
@@ -219,8 +221,13 @@ def work(c: Clause, rest: Sequence[Clause]) -> Made:
         made.append(_make([c, *rest], MemoryKind.FACT, "job", attribute="job_title", value=title))
     if m and not past:
         org = re.sub(r"^(?:现在|目前)", "", m.group("org"))
+        # 在杭州一家叫蓝鲸科技的公司: the workplace is named after 叫; what comes before it (a city,
+        # 一家) says where and what kind, not who.
+        called = re.search(r"(?:名叫|叫做|名为|叫)(?P<name>[^，,]{2,})$", org)
+        org = called.group("name") if called else org
         words = [w for w, tag in chinese.tagged(org) if tag != "ns"]
-        generic = re.match(r"^(?:一家|一个|某|家|个)", org) or all(w in _GENERIC_WORKPLACE for w in words)
+        generic = not called and re.match(r"^(?:一家|一个|某|家|个)", org) or all(
+            w in _GENERIC_WORKPLACE for w in words)
         if not generic and not (m.group("unit") or "").startswith(("一家", "一个")):
             made.append(_make([c, *rest], MemoryKind.FACT, "employer", attribute="employer", value=org,
                               entity=org, typed="organization", relation="works_at"))
