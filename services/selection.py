@@ -71,6 +71,9 @@ _ADDRESSED = re.compile(r"(?:^|,)\s*(?:\w+\s+)?([A-Z]\w*)\s*(?=,|$)")
 # jieba's tags of a word that names something: a person, a place, an organisation, another proper
 # noun, a number ("三次", "十五号").
 _NAMING_TAGS = frozenset({"nr", "nrfg", "nrt", "ns", "nt", "nz", "m"})
+# jieba tags "many", "a bit", "some", "together" (很多, 一点, 一些, 一起) as numerals too; a number
+# is said by a digit, a numeral other than the 一 of "a" (一个, 一下), an ordinal, or a day or month.
+_NUMBER = re.compile(r"[0-9０-９二三四五六七八九十百千万亿两零〇半第]|一[号月日年周岁]")
 _CLAUSE = re.compile(r"[，,、；;：:]")
 
 
@@ -85,8 +88,8 @@ def _chinese_names(text: str) -> tuple[list[str], list[str]]:
         clauses = _CLAUSE.split(sentence)
         for n, clause in enumerate(clauses):
             words = [(w, tag) for w, tag in chinese.tagged(clause) if tag != "x" and w.strip()]
-            naming = [w for w, tag in words if tag in _NAMING_TAGS or any(c.isdigit() for c in w) or (
-                tag == "eng" and w[0].isupper())]
+            naming = [w for w, tag in words if tag in _NAMING_TAGS and (tag != "m" or _NUMBER.search(w))
+                      or any(c.isdigit() for c in w) or (tag == "eng" and w[0].isupper())]
             rest = [w for w, _ in words if w not in naming and w not in _CHAT["zh"]]
             if n == 0 and len(naming) == 1 and not rest and len(clauses) > 1:
                 addressed += naming

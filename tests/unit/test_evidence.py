@@ -8,7 +8,7 @@ from dataclasses import replace
 from domain.model import message_id
 from projections.search import Candidate
 from services.search import Hit, _fuse, _seeds
-from services.selection import select
+from services.selection import names, select
 
 
 def turn(position: int, score: float, content: str = "") -> Candidate:
@@ -218,6 +218,17 @@ def test_a_chinese_remark_of_the_assistants_is_weighed_by_whom_it_speaks_of() ->
     shown = [h.id for h in select([spoken(chat, n) for n in range(len(chat))], ["我的猫喝什么水？"])]
     assert chat[1][1] not in shown and chat[4][1] not in shown
     assert chat[0][1] in shown and chat[3][1] in shown
+
+
+def test_a_chinese_quantity_word_is_no_number_but_a_numeral_is() -> None:
+    assert names("很多猫都这样，过一阵子就好了。")[0] == frozenset()
+    assert names("一些猫一起睡也很常见。")[0] == frozenset()
+    assert names("三次")[0] and names("十五号之前")[0] and names("第一次")[0] and names("5.5公斤")[0]
+    chat = [("user", "我家猫最近总是半夜叫"),
+            ("assistant", "很多猫都这样，过一阵子就好了。"),
+            ("assistant", "一般两周左右会好转。")]
+    shown = [h.id for h in select([spoken(chat, n) for n in range(len(chat))], ["我的猫为什么半夜叫？"])]
+    assert chat[1][1] not in shown and chat[0][1] in shown and chat[2][1] in shown
 
 
 def test_the_graph_looks_around_the_best_hits_not_around_the_best_of_weak_memories() -> None:
