@@ -158,5 +158,9 @@ def named_share(query: str, name: str) -> float:
         return 0.0
     if name in query:
         return 1.0
+    # Run for each of a person's names on every Chinese search: jieba only where a word of the name
+    # can be held, i.e. where two of its characters in a row are (most names share none).
+    if not any(name[i:i + 2] in query for i in range(len(name) - 1)):
+        return 0.0
     held = sum(len(word) for word in dict.fromkeys(segment(name)) if len(word) > 1 and word in query)
     return min(held / len(name), 1.0)
