@@ -5,6 +5,7 @@
     python -m bench.formation --part fresh        # round two's held-out part (its errors were looked at once)
     python -m bench.formation --part fresh2       # round three's held-out part, reported on only
     python -m bench.formation --part fresh3       # a fourth held-out part of plain chats, reported on only
+    python -m bench.formation --part dev2         # plain chats written to develop on (round five)
     python -m bench.formation --extractor llm --sessions 4 --cache /tmp/llm.jsonl
                                                   # a model (LORE_LLM_*), on a sample of sessions
 
@@ -50,11 +51,11 @@ from domain.text.chinese import has_han
 
 console = Console(width=180)
 FOLDER = Path(__file__).parent / "labelled"
-PARTS = ("dev", "heldout", "fresh", "fresh2", "fresh3")
+PARTS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "dev2")
 ZH_PARTS = ("zh-dev", "zh-heldout")  # the Chinese set (issue 31), read by the rules of LORE_LANGUAGE=zh
 # what each choice of --part reports: one table per group, its parts taken together
 GROUPS = {"dev": ("dev",), "heldout": ("heldout",), "fresh": ("fresh",), "fresh2": ("fresh2",),
-          "fresh3": ("fresh3",), "seen": ("dev", "heldout"),
+          "fresh3": ("fresh3",), "dev2": ("dev2",), "seen": ("dev", "heldout"),
           "zh-dev": ("zh-dev",), "zh-heldout": ("zh-heldout",)}
 _DETAIL = analyzer("detail")
 _CALENDAR = frozenset(str.split(
@@ -363,6 +364,7 @@ def main() -> None:
                         help="all: seen (dev + heldout, developed on), fresh (round two's held-out part, "
                         "looked at once) and fresh2 (round three's, held out), three tables; "
                         "fresh3: a fourth held-out part of plain chats, reported on its own; "
+                        "dev2: plain chats written to develop the rules on (round five); "
                         "zh: the Chinese set (zh-dev, zh-heldout)")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules")
     parser.add_argument("--sessions", type=int, default=0,
