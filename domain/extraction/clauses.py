@@ -149,6 +149,8 @@ def is_question(sentence: Sentence) -> bool:
     if not words:
         return False
     first = words[0]
+    if first.lower == "do" and len(words) > 1 and words[1].lower in ("n't", "not"):
+        return False  # "Don't use emojis": an order, not a question ("Don't you think ...?" ends in "?")
     # "Do you know ...", "Can you ...": an auxiliary before its subject
     return (
         first.lower in _QUESTION_OPENERS

@@ -190,7 +190,11 @@ def written_words(
                 text = f"{word.lower} {text[3:]}"
         else:
             last = word.i
-            text, space = _word(word, word is finite, assistant), word.space
+            # "when you write to me": the assistant, named in the third person, writes
+            yours = assistant and word.tag == "VBP" and any(
+                w.head == word.i and w.dep == "nsubj" and w.lower in ("you", "u") for w in kept
+            )
+            text, space = _word(word, word is finite or yours, assistant), word.space
             if word.lower in ("n't", "nt") and out and not out[-1].endswith(" "):
                 out[-1] += " "
         if after is not None and after.i != last + 1 and not space and after.pos != "PUNCT":

@@ -162,6 +162,11 @@ _ANSWERING = frozenset(
         "summarise",
         "edit",
         "check",
+        "correct",
+        "tell",
+        "send",
+        "skip",
+        "leave",
         "add",
         "put",
         "ask",
@@ -174,28 +179,207 @@ _ANSWERING = frozenset(
 )
 
 
-def standing_request(said: Said) -> list[Candidate]:
-    """ "Please always use British spelling": how the person wants to be answered, from now on."""
+# What the assistant's answers are made of: asked for in general ("keep your answers in bullet
+# points", "no long lists"), they are asked for from now on, not for one answer.
+_ANSWER_PARTS = lex.words(
+    "answer reply response message email list summary explanation example emoji bullet point "
+    "heading table paragraph sentence word letter text note mistake error typo recipe instruction "
+    "step suggestion option abbreviation acronym"
+)
+# How one writes, asked for once and meant for good ("use NZ spelling", "no jargon").
+_STYLE = lex.words("spelling jargon tone formatting slang unit units measurement grammar punctuation")
+# Reasons that do not last ("keep it short, I need to go", "I have a meeting").
+_PASSING = lex.words("be have need want get go come leave wait hurry run")
+# Where a reason hangs beside a request.
+_REASONING = frozenset({"ROOT", "conj", "parataxis", "ccomp", "advcl"})
+# The words of a request that are not what is asked.
+_NOT_ASKED = lex.words("please always never do n't not don't just sure but and")
+# Words an imperative may open with before its verb ("sure but keep ...", "and please don't give").
+_LEAD_IN = lex.words(
+    "please just also and but so sure ok okay oh yes yeah do n't not never always kindly perfect great "
+    "thanks cool good fine right alright lovely"
+)
+
+
+def _imperative(said: Said) -> bool:
+    """A request to the assistant with no one named: "keep your answers short", "and please don't
+    give me long lists" (the small parser often hangs it under the reason said after it)."""
     clause = said.clause
-    if clause.head.dep != "ROOT" or clause.subject is not None or clause.head.tag != "VB" or clause.asked:
+    head = clause.head
+    if _asked_of_you(said):
+        return True
+    inherited = clause.subject is not None and clause.subject.head != head.i
+    if inherited and head.dep == "conj" and head.tag == "VB":
+        above = said.sentence.words[head.head]
+        # "I follow the Blues but don't tell me any scores": the subject is the first verb's, and
+        # a bare verb after a finite one is said to the assistant
+        own = said.sentence.children(head.i)
+        return above.tag in ("VBP", "VBZ", "VBD") and not clause.asked and (
+            any(a.lemma == "do" for a in own if a.dep == "aux") or any(w.lower == "please" for w in own))
+    before = [w for w in said.sentence.words[:head.i] if w.pos != "PUNCT"]
+    opens = len(before) <= 4 and all(w.lower in _LEAD_IN for w in before)
+    # the small parser tags some bare verbs as present ("okay, explain it slowly": VBP)
+    if clause.subject is not None or head.tag not in ("VB", "VBP") or clause.asked:
+        return False
+    if head.tag == "VBP" and not opens:
+        return False
+    own = said.sentence.children(head.i)
+    if any(w.dep in ("mark", "nsubj", "nsubjpass", "expl") or (w.dep == "aux" and w.lower == "to")
+           for w in own):
+        return False  # "to keep ...", "if you keep ...": not a request
+    if head.dep == "ROOT":
+        return True
+    above = said.sentence.words[head.head]
+    if head.dep == "conj" and above.tag == "VB" and not any(
+        w.dep in ("nsubj", "nsubjpass", "mark") for w in said.sentence.children(above.i)
+    ) and (above.dep == "ROOT" or above.i == 0):
+        return True  # "keep letters formal, and use NZ spelling": two requests in a row
+    if head.dep not in ("advcl", "conj", "ccomp", "parataxis"):
+        return False
+    return opens
+
+
+def _asked_of_you(said: Said) -> bool:
+    """ "can you skip the emojis and just give me straight answers": a request put as a question."""
+    clause = said.clause
+    head = clause.head
+    if clause.subject is None or clause.subject.lower not in ("you", "u") or head.tag != "VB":
+        return False
+    asking = head if clause.subject.head == head.i else said.sentence.words[clause.subject.head]
+    return any(a.lower in ("can", "could", "would") and a.i < clause.subject.i
+               for a in said.sentence.children(asking.i) if a.dep == "aux")
+
+
+def _in_general(said: Said) -> bool:
+    """The request names what answers are made of in general ("your answers", "long lists", "NZ
+    spelling"), not one thing ("the numbers", "this email", "three options")."""
+    for thing in children(said, said.clause.head, "dobj", "pobj", "dative"):
+        lemma = thing.lemma.lower()
+        determined = any(
+            c.dep in ("det", "nummod") and c.lower not in ("no", "any", "all")
+            for c in said.sentence.children(thing.i)
+        )
+        if lemma in _STYLE and not determined:
+            return True
+        if thing.tag == "NNS" and lemma in _ANSWER_PARTS and not determined:
+            return True
+    return False
+
+
+def _lasting_reason(said: Said) -> bool:
+    """A reason said beside the request that is how the person is, not how things are today: "I
+    read them between patients", "I don't read long stuff on my phone", "my eyes hurt reading on
+    screens" — the present, no time named, not "I need to go" or "I'm in a hurry"."""
+    head = said.clause.head
+    inside = {w.i for w in said.sentence.subtree(head.i)}
+    dated = {i for d in said.dated for i in range(d.first, d.last + 1)}
+    for verb in said.sentence.words:
+        if verb.i in inside or verb.pos not in ("VERB", "AUX") or verb.dep not in _REASONING:
+            continue
+        own = said.sentence.children(verb.i)
+        subject = next((w for w in own if w.dep == "nsubj"), None)
+        if subject is None or subject.lower not in ("i", "it", "they") and not any(
+            c.lower == "my" for c in said.sentence.children(subject.i)
+        ):
+            continue
+        auxes = [w for w in own if w.dep == "aux"]
+        present = (
+            verb.tag in ("VBP", "VBZ")
+            or (verb.tag == "VBD" and verb.lower == verb.lemma.lower())  # "I read them": read or read
+            or (verb.tag == "VB" and any(a.lemma == "do" and a.tag in ("VBP", "VBZ") for a in auxes))
+        )
+        never = verb.tag == "VBN" and any(a.lemma == "have" for a in auxes) and any(
+            w.lower == "never" for w in own)  # "I've never really cooked": how they are
+        plain = present and all(a.lemma == "do" for a in auxes) and verb.lemma.lower() not in _PASSING
+        if not (never or plain):
+            continue
+        if any(w.i in dated for w in said.sentence.subtree(verb.i)):
+            continue
+        return True
+    return False
+
+
+def _to_you(said: Said) -> bool:
+    """ "... when you write to me", "whenever you answer": the request holds for every answer."""
+    for clause in children(said, said.clause.head, "advcl"):
+        own = said.sentence.children(clause.i)
+        if any(m.lower in ("when", "whenever") for m in own if m.dep == "advmod" or m.dep == "mark") and any(
+            s.lower == "you" for s in own if s.dep == "nsubj"
+        ):
+            return True
+    return False
+
+
+def standing_request(said: Said) -> list[Candidate]:
+    """ "Please always use British spelling", "keep your answers in bullet points, I read them between
+    patients": how the person wants to be answered, from now on — said so, or asked of answers in
+    general, or for a reason that lasts."""
+    clause = said.clause
+    if not _imperative(said):
         return []
-    children = said.sentence.children(clause.head.i)
-    lasting = (
-        any(w.lower in ("always", "never") for w in children) or "from now on" in said.sentence.text.lower()
+    children_ = said.sentence.children(clause.head.i)
+    said_so = (
+        any(w.lower in ("always", "never") for w in children_) or "from now on" in said.sentence.text.lower()
     )
-    about_answers = clause.lemma in _ANSWERING and not any(w.dep == "prt" for w in children)
+    one_thing = any(  # "give me the recipe, I cook for four": this recipe, whatever the reason
+        c.dep in ("det", "nummod", "poss") and c.lower not in ("no", "any", "all", "your", "my")
+        for o in children(said, clause.head, "dobj") for c in said.sentence.children(o.i)
+    )
+    lasting = said_so or _in_general(said) or _to_you(said) or (_lasting_reason(said) and not one_thing)
+    about_answers = clause.lemma in _ANSWERING and not any(w.dep == "prt" for w in children_)
     if not lasting or not about_answers:
         return []
     words = clause_words(clause, assistant=True)
-    negated = clause.negated
-    body = written_words(
-        [w for w in words if w.lower not in ("please", "always", "never", "do", "n't", "not", "don't")],
-        [],
-        drop_subject_agreement=False,
-        assistant=True,
+    pointed = [o for o in children(said, clause.head, "dobj") if o.lower == "it"]
+    if not words and pointed:
+        # "keep it short": what "it" is, asked for good, is the answers
+        words = [clause.head, *(w for c in children(said, clause.head, "dobj", "oprd", "acomp", "advmod")
+                                for w in said.sentence.subtree(c.i))]
+    words = sorted(
+        (w for w in words
+         if w.lower not in _NOT_ASKED
+        and not (w.head == clause.head.i and w.dep in ("aux", "nsubj"))),
+        key=lambda w: w.i,
     )
-    if not body:
-        return []
-    how = "never to" if negated or any(w.lower == "never" for w in children) else "always to"
-    text = f"Wants the assistant {how} {body[:1].lower()}{body[1:]}"
+    negated = clause.negated or any(w.lower == "never" for w in children_)
+    head = clause.head
+    # What one asks to be used, given or kept is what one wants: "use NZ spelling" → "Wants NZ
+    # spelling", "don't give me long lists" → "Does not want long lists", "keep your answers
+    # short" → "Wants answers kept short".
+    plain = clause.lemma in _WANTED_AS_THING and bool(children(said, head, "dobj"))
+    if plain:
+        thing = children(said, head, "dobj")[0]
+        within = {w.i for w in said.sentence.subtree(thing.i)}
+        for prep in children(said, head, "prep", "dative"):  # "keep letters to parents formal"
+            if prep.i == max(within) + 1 and prep.pos == "ADP":
+                within |= {w.i for w in said.sentence.subtree(prep.i)}
+        kept = [w for w in words if w is not head and w.lower not in ("your", "ur")
+                and not (w.head == head.i and w.dep == "dative" and w.pos == "PRON")]
+        named = "answers" if thing.lower == "it" else _as_said([w for w in kept if w.i in within])
+        rest = _as_said([w for w in kept if w.i not in within])
+        if not named or (clause.lemma == "keep" and (negated or not rest and len(named.split()) < 3)):
+            return []
+        if clause.lemma == "keep":
+            text = f"Wants {named} kept {rest}" if rest else f"Wants {named}"
+        else:
+            text = f"{'Does not want' if negated else 'Wants'} {named} {rest}"
+    else:
+        body = written_words(words, [], drop_subject_agreement=False, assistant=True)
+        if not body:
+            return []
+        body = body.replace("the assistant's", "its")  # "correct your answers": its answers
+        if pointed:  # "explain it simply, I've never really cooked": things, from now on
+            body = f" {body} ".replace(" it ", " things ", 1).strip()
+        text = f"Wants the assistant {'never to' if negated else 'always to'} {body[:1].lower()}{body[1:]}"
     return one(candidate(said, MemoryKind.PREFERENCE, "request", text, confidence=0.8))
+
+
+_WANTED_AS_THING = frozenset({"use", "give", "send", "keep", "include"})
+
+
+def _as_said(words: list[Word]) -> str:
+    """Words of a request as the person wrote them, not opening a sentence ("NZ spelling", "long lists")."""
+    if not words:
+        return ""
+    text = written_words(words, [], drop_subject_agreement=False, assistant=True)
+    return text if words[0].text[:1].isupper() else text[:1].lower() + text[1:]
