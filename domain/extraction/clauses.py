@@ -301,9 +301,28 @@ def negated(sentence: Sentence, head: Word) -> bool:
     ) or any(c.lower == "anymore" for c in children)
 
 
+def _question_after(sentence: Sentence) -> int | None:
+    """Where the question starts in a line that states something and then asks ("I'm allergic to
+    penicillin, how do I say that?"): the comma before a question's opener; None when none."""
+    words = sentence.words
+    if not sentence.text.rstrip().endswith("?"):
+        return None
+    for comma in reversed([w for w in words if w.text == ","]):
+        after = [w for w in words[comma.i + 1:] if w.pos not in ("PUNCT", "INTJ")]
+        if len(after) >= 2 and after[0].lower in _QUESTION_OPENERS and (
+            after[0].tag in ("WP", "WRB", "WDT") or after[1].pos == "PRON"
+        ):
+            before = words[:comma.i]
+            stated = any(w.dep in _SUBJECTS and w.head < comma.i for w in before) and any(
+                w.pos in ("VERB", "AUX") for w in before)
+            return comma.i if stated else None
+    return None
+
+
 def clauses(sentence: Sentence) -> Iterator[Clause]:
     """The clauses of a sentence, each with its subject and what it asserts."""
     asked = is_question(sentence)
+    stated_before = _question_after(sentence) if asked else None
     for head in sentence.words:
         if head.dep not in _CLAUSE_DEPS or head.pos not in ("VERB", "AUX"):
             continue
@@ -321,8 +340,12 @@ def clauses(sentence: Sentence) -> Iterator[Clause]:
             _person(sentence, subject, head),
             negated(sentence, head),
             _supposed(sentence, head),
-            _under_report(sentence, head),
-            asked,
+            # what is stated before the question is not what the question says or asks
+            _under_report(sentence, head) and not (
+                stated_before is not None and head.i < stated_before and not any(
+                    a.i < stated_before and a.lemma.lower() in REPORTING for a in sentence.ancestors(head.i))
+            ),
+            asked and not (stated_before is not None and head.i < stated_before),
         )
 
 

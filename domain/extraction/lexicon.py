@@ -104,6 +104,8 @@ eczema psoriasis celiac coeliac ibs crohn's insomnia apnea hypertension cancer t
 endometriosis pcos lupus fibromyalgia allergy allergies intolerance scoliosis sciatica tendinitis
 tendonitis gout anemia anaemia hypothyroidism hyperthyroidism ptsd ocd bipolar dementia glaucoma
 cataracts osteoporosis arrhythmia hepatitis hiv shingles concussion sinusitis acne rosacea
+fibrillation afib a-fib reflux gerd neuropathy colitis diverticulitis angina emphysema copd
+parkinson's alzheimer's incontinence gastritis hernia hay_fever hayfever apnoea
 """)
 # Complaints that come and go, told as something one keeps getting: "I've been getting headaches".
 EPISODES = _words("""
@@ -133,6 +135,11 @@ medication medicine meds pill pills tablet tablets supplement supplements vitami
 antibiotics antidepressants antihistamine antihistamines inhaler statin statins ibuprofen paracetamol
 aspirin metformin levothyroxine thyroxine lisinopril amlodipine omeprazole sertraline fluoxetine
 citalopram melatonin iron magnesium prednisone warfarin hrt contraceptive birth-control
+allopurinol acetaminophen tylenol advil naproxen codeine tramadol morphine lithium epipen adrenaline
+epinephrine ventolin salbutamol albuterol humira ozempic wegovy mounjaro zoloft prozac lexapro xanax
+valium ritalin adderall concerta antacid antacids laxative laxatives probiotic probiotics steroid
+steroids hydrocortisone cortisone nicotine-patch patches painkiller painkillers beta-blocker
+beta-blockers blood-thinner blood-thinners
 """)
 MEDICINE_ENDINGS = (
     "pril",
@@ -147,6 +154,24 @@ MEDICINE_ENDINGS = (
     "pine",
     "dronate",
     "tidine",
+    "xaban",
+    "triptan",
+    "izine",
+    "tadine",
+    "umab",
+    "azepam",
+    "azolam",
+    "floxacin",
+    "cycline",
+    "parin",
+    "gliptin",
+    "glutide",
+    "olone",
+    "asone",
+    "butamol",
+    "gabalin",
+    "pentin",
+    "ovir",
 )
 # Habits a person gives up for their health: "I quit smoking", "I stopped drinking".
 GIVEN_UP = _words("smoking smoke drinking alcohol booze coffee caffeine sugar vaping cigarettes soda meat")

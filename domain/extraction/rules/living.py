@@ -142,6 +142,78 @@ def is_medicine(word: Word, said: Said | None = None) -> bool:
     return said is not None and any(is_medicine(c) for c in children(said, word, "compound"))
 
 
+def is_condition(word: Word, said: Said) -> bool:
+    """A condition one has, named by its word or with the word before it ("hay fever", "sleep apnea")."""
+    lemma = word.lemma.lower()
+    if lemma in lex.CONDITIONS or word.lower in lex.CONDITIONS:
+        return True
+    return any(f"{c.lower} {lemma}" in lex.CONDITIONS for c in children(said, word, "compound", "amod"))
+
+
+def _treated(said: Said, medicine_head: Word) -> list[Candidate]:
+    """ "I'm on apixaban for atrial fibrillation": what the medicine is for is a condition they have."""
+    for prep in [*children(said, medicine_head, "prep"), *children(said, said.clause.head, "prep")]:
+        if prep.lower != "for":
+            continue
+        for thing in children(said, prep, "pobj", "amod"):  # "for afib": read as an adjective too
+            if is_condition(thing, said):
+                words = [w for w in said.sentence.subtree(thing.i) if w.dep not in ("det", "poss")]
+                text = "Has " + " ".join(w.text for w in words)
+                return one(candidate(said, MemoryKind.HEALTH, "condition", text, confidence=0.85))
+    return []
+
+
+def _medicines_given(said: Said) -> list[Candidate]:
+    """ "The doctor has put me on allopurinol", "she put me on sumatriptan and magnesium": each
+    medicine one was put on is one they take."""
+    clause = said.clause
+    if clause.lemma != "put" or clause.negated or clause.asked or clause.supposed:
+        return []
+    if not any(o.lower == "me" for o in children(said, clause.head, "dobj")):
+        return []
+    found: list[Candidate] = []
+    for prep in children(said, clause.head, "prep"):
+        taken = children(said, prep, "pobj")
+        if prep.lower != "on" or not taken or not is_medicine(taken[0], said):
+            continue
+        # "on omeprazole and ibuprofen": the small parser may hang the second on the verb
+        misread = [c for c in children(said, clause.head, "conj") if c.i > taken[0].i]
+        for medicine in [taken[0], *children(said, taken[0], "conj"), *misread]:
+            if not is_medicine(medicine, said):
+                continue
+            left = {w.i for c in children(said, medicine, "conj", "cc") for w in said.sentence.subtree(c.i)}
+            words = [w for w in said.sentence.subtree(medicine.i) if w.i not in left and w.pos != "PUNCT"]
+            made = candidate(said, MemoryKind.HEALTH, "medicine", "Takes " + " ".join(w.text for w in words),
+                             confidence=0.85)
+            if made:
+                found.append(made)
+        found += _treated(said, taken[0])
+    return found
+
+
+def _condition_acting_up(said: Said) -> list[Candidate]:
+    """ "my gout flared up", "hay fever's killing me", "my asthma is playing up": a condition the
+    person has, said by what it does to them."""
+    clause = said.clause
+    subject = clause.subject
+    if subject is None or not clause.asserted or not is_condition(subject, said):
+        return []
+    if clause.person not in ("my", "none", "other") or children(said, subject, "det"):
+        return []
+    if clause.person == "other" and children(said, subject, "poss"):
+        return []  # "Tom's asthma"
+    head = clause.head
+    acting = (
+        any(p.lower == "up" for p in children(said, head, "prt", "advmod"))
+        or any(o.lower == "me" for o in children(said, head, "dobj"))
+    )
+    if not acting or clause.lemma in ("clear", "give", "let", "end"):
+        return []  # "my eczema has cleared up": no longer theirs
+    words = [w for w in said.sentence.subtree(subject.i) if w.dep not in ("det", "poss") and w.pos != "PART"]
+    return one(candidate(said, MemoryKind.HEALTH, "condition", "Has " + " ".join(w.text for w in words),
+                         confidence=0.8))
+
+
 def _procedure(said: Said, word: Word) -> bool:
     """An operation, a scan, a vaccination; an appointment only with a doctor ("a dentist appointment")."""
     lemma = word.lemma.lower()
@@ -186,12 +258,15 @@ def health(said: Said) -> list[Candidate]:
             return _health(said, "diagnosis", said.text(), said.when())
         if lemma == "be" and not clause.past:
             for word in children(said, head, "attr", "acomp"):
-                if word.lower in lex.HEALTH_STATES or word.lower.endswith("intolerant"):
+                # "lactose intolerant", read as two words
+                state = [word, *children(said, word, "acomp", "amod", "oprd")]
+                if any(w.lower in lex.HEALTH_STATES or w.lower.endswith("intolerant") for w in state):
                     return _health(said, "state", said.text())
             for prep in children(said, head, "prep"):
                 taken = children(said, prep, "pobj")
                 if prep.lower == "on" and taken and is_medicine(taken[0], said):
-                    return _health(said, "medicine", "Takes " + said.text().split(" ", 2)[-1])
+                    return [*_health(said, "medicine", "Takes " + said.text().split(" ", 2)[-1]),
+                            *_treated(said, taken[0])]
         recurring = _recurring(said, objects)
         if recurring:
             return _health(said, "recurring", recurring)
@@ -199,7 +274,7 @@ def health(said: Said) -> list[Candidate]:
             thing = objects[0]
             # "I have asthma"; "I got a bad back" (had, since); "I developed eczema in May"
             if (
-                thing.lemma.lower() in lex.CONDITIONS
+                is_condition(thing, said)
                 or (thing.lemma.lower() in lex.BODY_PARTS | lex.MEASURES and children(said, thing, "amod"))
             ) and (not clause.past or clause.perfect or lemma != "have"):
                 return _health(said, "condition", said.text(), said.when() if clause.past else None)
@@ -240,6 +315,9 @@ def health(said: Said) -> list[Candidate]:
                 text = "Quit " + text[len("Quits ") :]  # said of the past: "quit" is both
             return _health(said, "given_up", text, said.when())
         return []
+    given = _medicines_given(said) or _condition_acting_up(said)
+    if given:
+        return given
     subject = clause.subject
     if subject is None or clause.person not in ("my", "other", "none"):
         return []
