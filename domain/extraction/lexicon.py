@@ -34,6 +34,17 @@ secretary singer soldier solicitor specialist statistician steward stewardess st
 stylist supervisor surgeon surveyor tailor teacher technician therapist trader trainer translator
 tutor typist undergrad undergraduate vet veterinarian videographer waiter waitress welder writer
 schoolteacher sommelier pharmacologist carpenter roofer tiler plasterer cartographer dispatcher
+hygienist sonographer radiographer phlebotomist dietician podiatrist chiropractor osteopath
+orthodontist dermatologist cardiologist oncologist obstetrician gynaecologist gynecologist
+anaesthetist anesthesiologist psychotherapist audiologist orderly porter carer joiner glazier mason
+stonemason decorator locksmith upholsterer blacksmith fitter installer operator foreman forewoman
+scaffolder groundskeeper groundsman controller treasurer actuary underwriter adjuster executive
+tester coder sysadmin proofreader filmmaker composer conductor drummer guitarist bassist pianist
+violinist cellist dj concierge housekeeper babysitter childminder manicurist masseuse masseur
+tattooist chauffeur warden ranger postwoman servant rancher zookeeper groomer referee umpire
+footballer cricketer jockey ecologist botanist zoologist epidemiologist barrister notary merchandiser
+owner vicar chaplain imam headteacher headmaster headmistress dean registrar paramedic attendant
+sound_engineer supervisor storekeeper shopkeeper stocker picker packer welder machinist
 """)
 # How a person stands to someone they name ("my sister Anna"); the single ones fill a slot.
 FAMILY = _words("""

@@ -471,13 +471,16 @@ def test_we_that_is_a_household_is_the_person() -> None:
 
 
 def test_a_job_said_with_its_employer_is_two_memories_and_the_city_stays_with_the_job() -> None:
-    memories = {(c.attribute, c.value, c.content) for c in found("I'm a data analyst at Zalando in Berlin.")}
+    said = found("I'm a data analyst at Zalando in Berlin.")
+    memories = {(c.attribute, c.value, c.content) for c in said if c.asserted}
     assert memories == {
         ("job_title", "data analyst", "Is a data analyst in Berlin"),
         ("employer", "Zalando", "Works at Zalando"),
     }
-    # no home guessed from where one works, and a student's university is no employer
-    assert {c.attribute for c in found("I'm a nurse at a clinic in Leeds.")} == {"job_title"}
+    # the home is only inferred from where one works (see test_home_of_work.py), and a student's
+    # university is no employer
+    assert {(c.attribute, c.asserted) for c in said if not c.asserted} == {("home_city", False)}
+    assert {c.attribute for c in found("I'm a nurse at a clinic in Leeds.") if c.asserted} == {"job_title"}
     assert {c.attribute for c in found("I'm a law student at the University of Ghent.")} == {"job_title"}
 
 
@@ -725,13 +728,14 @@ def test_a_day_at_home_or_a_denial_is_no_way_of_working(line: str) -> None:
 
 
 def test_the_city_of_a_workplace_named_by_a_common_noun_is_no_employer() -> None:
-    (job,) = found("I work remotely for a startup in Berlin")
+    # (the home each city suggests is an inference of its own: test_home_of_work.py)
+    (job,) = [c for c in found("I work remotely for a startup in Berlin") if c.asserted]
     assert (job.content, job.attribute) == ("Works remotely for a startup in Berlin", None)
-    (barista,) = found("I work part time as a barista at a cafe in Fitzroy")
+    (barista,) = [c for c in found("I work part time as a barista at a cafe in Fitzroy") if c.asserted]
     assert (barista.content, barista.attribute, barista.value) == (
         "Works part time as a barista at a cafe in Fitzroy", "job_title", "barista")
     named = found("I work for Google in Zurich")
-    assert [(c.attribute, c.value) for c in named] == [("employer", "Google")]
+    assert [(c.attribute, c.value) for c in named if c.asserted] == [("employer", "Google")]
 
 
 @pytest.mark.parametrize(
@@ -959,7 +963,6 @@ def test_a_job_said_here_in_a_city_tells_where_the_person_lives(line: str, city:
 @pytest.mark.parametrize(
     "line",
     [
-        "I'm a pharmacist in Swindon",  # where one works need not be home
         "If I were a pharmacist here in Swindon I'd be rich",
         "I'm not a welder here in Olsztyn",
         "my brother is a welder here in Olsztyn",
@@ -970,6 +973,11 @@ def test_a_job_said_here_in_a_city_tells_where_the_person_lives(line: str, city:
 )
 def test_a_job_elsewhere_denied_supposed_past_or_anothers_tells_no_home(line: str) -> None:
     assert [c for c in found(line) if c.attribute == "home_city"] == []
+
+
+def test_a_job_in_a_city_not_said_to_be_here_tells_a_home_only_as_an_inference() -> None:
+    (home,) = [c for c in found("I'm a pharmacist in Swindon") if c.attribute == "home_city"]
+    assert (home.value, home.asserted) == ("Swindon", False)
 
 
 def test_the_city_after_here_in_is_no_employer() -> None:

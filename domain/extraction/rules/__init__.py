@@ -115,7 +115,14 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 _keep(found, candidate)
         for candidate in named_after(sentences, owners, position, said_at):
             _keep(found, candidate)
-    return list(found.values())
+    return _said_over_guessed(list(found.values()))
+
+
+def _said_over_guessed(found: list[Candidate]) -> list[Candidate]:
+    """A slot's value guessed ("a nurse in Leeds": lives in Leeds) gives way to one the person said
+    in the same conversation ("but I live in York")."""
+    said = {c.attribute for c in found if c.attribute and c.asserted}
+    return [c for c in found if c.asserted or c.attribute not in said]
 
 
 def _keep(found: dict[tuple[str | None, str], Candidate], candidate: Candidate) -> None:

@@ -219,7 +219,7 @@ def work(said: Said) -> list[Candidate]:
         or (not clause.past and _remote(said) and said.when(past_only=False) is None)  # not "today"
     ):
         found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
-    return [f for f in found if f] + _home_said_here(said)
+    return [f for f in found if f] + (_home_said_here(said) or _home_of_work(said, found))
 
 
 def _home_said_here(said: Said) -> list[Candidate]:
@@ -230,6 +230,27 @@ def _home_said_here(said: Said) -> list[Candidate]:
         if where is not None:
             return one(lives_in(said, "home_here", where))
     return []
+
+
+def _home_of_work(said: Said, found: list[Candidate | None]) -> list[Candidate]:
+    """ "I'm a junior accountant at a firm in Dublin", "a UX designer at Spotify in Stockholm": the
+    city one works in now is, most often, the one they live in. Kept as an inference (not
+    asserted): it never replaces a home city the person said themselves, and one they say later
+    replaces it."""
+    clause = said.clause
+    if not any(found) or clause.past or not clause.asserted:
+        return []
+    inside = {w.i for w in clause_words(clause)}
+    cities = {
+        joined(words)
+        for kind, words in said.sentence.entities()
+        if kind == "GPE" and words[0].i in inside
+        and any(a.lower == "in" and a.dep == "prep" for a in said.sentence.ancestors(words[0].i))
+    }
+    if len(cities) != 1:
+        return []  # none, or two ("in Leeds, commuting from York"): no guess
+    made = lives_in(said, "home_of_work", cities.pop(), confidence=0.6)
+    return [made.model_copy(update={"asserted": False})] if made else []
 
 
 def lives_in(said: Said, rule: str, city: str, confidence: float = 0.9) -> Candidate | None:
@@ -442,7 +463,7 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
                 entities=(employer,),
             )
         )
-    return [f for f in found if f] + _home_said_here(said)
+    return [f for f in found if f] + (_home_said_here(said) or _home_of_work(said, found))
 
 
 def favourite(said: Said) -> list[Candidate]:
