@@ -70,6 +70,19 @@ class Dated:
     when: When
 
 
+_WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
+_PARTS_OF_DAY = frozenset({"mornings", "afternoons", "evenings", "nights", "lunchtimes"})
+
+
+def _recurring(words: Sequence[Word]) -> bool:
+    """ "on Tuesdays", "Wednesday mornings", "weekends": a time that comes back each week, which
+    names no one day."""
+    lowered = [w.lower for w in words]
+    return any(
+        (w.endswith("s") and w[:-1] in _WEEKDAYS) or w in _PARTS_OF_DAY or w == "weekends" for w in lowered
+    )
+
+
 def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
     """The times a sentence names (its DATE and TIME entities, with the preposition before each)."""
     found: list[Dated] = []
@@ -77,7 +90,8 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         words = _widened(sentence, kind, words)
         if kind not in ("DATE", "TIME") and not (kind == "ORDINAL" and words[0].lower == "the"):
             continue
-        if words[0].lower in _NOT_TIMES:
+        after = sentence.words[words[-1].i + 1] if words[-1].i + 1 < len(sentence.words) else None
+        if words[0].lower in _NOT_TIMES or _recurring([*words, *([after] if after is not None else [])]):
             continue
         first = words[0].i
         before = sentence.words[first - 1] if first > 0 else None
@@ -184,8 +198,8 @@ def written_words(
             text, space = by_start[word.i].text, " "
             # "from the 3rd to the 7th": a range keeps its words, not "on 3 April to on 7 April"
             before = out[-1].strip().lower() if out else ""
-            if text.startswith("on ") and before in _RANGE:
-                text = text[3:]
+            if text.startswith(("on ", "in ")) and before in _RANGE:
+                text = text[3:]  # "to October": "to October 2026", not "to in October 2026"
             elif text.startswith("on ") and word.lower in _RANGE:
                 text = f"{word.lower} {text[3:]}"
         else:
@@ -195,6 +209,14 @@ def written_words(
                 w.head == word.i and w.dep == "nsubj" and w.lower in ("you", "u") for w in kept
             )
             text, space = _word(word, word is finite or yours, assistant), word.space
+            if word.lower in ("maybe", "probably", "perhaps") and after is not None and (
+                after.pos == "NUM" or after.lower in ("once", "twice")
+            ):
+                text = "about"  # "maybe twice a month": a count given roughly, not a doubt
+            if word.lower in ("morning", "afternoon", "evening", "night") and place > 0 and any(
+                d.last == word.i - 1 for d in by_start.values()
+            ):
+                text = f"in the {word.lower}"  # "on Monday morning": "on 23 March 2026 in the morning"
             if word.lower in ("n't", "nt") and out and not out[-1].endswith(" "):
                 out[-1] += " "
         if after is not None and after.i != last + 1 and not space and after.pos != "PUNCT":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
-from domain.extraction.render import clause_words
+from domain.extraction.render import clause_words, times
 from domain.extraction.rules.said import (
     NOT_A_THING,
     Said,
@@ -123,6 +123,10 @@ def event(said: Said) -> list[Candidate]:
             candidate(said, MemoryKind.EVENT, "trip", said.text(), valid_from=said.when(), confidence=0.75)
         )
     known = lemma in lex.LIFE_EVENTS
+    if lemma in _RESCHEDULING and any(
+        o.pos in ("NOUN", "PROPN") and o.lemma.lower() not in lex.OWN_PEOPLE | lex.HOMES for o in objects
+    ):
+        return []  # "moved the sofa", "moved the meeting to Friday": a thing moved, not a move
     if not known and lemma in lex.EVENT_OBJECTS:
         wanted = lex.EVENT_OBJECTS[lemma]
         object_words = {w.lemma.lower() for o in objects for w in said.sentence.subtree(o.i)} | {
@@ -165,6 +169,34 @@ def _job_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
         return None  # "the dream job", "a summer job": what kind of job, not what one is
     words = [w for t in title for w in said.sentence.subtree(t.i) if w.dep in ("compound", "amod") or w is t]
     return " ".join(w.lower for w in sorted(words, key=lambda w: w.i))
+
+
+# How a thing already set is moved to another time: "we've moved the trip to October".
+_RESCHEDULING = frozenset({"move", "push", "postpone", "reschedule", "bring", "shift", "delay", "put"})
+
+
+def rescheduled(said: Said) -> list[Candidate]:
+    """ "we've moved the Spain trip to October", "I pushed my dentist appointment to Friday": a thing
+    of the person's set for another time. The time it is moved to lies ahead, however the verb is
+    said, and the memory is a plan for then."""
+    clause = said.clause
+    if clause.person not in ("i", "we") or not clause.asserted or clause.lemma not in _RESCHEDULING:
+        return []
+    things = [o for o in children(said, clause.head, "dobj") if o.pos in ("NOUN", "PROPN")]
+    if not things or things[0].lemma.lower() in lex.OWN_PEOPLE | lex.HOMES:
+        return []
+    if clause.lemma == "put" and not any(p.lower == "off" for p in children(said, clause.head, "prt")):
+        return []  # "put off" moves a thing; "put" alone puts it somewhere
+    ahead = tuple(times(said.sentence, said.at, True))
+    to = [p for p in children(said, clause.head, "prep", "advmod") if p.lower in ("to", "until", "till")]
+    inside = {w.i for p in to for w in said.sentence.subtree(p.i)}
+    moved_to = [d for d in ahead if d.first in inside or d.first + 1 in inside]
+    if not moved_to or moved_to[0].when.moment().date() < said.at.date():
+        return []
+    kept = {w.i for w in clause_words(clause)}
+    words = [w for w in said.sentence.words if w.i in kept]
+    text = Said(clause, said.position, said.at, ahead).text(words=words) if words else ""
+    return one(candidate(said, MemoryKind.PLAN, "rescheduled", text, confidence=0.75))
 
 
 _PLANNED = frozenset(

@@ -31,9 +31,9 @@ def residence(said: Said) -> list[Candidate]:
         return []
     lemma = clause.lemma
     target: str | None = None
-    if lemma in ("move", "relocate"):
+    if lemma in ("move", "relocate") and not _a_thing_moved(said):
         for prep in _move_preps(said):
-            if prep.lower in ("to", "into"):
+            if prep.lower in ("to", "into") and not _a_time(said, prep):
                 target = place(said, prep, named=True) or target
         target = target or _home_moved_into_in(said)
     elif lemma in ("live", "base", "settle") and (not clause.past or clause.perfect):
@@ -64,6 +64,24 @@ def residence(said: Said) -> list[Candidate]:
             valid_from=said.when(),
         )
     return [found] if found else []
+
+
+def _a_thing_moved(said: Said) -> bool:
+    """ "we've moved the trip to October", "I moved the meeting to Friday": a thing moved, not the
+    person (one's household, "moved my family to Leeds", still is)."""
+    # "moved my mum into a care home": her move, not theirs
+    return any(
+        o.lower not in _OWN and o.lemma.lower() not in _HOUSEHOLD | lex.HOMES and o.pos != "PRON"
+        for o in children(said, said.clause.head, "dobj")
+    )
+
+
+_HOUSEHOLD = frozenset({"family", "kids", "kid", "children", "stuff", "things", "home", "life", "everything"})
+
+
+def _a_time(said: Said, prep: Word) -> bool:
+    """ "to October", "to next week": a time, which no small model's guess makes a place."""
+    return any(w.ent in ("DATE", "TIME") for w in said.sentence.subtree(prep.i) if w.i != prep.i)
 
 
 # "moved back to Swindon", "moved over to Olsztyn": the parser hangs the "to" on the adverb.
@@ -101,7 +119,8 @@ def _home_moved_into_in(said: Said) -> str | None:
     homes = [o for o in homes if o.lemma.lower() in lex.HOMES]
     if not homes:
         return None
-    ins = [p for p in [*preps, *(q for h in homes for q in children(said, h, "prep"))] if p.lower == "in"]
+    ins = [p for p in [*preps, *(q for h in homes for q in children(said, h, "prep"))]
+           if p.lower == "in" and not _a_time(said, p)]  # "in June": when, not where
     return next((where for p in ins if (where := place(said, p) or _proper_name(said, p))), None)
 
 
