@@ -257,7 +257,7 @@ def _home_of_work(said: Said, found: list[Candidate | None]) -> list[Candidate]:
     asserted): it never replaces a home city the person said themselves, and one they say later
     replaces it."""
     clause = said.clause
-    if not any(found) or clause.past or not clause.asserted:
+    if not any(found) or (clause.past and not _still(said)) or not clause.asserted:
         return []
     inside = {w.i for w in clause_words(clause)}
     cities = {
@@ -351,7 +351,9 @@ def _noun_phrase(said: Said, words: Sequence[Word]) -> list[Word]:
 def copula(said: Said) -> list[Candidate]:
     """ "I'm a nurse", "I'm vegan", "I'm allergic to cats", "I'm 58", "I'm in my second year"."""
     clause = said.clause
-    if clause.person != "i" or clause.lemma != "be" or not clause.asserted or clause.past:
+    if clause.person != "i" or clause.lemma != "be" or not clause.asserted:
+        return []
+    if clause.past and not _still(said):
         return []
     for word in children(said, clause.head, "attr", "acomp"):
         lower = word.lower
@@ -399,6 +401,22 @@ def copula(said: Said) -> list[Candidate]:
         if prep.lower == "on" and objects and objects[0].lemma.lower() == "leave":
             return one(candidate(said, MemoryKind.FACT, "leave", said.text()))
     return []
+
+
+def _still(said: Said) -> bool:
+    """ "I've been a nurse for ten years", "I've been vegetarian since 2019": begun in the past and
+    true still — said in the perfect, with how long (not "I've been a nurse, I know")."""
+    clause = said.clause
+    if not clause.perfect and not (
+        clause.head.tag == "VBN" and any(a.lemma == "have" and a.tag in ("VBP", "VBZ")
+                                         for a in children(said, clause.head, "aux"))
+    ):
+        return False
+    return any(
+        p.lower == "since" or (p.lower == "for" and any(w.ent == "DATE" or w.lemma.lower() in ("year", "month")
+                                                        for w in said.sentence.subtree(p.i)))
+        for p in said.sentence.subtree(clause.head.i) if p.dep == "prep"
+    )
 
 
 def standing(said: Said) -> list[Candidate]:

@@ -44,6 +44,8 @@ def _named(said: Said, word: Word) -> str | None:
     head = sentence.words[word.head]
     if word.dep == "compound" and head.pos == "PROPN":
         return _full_name(said, head)
+    if word.dep == "appos" and head.pos == "PROPN" and head.i < word.i:
+        return _full_name(said, head)  # "Pip, my budgie, has been ...": the name said first
     after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
     if (
         after is not None
