@@ -413,8 +413,8 @@ def _still(said: Said) -> bool:
     ):
         return False
     return any(
-        p.lower == "since" or (p.lower == "for" and any(w.ent == "DATE" or w.lemma.lower() in ("year", "month")
-                                                        for w in said.sentence.subtree(p.i)))
+        p.lower == "since" or (p.lower == "for" and any(
+            w.ent == "DATE" or w.lemma.lower() in ("year", "month") for w in said.sentence.subtree(p.i)))
         for p in said.sentence.subtree(clause.head.i) if p.dep == "prep"
     )
 
