@@ -84,7 +84,19 @@ class Clause:
         lower = self.head.lower
         if lower in ("m", "'m", "am", "im"):
             return "be"
+        if self.has_got:
+            return "have"
         return _LEMMA_FIXES.get(lower, self.head.lemma.lower())
+
+    @property
+    def has_got(self) -> bool:
+        """ "I've got an appointment on the 26th", "I've got two cats": what one has now, said
+        with "got" (not "I've got engaged": became)."""
+        return (
+            self.head.lower == "got"
+            and any(w.lemma == "have" and w.tag in ("VBP", "VBZ") for w in self.children("aux"))
+            and bool(self.children("dobj"))
+        )
 
     def children(self, *deps: str) -> list[Word]:
         return [w for w in self.sentence.children(self.head.i) if not deps or w.dep in deps]
@@ -95,6 +107,8 @@ class Clause:
 
     @property
     def past(self) -> bool:
+        if self.has_got:
+            return False
         verbs = [self.head, *self.children("aux", "auxpass")]
         alone = self.head.tag == "VBN" and self.head.dep == "ROOT" and len(verbs) == 1  # "Sold the flat!"
         return (
@@ -106,7 +120,7 @@ class Clause:
     @property
     def perfect(self) -> bool:
         """ "I've lived here since 2019": begun in the past, true still."""
-        return self.head.tag in ("VBN", "VBG") and any(
+        return not self.has_got and self.head.tag in ("VBN", "VBG") and any(
             w.lemma == "have" and w.tag in ("VBP", "VBZ") for w in self.children("aux")
         )
 

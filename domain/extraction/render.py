@@ -209,7 +209,7 @@ def written_words(
                 w.head == word.i and w.dep == "nsubj" and w.lower in ("you", "u") for w in kept
             )
             text, space = _word(word, word is finite or yours, assistant), word.space
-            if word.lower in ("maybe", "probably", "perhaps") and after is not None and (
+            if word.lower in ("maybe", "probably", "perhaps", "like") and after is not None and (
                 after.pos == "NUM" or after.lower in ("once", "twice")
             ):
                 text = "about"  # "maybe twice a month": a count given roughly, not a doubt

@@ -180,7 +180,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "season",
             r"(?:the )?(?P<season>spring|summer|autumn|fall|winter)(?: of)?(?: (?P<year>(?:19|20)\d\d))?",
         ),
-        ("end", rf"(?:the )?end of (?:(?P<which>the|this|next) )?(?P<unit>week|month|year|{_MONTHS})"),
+        ("end", rf"(?:the )?end of (?:(?P<which>the|this|next) )?"
+                rf"(?P<unit>week|month|year|{_MONTHS}|(?:19|20)\d\d)"),
         (
             "part",
             rf"(?:the )?(?P<part>early|mid|late|start|beginning|middle)(?: of|-| )\s*"
@@ -338,6 +339,8 @@ def _end(m: re.Match[str], at: date, future: bool | None) -> When:
         return When(friday, "day", f"by the end of the week of {_day(friday - timedelta(days=4))}")
     if unit == "year":
         return When(date(at.year + step, 12, 31), "day", f"by the end of {at.year + step}")
+    if unit.isdigit():  # "the end of 2028"
+        return When(date(int(unit), 12, 31), "day", f"at the end of {unit}")
     if unit == "month":
         year, month = _shift_month(at.year, at.month, step)
     else:

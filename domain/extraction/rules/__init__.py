@@ -73,7 +73,7 @@ def _direction(clause: Clause) -> bool | None:
         return False
     if clause.looking_ahead or clause.head.tag == "VB":
         return True
-    if clause.head.tag in ("VBP", "VBZ") and not clause.perfect:
+    if (clause.head.tag in ("VBP", "VBZ") and not clause.perfect) or clause.has_got:
         return True  # a day said with the present is a schedule: "I fly on Friday", "my exam is on the 16th"
     return None
 

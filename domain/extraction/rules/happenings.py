@@ -296,7 +296,7 @@ def plan(said: Said) -> list[Candidate]:
         return []
     if clause.lemma == "be":
         return _away(said)
-    ahead = clause.looking_ahead or clause.head.tag in ("VBP", "VBZ")
+    ahead = clause.looking_ahead or clause.head.tag in ("VBP", "VBZ") or clause.has_got
     inside = {w.i for w in clause_words(clause)}
     dated = [
         d
@@ -310,7 +310,8 @@ def plan(said: Said) -> list[Candidate]:
     time_off = clause.lemma == "take" and any(
         p.lower == "off" for p in children(said, clause.head, "prt", "advmod")
     )  # "I'm taking next week off"
-    if not names_a_thing(said, after) and not time_off:
+    # "I'll retire at the end of 2028": the verb is the thing
+    if not names_a_thing(said, after) and not time_off and clause.lemma not in lex.LIFE_EVENTS:
         return []
     # Where one goes "to" is a place, whatever name the small model takes it for ("Accra": a person).
     if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not any(

@@ -191,6 +191,24 @@ def _medicines_given(said: Said) -> list[Candidate]:
     return found
 
 
+def _cutting_back(said: Said) -> list[Candidate]:
+    """ "I'm cutting back on beer and red meat", "cutting down to one coffee in the morning": a
+    change of habit under way, which is a goal until it is done."""
+    clause = said.clause
+    head = clause.head
+    if clause.lemma != "cut" or clause.past or head.tag != "VBG" or clause.perfect:
+        return []
+    if not any(p.lower in ("back", "down") for p in children(said, head, "prt", "advmod")):
+        return []
+    things = {
+        w.lemma.lower() for p in children(said, head, "prep") if p.lower in ("on", "to")
+        for w in said.sentence.subtree(p.i)
+    }
+    if not things & (lex.FOODS | lex.GIVEN_UP):
+        return []
+    return one(candidate(said, MemoryKind.GOAL, "cutting_back", said.text(), confidence=0.75))
+
+
 def _condition_acting_up(said: Said) -> list[Candidate]:
     """ "my gout flared up", "hay fever's killing me", "my asthma is playing up": a condition the
     person has, said by what it does to them."""
@@ -301,6 +319,9 @@ def health(said: Said) -> list[Candidate]:
             for x in children(said, head, "xcomp", "dobj")
             if x.lemma.lower() in lex.GIVEN_UP or x.lower in lex.GIVEN_UP or x.lemma.lower() in lex.FOODS
         ]
+        cutting = _cutting_back(said)
+        if cutting:
+            return cutting
         if lemma == "cut" and not any(p.lower in ("out", "down") for p in children(said, head, "prt")):
             gerunds = []
         if (

@@ -29,7 +29,9 @@ def _named(said: Said, word: Word) -> str | None:
     for child in sentence.children(word.i):
         if (
             child.dep == "appos"
-            and child.pos == "PROPN"
+            # a name the small model does not know is read as a noun ("my girlfriend Saoirse")
+            and (child.pos == "PROPN" or (child.pos == "NOUN" and child.text[:1].isupper()
+                                          and child.text[1:].islower() and child.i == word.i + 1))
             and not any(c.dep in ("conj", "cc") for c in sentence.children(child.i))
         ):  # "my girlfriend, Toby and I": a list, not a name
             return _full_name(said, child)

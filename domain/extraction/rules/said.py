@@ -148,6 +148,8 @@ def candidate(
     due_at: datetime | None = None,
 ) -> Candidate | None:
     content = tidy(content)
+    if said.clause.has_got and content.startswith("Has got "):
+        content = "Has " + content[len("Has got "):]  # "I've got two cats": has two cats
     if len(content.split()) < 2 or content.split()[0].lower() in _NOT_A_START:
         return None  # a fragment ("To relax by reading", "That got ...")
     if attribute in _SLOT_TYPES and typed is None:
@@ -226,6 +228,12 @@ def one(found: Candidate | None) -> list[Candidate]:
     return [found] if found else []
 
 
+def _counted(said: Said, word: Word) -> bool:
+    """ "five coffees (a day)", "20 miles (a week)": a number of things, said per day or week."""
+    return word.pos == "NUM" or (
+        word.pos == "NOUN" and any(c.dep == "nummod" for c in said.sentence.children(word.i)))
+
+
 def frequency(said: Said) -> bool:
     words = clause_words(said.clause)
     return (
@@ -242,7 +250,8 @@ def frequency(said: Said) -> bool:
             w.lower == "a"
             and said.sentence.words[w.head].lemma.lower() in ("week", "day", "month", "year")
             and w.i > 0
-            and said.sentence.words[w.i - 1].lemma.lower() in ("time", "day", "twice", "once")
+            and (said.sentence.words[w.i - 1].lemma.lower() in ("time", "day", "twice", "once")
+                 or _counted(said, said.sentence.words[w.i - 1]))
             for w in words
         )
     )
