@@ -194,6 +194,8 @@ _PASSING = lex.words("be have need want get go come leave wait hurry run")
 _REASONING = frozenset({"ROOT", "conj", "parataxis", "ccomp", "advcl"})
 # The words of a request that are not what is asked.
 _NOT_ASKED = lex.words("please always never do n't not don't just sure but and")
+# A "not" inside what is asked stays ("algebraic notation, not descriptive").
+_NEGATIONS = lex.words("not n't never")
 # Words an imperative may open with before its verb ("sure but keep ...", "and please don't give").
 _LEAD_IN = lex.words(
     "please just also and but so sure ok okay oh yes yeah do n't not never always kindly perfect great "
@@ -337,7 +339,7 @@ def standing_request(said: Said) -> list[Candidate]:
                                 for w in said.sentence.subtree(c.i))]
     words = sorted(
         (w for w in words
-         if w.lower not in _NOT_ASKED
+         if not (w.lower in _NOT_ASKED and (w.head == clause.head.i or w.lower not in _NEGATIONS))
         and not (w.head == clause.head.i and w.dep in ("aux", "nsubj"))),
         key=lambda w: w.i,
     )
