@@ -275,7 +275,8 @@ EVENT_OBJECTS = {
         "migration dissertation book project training"
     ),
     "complete": _words("marathon half race degree thesis course migration dissertation project training"),
-    "pass": _words("exam test driving bar course interview exams tests"),
+    "pass": _words("exam test driving bar course interview exams tests probation quiz assessment "
+                   "audition inspection certification certificate finals"),
     "win": frozenset(),
     "launch": frozenset(),
     "open": _words("restaurant shop business store bakery cafe studio clinic practice"),
@@ -287,7 +288,8 @@ EVENT_OBJECTS = {
     "start": _words("job business company school university college course degree therapy treatment"),
     "join": frozenset(),
     "get": _words(
-        "job promotion degree diploma license licence visa citizenship tattoo puppy dog cat kitten"
+        "job promotion degree diploma license licence visa citizenship tattoo puppy dog cat kitten "
+        "mortgage scholarship place offer"
     ),
     "have": _words("baby surgery operation"),
     "reach": _words("rank level diamond platinum gold"),

@@ -355,6 +355,13 @@ def _cut(sentence: Sentence, head: Word, child: Word) -> bool:
         c.dep == "mark" and c.lower in _SUBORDINATE for c in sentence.children(child.i)
     ):
         return True
+    own = sentence.children(child.i)
+    # "..., tinnitus in my left ear, not shocking": a statement of its own (not "when I ...")
+    subjected = any(c.dep in ("nsubj", "nsubjpass") for c in own)
+    if child.dep == "advcl" and child.i > head.i and subjected and not any(
+        c.dep == "mark" or c.tag == "WRB" for c in own
+    ):
+        return True
     return child.dep == "ccomp" and any(c.dep in ("nsubj", "nsubjpass") for c in sentence.children(child.i))
 
 

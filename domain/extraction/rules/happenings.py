@@ -147,6 +147,13 @@ def event(said: Said) -> list[Candidate]:
         known = True
     if lemma == "lay" and any(p.lower == "off" for p in children(said, clause.head, "prt")):
         known = True  # "I was laid off"
+    if lemma == "get" and objects and _marked(said, objects[0]):
+        known = True  # "I got a B in the class test", "got 92 on the quiz"
+    if lemma == "sign" and any(p.lower == "up" for p in children(said, clause.head, "prt")) and any(
+        p.lower == "for" and names_a_thing(said, said.sentence.subtree(p.i))
+        for p in children(said, clause.head, "prep")
+    ):
+        known = True  # "I signed up for the HVAC certificate"
     if lemma in ("hand", "give", "put") and any(
         o.lemma.lower() in ("notice", "resignation") for o in objects
     ):
@@ -156,6 +163,23 @@ def event(said: Said) -> list[Candidate]:
     title = _job_got(said, lemma, objects)
     return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8,
                          attribute="job_title" if title else None, value=title))
+
+
+_ASSESSED = frozenset({"test", "exam", "quiz", "essay", "assignment", "assessment", "paper", "coursework",
+                       "final", "finals", "midterm", "mock", "mocks"})
+
+
+def _marked(said: Said, got: Word) -> bool:
+    """A mark got in something assessed: "a B in the class test", "92 on the first quiz"."""
+    lettered = len(got.text) <= 2 and got.text[:1].isupper() and got.text[1:] in ("", "+", "-")
+    mark = got.pos == "NUM" or lettered
+    if not mark and not any(c.dep == "nummod" for c in said.sentence.children(got.i)):
+        return False
+    return any(
+        p.lower in ("in", "on", "for")
+        and any(w.lemma.lower() in _ASSESSED for w in said.sentence.subtree(p.i))
+        for p in [*children(said, said.clause.head, "prep"), *children(said, got, "prep")]
+    )
 
 
 def _job_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
@@ -244,6 +268,8 @@ _PLANNED = frozenset(
 # What one "has" or "does" on a day that is worth keeping ("I have my driving test on the 9th").
 _OCCASIONS = frozenset(
     {
+        "ticket",
+        "tickets",
         "exam",
         "test",
         "interview",

@@ -232,9 +232,16 @@ def _condition_acting_up(said: Said) -> list[Candidate]:
                          confidence=0.8))
 
 
+# What a medical test is of ("a hearing test", "a blood test"): a test alone may be a school's.
+_TESTED = frozenset({"hearing", "blood", "eye", "sight", "urine", "allergy", "pregnancy", "covid", "smear",
+                     "stress", "sleep", "bone", "liver", "thyroid", "skin"})
+
+
 def _procedure(said: Said, word: Word) -> bool:
     """An operation, a scan, a vaccination; an appointment only with a doctor ("a dentist appointment")."""
     lemma = word.lemma.lower()
+    if lemma == "test":
+        return any(c.lower in _TESTED for c in children(said, word, "compound", "amod"))
     if lemma not in lex.PROCEDURES:
         return False
     if lemma == "appointment":
