@@ -14,7 +14,7 @@ from domain.extraction.render import Dated, clause_words, tidy, written_words
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
-RULES_VERSION = "rules/5"  # 5: a word the tagger takes for punctuation is kept
+RULES_VERSION = "rules/6"  # 6: lasting requests, health said in passing, the home a job suggests, has got
 _NOT_A_START = frozenset(
     {
         "to",
