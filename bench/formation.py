@@ -6,6 +6,7 @@
     python -m bench.formation --part fresh2       # round three's held-out part, reported on only
     python -m bench.formation --part fresh3       # a fourth held-out part of plain chats, reported on only
     python -m bench.formation --part dev2         # plain chats written to develop on (round five)
+    python -m bench.formation --part fresh4       # plain chats written after rules/6, reported on only
     python -m bench.formation --extractor llm --sessions 4 --cache /tmp/llm.jsonl
                                                   # a model (LORE_LLM_*), on a sample of sessions
 
@@ -51,11 +52,11 @@ from domain.text.chinese import has_han
 
 console = Console(width=180)
 FOLDER = Path(__file__).parent / "labelled"
-PARTS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "dev2")
+PARTS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "dev2", "fresh4")
 ZH_PARTS = ("zh-dev", "zh-heldout")  # the Chinese set (issue 31), read by the rules of LORE_LANGUAGE=zh
 # what each choice of --part reports: one table per group, its parts taken together
 GROUPS = {"dev": ("dev",), "heldout": ("heldout",), "fresh": ("fresh",), "fresh2": ("fresh2",),
-          "fresh3": ("fresh3",), "dev2": ("dev2",), "seen": ("dev", "heldout"),
+          "fresh3": ("fresh3",), "dev2": ("dev2",), "fresh4": ("fresh4",), "seen": ("dev", "heldout"),
           "zh-dev": ("zh-dev",), "zh-heldout": ("zh-heldout",)}
 _DETAIL = analyzer("detail")
 _CALENDAR = frozenset(str.split(
@@ -365,6 +366,7 @@ def main() -> None:
                         "looked at once) and fresh2 (round three's, held out), three tables; "
                         "fresh3: a fourth held-out part of plain chats, reported on its own; "
                         "dev2: plain chats written to develop the rules on (round five); "
+                        "fresh4: plain chats written after rules/6, reported on only; "
                         "zh: the Chinese set (zh-dev, zh-heldout)")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules")
     parser.add_argument("--sessions", type=int, default=0,
