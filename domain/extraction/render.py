@@ -209,9 +209,8 @@ def written_words(
                 w.head == word.i and w.dep == "nsubj" and w.lower in ("you", "u") for w in kept
             )
             text, space = _word(word, word is finite or yours, assistant), word.space
-            if word.lower in ("maybe", "probably", "perhaps", "like") and after is not None and (
-                after.pos == "NUM" or after.lower in ("once", "twice")
-            ):
+            rough = word.lower in ("maybe", "probably", "perhaps", "like") and word.pos != "VERB"
+            if rough and after is not None and (after.pos == "NUM" or after.lower in ("once", "twice")):
                 text = "about"  # "maybe twice a month": a count given roughly, not a doubt
             if word.lower in ("morning", "afternoon", "evening", "night") and place > 0 and any(
                 d.last == word.i - 1 for d in by_start.values()
@@ -261,16 +260,17 @@ def tidy(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
-def leading_trimmed(words: list[Word]) -> list[Word]:
-    """Without the openers, fillers and laughs a chat line starts or ends with."""
-    while words and (
+def leading_trimmed(words: list[Word], head: Word | None = None) -> list[Word]:
+    """Without the openers, fillers and laughs a chat line starts or ends with; never the clause's
+    own verb ("I like spicy food": "like" is a filler only when it is not the verb)."""
+    while words and words[0] is not head and (
         words[0].lower in DISCOURSE
         or words[0].pos in ("PUNCT", "INTJ", "CCONJ")
         or words[0].dep in ("cc", "intj")
         or is_noise(words[0])
     ):
         words = words[1:]
-    while words and (
+    while words and words[-1] is not head and (
         words[-1].pos == "PUNCT"
         or is_noise(words[-1])
         or words[-1].lower in DISCOURSE
@@ -414,7 +414,7 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
         return []  # about the one they talk to, not about them
     words = [w for w in sentence.words if w.i in inside and not is_noise(w)]
     words = _without_fillers(words)
-    return _head_first(leading_trimmed(words), head)
+    return _head_first(leading_trimmed(words, head), head)
 
 
 def _head_first(words: list[Word], head: Word) -> list[Word]:

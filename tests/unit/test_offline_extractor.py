@@ -68,6 +68,7 @@ def test_a_job_and_an_employer_said_together_are_two_memories() -> None:
 @pytest.mark.parametrize(("line", "kind", "content"), [
     ("I'm allergic to peanuts.", MemoryKind.HEALTH, "Is allergic to peanuts"),
     ("I really love hiking in the Alps", MemoryKind.PREFERENCE, "Loves hiking in the Alps"),
+    ("I like spicy food.", MemoryKind.PREFERENCE, "Likes spicy food"),  # "like" the verb, not a filler
     ("I don't like cilantro.", MemoryKind.PREFERENCE, "Does not like cilantro"),
     ("I want to run a marathon next year.", MemoryKind.GOAL, "Wants to run a marathon in 2027"),
     ("My goal is to learn Rust", MemoryKind.GOAL, "Wants to learn Rust"),
