@@ -11,7 +11,7 @@ from datetime import datetime
 
 from domain.extraction.clauses import Clause, is_noise
 from domain.extraction.lexicon import DISCOURSE
-from domain.extraction.times import When, resolve_phrase, resolve_written_date, written
+from domain.extraction.times import WEEKDAYS, When, resolve_phrase, resolve_written_date, written
 from domain.text.parse import Sentence, Word
 
 _PRONOUNS = {
@@ -70,7 +70,6 @@ class Dated:
     when: When
 
 
-_WEEKDAYS = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 _PARTS_OF_DAY = frozenset({"mornings", "afternoons", "evenings", "nights", "lunchtimes"})
 
 
@@ -79,7 +78,7 @@ def _recurring(words: Sequence[Word]) -> bool:
     names no one day."""
     lowered = [w.lower for w in words]
     return any(
-        (w.endswith("s") and w[:-1] in _WEEKDAYS) or w in _PARTS_OF_DAY or w == "weekends" for w in lowered
+        (w.endswith("s") and w[:-1] in WEEKDAYS) or w in _PARTS_OF_DAY or w == "weekends" for w in lowered
     )
 
 

@@ -123,9 +123,7 @@ def event(said: Said) -> list[Candidate]:
             candidate(said, MemoryKind.EVENT, "trip", said.text(), valid_from=said.when(), confidence=0.75)
         )
     known = lemma in lex.LIFE_EVENTS
-    if lemma in _RESCHEDULING and any(
-        o.pos in ("NOUN", "PROPN") and o.lemma.lower() not in lex.OWN_PEOPLE | lex.HOMES for o in objects
-    ):
+    if lemma in _RESCHEDULING and any(_a_thing(o) for o in objects):
         return []  # "moved the sofa", "moved the meeting to Friday": a thing moved, not a move
     if not known and lemma in lex.EVENT_OBJECTS:
         wanted = lex.EVENT_OBJECTS[lemma]
@@ -199,6 +197,11 @@ def _job_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
 _RESCHEDULING = frozenset({"move", "push", "postpone", "reschedule", "bring", "shift", "delay", "put"})
 
 
+def _a_thing(word: Word) -> bool:
+    """What is moved is a thing (the trip, the sofa), not one of the person's people or a home."""
+    return word.pos in ("NOUN", "PROPN") and word.lemma.lower() not in lex.OWN_PEOPLE | lex.HOMES
+
+
 def rescheduled(said: Said) -> list[Candidate]:
     """ "we've moved the Spain trip to October", "I pushed my dentist appointment to Friday": a thing
     of the person's set for another time. The time it is moved to lies ahead, however the verb is
@@ -207,7 +210,7 @@ def rescheduled(said: Said) -> list[Candidate]:
     if clause.person not in ("i", "we") or not clause.asserted or clause.lemma not in _RESCHEDULING:
         return []
     things = [o for o in children(said, clause.head, "dobj") if o.pos in ("NOUN", "PROPN")]
-    if not things or things[0].lemma.lower() in lex.OWN_PEOPLE | lex.HOMES:
+    if not things or not _a_thing(things[0]):
         return []
     if clause.lemma == "put" and not any(p.lower == "off" for p in children(said, clause.head, "prt")):
         return []  # "put off" moves a thing; "put" alone puts it somewhere
