@@ -107,6 +107,17 @@ PETS = {
     "snake": "snake",
     "budgie": "budgie",
     "goldfish": "goldfish",
+    # Breeds, named as often as the animal ("a beagle called Biscuit"); none that is also a person's
+    # word (shepherd, boxer, pointer) or a nationality (Persian, Bengal).
+    **dict.fromkeys(
+        _words("""
+        labrador lab retriever spaniel terrier beagle collie poodle greyhound whippet dachshund husky
+        pug bulldog corgi schnauzer staffie staffy rottweiler doberman chihuahua cockapoo labradoodle
+        cavapoo cavachon springer heeler kelpie vizsla weimaraner lurcher sheepdog westie dalmatian
+        """),
+        "dog",
+    ),
+    **dict.fromkeys(_words("tabby moggy ragdoll siamese sphynx"), "cat"),
 }
 # Conditions a person has, lives with or was diagnosed with.
 CONDITIONS = _words("""
@@ -124,6 +135,12 @@ headache headaches nosebleed nosebleeds nightmare nightmares cramp cramps palpit
 flare-up flare-ups flareup flareups dizzy spells fainting spell spells hives rash rashes cold sores
 attacks hot flushes flashes chest pains pain pains
 """)
+# What the body does, that one can have trouble doing: "I have trouble sleeping".
+BODILY = _words("""
+sleep breathe swallow concentrate focus walk hear see eat digest remember stand kneel climb chew
+""")
+# What one has with doing it: "trouble", "difficulty", "problems".
+TROUBLE = _words("trouble difficulty difficulties problem problems")
 # What a doctor measures: "my blood pressure is high", "I have high cholesterol".
 MEASURES = _words("pressure cholesterol sugar glucose a1c iron")
 # Adjectives of a lasting condition: "I'm diabetic", "she says I'm anemic".

@@ -342,8 +342,10 @@ _FILLERS = (
 
 def _cut(sentence: Sentence, head: Word, child: Word) -> bool:
     """Whether a word under the clause's head starts a part that is not the clause's own."""
-    if child.dep in ("nsubj", "nsubjpass", "expl", "intj", "parataxis", "dep", "punct", "discourse"):
+    if child.dep in ("nsubj", "nsubjpass", "expl", "intj", "parataxis", "dep", "discourse"):
         return True
+    if child.dep == "punct":  # a word read as punctuation is the parser's slip ("down to 80 kilos")
+        return not any(ch.isalnum() for ch in child.text)
     if child.dep == "cc":  # "and": cut with the clause it joins, kept in "my business and my routines"
         return any(c.dep == "conj" and c.pos in ("VERB", "AUX") for c in sentence.children(head.i))
     if child.dep == "conj" and child.pos in ("VERB", "AUX"):

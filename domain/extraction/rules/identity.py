@@ -561,10 +561,19 @@ def switch(said: Said) -> list[Candidate]:
     ):
         return []
     to = next((p for p in children(said, clause.head, "prep") if p.lower == "to"), None)
+    if to is None:  # "switched to oat milk", its "to" read as the noun's: the object is what one moved to
+        to = next((o for o in children(said, clause.head, "dobj")
+                   if said.sentence.subtree(o.i)[0].lower == "to"), None)
     if to is None:
         return []
     target = [w for w in said.sentence.subtree(to.i) if w.pos == "PROPN"]
     if not target:
+        # A thing, not a name ("switched to decaf", "changed to the night shift"): the memory is
+        # the change as said, without an entity to name.
+        if clause.lemma in ("switch", "change") and names_a_thing(
+            said, [w for w in said.sentence.subtree(to.i) if w.lower != "to"]
+        ):
+            return one(candidate(said, MemoryKind.PREFERENCE, "switch", said.text(), valid_from=said.when()))
         return []
     name = joined(target)
     editor = next((e for e in EDITORS if name.lower().startswith(e.lower())), None)

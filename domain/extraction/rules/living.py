@@ -103,11 +103,62 @@ def habit(said: Said) -> list[Candidate]:
     if lemma not in lex.HABITS and not (lemma in ("deal", "struggle", "suffer", "live") and _condition(said)):
         return []
     steady = (
-        frequency(said) or (lemma in _DEFINING and children(said, clause.head, "dobj")) or _condition(said)
+        frequency(said)
+        or (lemma in _DEFINING and children(said, clause.head, "dobj"))
+        or _condition(said)
+        or _changed_to(said)
     )
     if not steady or not names_a_thing(said, [w for w in clause_words(clause) if w.i > clause.head.i]):
         return []
     return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75))
+
+
+def _changed_to(said: Said) -> bool:
+    """A way of doing things said as what is done now, or instead of another: "I cycle to work now
+    instead of driving", "I walk everywhere these days" (a habit changed, not one occasion)."""
+    head = said.clause.head
+    if head.tag not in ("VBP", "VBZ"):
+        return False
+    if any(w.lower in ("now", "nowadays") and w.dep == "advmod" for w in said.sentence.children(head.i)):
+        return True  # "now" is trimmed from the memory's words as chat, so looked for on the head
+    words = clause_words(said.clause)
+    return any(
+        (w.lower == "instead" and any(c.lower == "of" for c in said.sentence.children(w.i)))
+        or (w.lower == "instead" and w.i + 1 < len(said.sentence.words)
+            and said.sentence.words[w.i + 1].lower == "of")
+        or (w.lower == "days" and w.i > 0 and said.sentence.words[w.i - 1].lower == "these")
+        for w in words
+    )
+
+
+def _trouble_doing(said: Said) -> list[Candidate]:
+    """Trouble with what the body does, told of oneself: "I've been having trouble sleeping", "I have
+    difficulty swallowing" (not "trouble finding a flat": that is no health)."""
+    sentence, head = said.sentence, said.clause.head
+    if head.lemma.lower() != "have" or (said.clause.past and not said.clause.perfect):
+        return []  # "I had trouble sleeping last night": one night, not how one is
+    for noun in sentence.subtree(head.i):
+        if noun.lemma.lower() not in lex.TROUBLE:
+            continue
+        owner = sentence.words[noun.head]
+        if noun.dep == "dobj" and noun.head == head.i:
+            doing = [c for c in sentence.children(noun.i) if c.dep in ("acl", "pcomp")]
+            doing += [g for p in sentence.children(noun.i) if p.lower == "with"
+                      for g in sentence.children(p.i) if g.tag == "VBG"]
+        elif noun.dep == "nsubj" and owner.dep == "ccomp" and owner.head == head.i:
+            doing = [owner]  # "I have trouble breathing ...", read as a clause of its own
+        else:
+            continue
+        doing = [d for d in doing if d.tag == "VBG" and d.lemma.lower() in lex.BODILY]
+        if not doing:
+            continue
+        cut = {w.i for d in doing for c in sentence.children(d.i) if c.dep == "advcl"
+               for w in sentence.subtree(c.i)}
+        own = {w.i for w in clause_words(said.clause)} | {
+            w.i for d in doing for w in sentence.subtree(d.i) if w.i not in cut}
+        words = [w for w in sentence.words if w.i in own and w.i != (said.clause.subject or head).i]
+        return _health(said, "trouble", said.text(words=words))
+    return []
 
 
 def _condition(said: Said) -> bool:
@@ -292,6 +343,9 @@ def health(said: Said) -> list[Candidate]:
                 if prep.lower == "on" and taken and is_medicine(taken[0], said):
                     return [*_health(said, "medicine", "Takes " + said.text().split(" ", 2)[-1]),
                             *_treated(said, taken[0])]
+        trouble = _trouble_doing(said)
+        if trouble:
+            return trouble
         recurring = _recurring(said, objects)
         if recurring:
             return _health(said, "recurring", recurring)

@@ -272,7 +272,8 @@ def people(
                     confidence=0.8,
                 )
             )
-        if not mine and (pet is None or not any(c.lower in ("a", "an") for c in sentence.children(word.i))):
+        if not mine and (pet is None or not any(c.lower in ("a", "an") for c in sentence.children(word.i))
+                         or not _got_now(sentence, word)):
             continue
         name = _named(said, word)
         if not name or name.lower() in ("i", "me") or not name[:1].isupper():
@@ -359,6 +360,26 @@ def theirs(said: Said, relation: str, pet: str | None, name: str, rule: str | No
 _GETTING = frozenset({"get", "have", "adopt", "rescue", "buy", "foster", "bring", "take"})
 _POINTING_BACK = frozenset({"his", "her", "its", "their"})
 _CALLED = frozenset({"he", "she", "it", "they"})
+
+
+def _got_now(sentence: Sentence, animal: Word) -> bool:
+    """Whether "a dog called Rex" is one the person has now: got, adopted or had by them, said
+    outright ("we got a puppy, a beagle called Biscuit"), not wished for ("I'd love a dog called
+    Waffles"), supposed ("if I got ..."), denied or long gone ("we had a dog called Bruno when I was
+    a kid", "I used to have ...")."""
+    verb = animal
+    while verb.pos not in ("VERB", "AUX") and verb.head != verb.i:
+        verb = sentence.words[verb.head]
+    if verb.pos not in ("VERB", "AUX"):
+        return True  # no verb: a fragment that goes on a list of one's own ("and a dog named Biscuit")
+    children = sentence.children(verb.i)
+    subjects = [c.lower for c in children if c.dep in ("nsubj", "nsubjpass")]
+    if verb.lemma.lower() not in _GETTING or subjects[:1] not in (["i"], ["we"]):
+        return False
+    if any(c.dep == "neg" or c.lower in ("would", "'d", "might", "could", "should", "if") for c in children):
+        return False
+    used = sentence.words[verb.head].lemma.lower() == "use" and verb.dep == "xcomp"
+    return not used and not (verb.lemma.lower() == "have" and verb.tag == "VBD")
 
 
 def _name_given(sentence: Sentence) -> Word | None:
