@@ -12,6 +12,7 @@ from domain.extraction.rules.said import (
     one,
 )
 from domain.model import MemoryKind
+from domain.text.parse import Word
 
 # --- requests -------------------------------------------------------------------------------------------
 
@@ -19,10 +20,15 @@ from domain.model import MemoryKind
 def reminder(said: Said) -> list[Candidate]:
     """ "Remind me to renew my licence next Friday" — asked as a question or not."""
     clause = said.clause
+    if clause.lemma in ("forget", "remember"):
+        return _not_to_forget(said)
     if clause.lemma != "remind" or clause.negated:
         return []
     if not any(w.lower == "me" for w in children(said, clause.head, "dobj", "nsubj")):
         return []
+    about = next((p for p in children(said, clause.head, "prep") if p.lower in ("about", "of")), None)
+    if about is not None and not children(said, clause.head, "xcomp", "ccomp"):
+        return _errand(said, [w for w in said.sentence.subtree(about.i) if w is not about])
     task = next(
         (
             w
@@ -51,6 +57,11 @@ def reminder(said: Said) -> list[Candidate]:
         if not (w.dep == "aux" and w.lower == "to")
         and not (w.lower in ("here", "there") and w.dep == "advmod")
     ]
+    return _task(said, words)
+
+
+def _task(said: Said, words: list[Word], rule: str = "reminder") -> list[Candidate]:
+    """The to-do the person asked to be reminded of: its words, with the time the sentence names."""
     if not names_a_thing(said, words):
         return []
     due = said.due()
@@ -59,7 +70,50 @@ def reminder(said: Said) -> list[Candidate]:
     text = written_words(words, dated, drop_subject_agreement=False)
     if due is not None and not dated:
         text += " " + said.dated[0].text if said.dated else ""
-    return one(candidate(said, MemoryKind.TODO, "reminder", text, due_at=due, confidence=0.9))
+    return one(candidate(said, MemoryKind.TODO, rule, text, due_at=due, confidence=0.9))
+
+
+def _errand(said: Said, words: list[Word]) -> list[Candidate]:
+    """ "Remind me about the dentist on Friday": the thing itself is the to-do, written as a noun
+    ("The dentist on 20 March 2026"), kept only with a time (else it says nothing to do)."""
+    if said.due() is None or any(w.pos == "PRON" and w.dep != "poss" for w in words):
+        return []
+    return _task(said, words)
+
+
+# "must", "mustn't", "can't", "need to", "have to", "got to": said of what one has to remember.
+_BOUND = frozenset({"must", "can", "ca", "need", "have", "got", "gotta", "should"})
+
+
+def _not_to_forget(said: Said) -> list[Candidate]:
+    """What the person must not forget: "don't let me forget to pay the gas bill on the 3rd", "make
+    sure I remember to call mum on Sunday", "I mustn't forget to renew my passport" — a request to
+    be reminded, or a duty said with a time. Not "I forgot to call mum" (done), not "don't forget
+    to drink water" (advice said to anyone), not someone else's."""
+    sentence, head, clause = said.sentence, said.clause.head, said.clause
+    if clause.asked and not clause.reported:
+        return []
+    subject = next((c for c in sentence.children(head.i) if c.dep in ("nsubj", "nsubjpass")), None)
+    if subject is None or subject.lower not in ("i", "me"):
+        return []
+    governor = sentence.words[head.head] if head.dep != "ROOT" else None
+    denied = any(c.dep == "neg" for c in sentence.children(head.i))
+    bound = any(c.lower in _BOUND for c in sentence.children(head.i) if c.dep == "aux")
+    let_denied = (governor is not None and governor.lemma.lower() == "let" and subject.lower == "me"
+                  and any(c.dep == "neg" for c in sentence.children(governor.i)))
+    sure = governor is not None and governor.lower == "sure"
+    if head.lemma.lower() == "forget":
+        asked = let_denied or (denied and bound and said.due() is not None)
+    else:  # remember
+        asked = not denied and (sure or (bound and said.due() is not None))
+    if not asked:
+        return []
+    task = next((w for w in sentence.children(head.i)
+                 if w.dep == "xcomp" and w.pos in ("VERB", "AUX") and not children(said, w, "nsubj")), None)
+    if task is not None:
+        return _task(said, [w for w in sentence.subtree(task.i) if not (w.dep == "aux" and w.lower == "to")])
+    thing = next((w for w in sentence.children(head.i) if w.dep == "dobj"), None)
+    return _errand(said, sentence.subtree(thing.i)) if thing is not None else []
 
 
 def _what_came_before(said: Said) -> list[Candidate]:
@@ -109,6 +163,15 @@ def need(said: Said) -> list[Candidate]:
     ]
     if not names_a_thing(said, words):
         return []
+    # "I need to call the bank tomorrow": the parser hangs the time on "need"; it is the task's.
+    when_words = [
+        w
+        for c in children(said, clause.head, "npadvmod", "prep", "advmod")
+        if any(d.first == c.i or d.first in {x.i for x in said.sentence.subtree(c.i)} for d in said.dated)
+        for w in said.sentence.subtree(c.i)
+    ]
+    before = [w for w in when_words if w.i < task.i]
+    words = [*sorted({*words, *(w for w in when_words if w.i > task.i)}, key=lambda w: w.i), *before]
     inside = {w.i for w in words}
     dated = [d for d in said.dated if d.first in inside or d.first + 1 in inside]
     return one(
