@@ -135,6 +135,20 @@ headache headaches nosebleed nosebleeds nightmare nightmares cramp cramps palpit
 flare-up flare-ups flareup flareups dizzy spells fainting spell spells hives rash rashes cold sores
 attacks hot flushes flashes chest pains pain pains
 """)
+# Places one works at without naming them: "I work at a bakery", "I work in a hospital".
+WORKPLACES = _words("""
+bakery shop business company restaurant cafe café farm store studio clinic practice firm agency salon
+bar pub garage startup start-up charity school nursery hotel gallery hospital bank factory warehouse
+office supermarket pharmacy chemist library university uni college home lab laboratory plant site
+centre center museum airport council ministry hospice surgery prison court church newspaper magazine
+publisher brewery vineyard kitchen call_centre dealership gym ward practice station depot
+""") - _words("home kitchen site station")
+# Fields one works in: "I work in finance", "I work in IT".
+FIELDS = _words("""
+finance banking tech technology marketing sales hr retail hospitality construction education
+healthcare insurance publishing logistics accounting accountancy law advertising media pharma
+engineering nursing recruitment consulting software research property journalism fashion admin
+""")
 # What the body does, that one can have trouble doing: "I have trouble sleeping".
 BODILY = _words("""
 sleep breathe swallow concentrate focus walk hear see eat digest remember stand kneel climb chew

@@ -269,13 +269,16 @@ def leading_trimmed(words: list[Word], head: Word | None = None) -> list[Word]:
         or is_noise(words[0])
     ):
         words = words[1:]
+    dropped: Word | None = None
     while words and words[-1] is not head and (
         words[-1].pos == "PUNCT"
         or is_noise(words[-1])
         or words[-1].lower in DISCOURSE
         or words[-1].dep in ("cc",)
+        # "... for now": the preposition whose object was a filler goes with it
+        or (dropped is not None and dropped.head == words[-1].i and words[-1].pos == "ADP")
     ):
-        words = words[:-1]
+        dropped, words = words[-1], words[:-1]
     return words
 
 

@@ -235,10 +235,25 @@ def work(said: Said) -> list[Candidate]:
         )
     elif not found and clause.lemma == "work" and (
         (where is not None and (frequency(said) or placed))
+        or any(_a_workplace(said, p) for p in preps)
         or (not clause.past and _remote(said) and said.when(past_only=False) is None)  # not "today"
     ):
         found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
     return [f for f in found if f] + (_home_said_here(said) or _home_of_work(said, found))
+
+
+def _a_workplace(said: Said, prep: Word) -> bool:
+    """ "I work at a bakery", "I work in a hospital", "I work in finance": where one works now,
+    unnamed (not "I worked at a bakery once", not "I work at my desk", not "at night")."""
+    clause = said.clause
+    if clause.past and not clause.perfect:
+        return False
+    place = next((w for w in said.sentence.children(prep.i) if w.dep == "pobj"), None)
+    if place is None or place.pos != "NOUN":
+        return False
+    kind = place.lemma.lower()
+    return (prep.lower in ("at", "in", "for") and kind in lex.WORKPLACES) or (
+        prep.lower == "in" and kind in lex.FIELDS)
 
 
 def _home_said_here(said: Said) -> list[Candidate]:
