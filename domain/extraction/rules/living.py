@@ -328,7 +328,9 @@ def health(said: Said) -> list[Candidate]:
     if clause.negated or clause.asked or clause.supposed or (clause.reported and not told):
         return []
     lemma, head = clause.lemma, clause.head
-    objects = children(said, head, "dobj")
+    objects = children(said, head, "dobj") or [  # "a bad back", its noun read as the adverb "back"
+        w for w in children(said, head, "advmod")
+        if w.lemma.lower() in lex.BODY_PARTS and children(said, w, "amod")]
     if clause.person == "i":
         if lemma == "diagnose":
             return _health(said, "diagnosis", said.text(), said.when())
@@ -522,6 +524,19 @@ def _others_listed(said: Said, obj: Word) -> list[int]:
 _PEOPLE = lex.OWN_PEOPLE | lex.CASUAL | lex.OCCUPATIONS | {"mate", "people", "girl", "guy", "parent"}
 
 
+def _alone(said: Said) -> bool:
+    """ "I live alone", "I live on my own", "I live by myself": no one at home with them."""
+    sentence, head = said.sentence, said.clause.head
+    for child in sentence.children(head.i):
+        if child.lower == "alone" and not sentence.children(child.i):
+            return True
+        if child.dep == "prep" and child.lower in ("on", "by"):
+            own = [w.lower for w in sentence.subtree(child.i)][1:]
+            if own in (["my", "own"], ["myself"]):
+                return True
+    return False
+
+
 def _living_with(said: Said) -> list[Candidate]:
     """ "I live with my sister", "I share a flat with two mates" — not "I live with the pain"."""
     head = said.clause.head
@@ -530,6 +545,8 @@ def _living_with(said: Said) -> list[Candidate]:
         return []  # "I share an office with Tom": no home
     mates = [o for p in said.sentence.subtree(head.i) if p.lower == "with" and p.head in (
         head.i, *(o.i for o in children(said, head, "dobj"))) for o in children(said, p, "pobj")]
+    if head.lemma.lower() == "live" and not mates and _alone(said):
+        return one(candidate(said, MemoryKind.FACT, "household", "Lives alone", confidence=0.8))
     if not any(o.lemma.lower() in _PEOPLE | lex.PETS.keys() or o.pos == "PROPN" for o in mates):
         return []
     # The home shared in a city is where they live: "I share a flat in Salford with two mates".

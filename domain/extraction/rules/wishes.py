@@ -317,7 +317,9 @@ def standing_request(said: Said) -> list[Candidate]:
     patients": how the person wants to be answered, from now on — said so, or asked of answers in
     general, or for a reason that lasts."""
     clause = said.clause
-    if not _imperative(said):
+    liked = _when_you(said) if clause.person == "i" else []
+    if liked or not _imperative(said):
+        return liked
         return []
     children_ = said.sentence.children(clause.head.i)
     said_so = (
@@ -377,6 +379,37 @@ def standing_request(said: Said) -> list[Candidate]:
 
 
 _WANTED_AS_THING = frozenset({"use", "give", "send", "keep", "include"})
+_LIKED = frozenset({"love", "like", "appreciate", "prefer"})
+_DISLIKED = frozenset({"hate", "dislike", "detest", "loathe"})
+
+
+def _when_you(said: Said) -> list[Candidate]:
+    """ "I hate it when you use emojis", "I love it when you explain with examples": how the person
+    likes to be answered, said of the assistant's ways (not of anyone else's: "when my boss calls")."""
+    clause, sentence = said.clause, said.sentence
+    lemma = clause.lemma
+    if lemma not in _LIKED | _DISLIKED or clause.asked or clause.past or clause.supposed:
+        return []
+    if clause.negated and lemma in _DISLIKED:
+        return []  # "I don't hate it when you ...": no wish either way
+    disliked = lemma in _DISLIKED or clause.negated  # "I don't like it when you ...": disliked
+    for doing in children(said, clause.head, "advcl"):
+        own = sentence.children(doing.i)
+        if not (any(m.lower == "when" for m in own if m.dep in ("advmod", "mark"))
+                and any(s.lower == "you" for s in own if s.dep == "nsubj")
+                and doing.tag in ("VBP", "VB") and not any(c.dep == "neg" for c in own)):
+            continue
+        words = [w for w in sentence.subtree(doing.i)
+                 if not (w.head == doing.i and (w.lower == "when" or w.dep == "nsubj" or w.dep == "aux"))]
+        if not names_a_thing(said, [w for w in words if w is not doing]):
+            return []  # "I hate it when you do that": what "that" is was said before
+        body = written_words(words, [], drop_subject_agreement=False, assistant=True)
+        if not body:
+            return []
+        wish = "Does not want" if disliked else "Wants"
+        return one(candidate(said, MemoryKind.PREFERENCE, "request",
+                             f"{wish} the assistant to {body[:1].lower()}{body[1:]}", confidence=0.8))
+    return []
 
 
 def _as_said(words: list[Word]) -> str:
