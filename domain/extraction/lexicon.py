@@ -251,6 +251,8 @@ hamstring calf calves heart lungs stomach eyes ears teeth tooth jaw spine wrist 
 toe toes finger fingers thumb ribs rib collarbone acl meniscus rotator_cuff kidney kidneys liver skin
 """)
 DIETS = _words("vegetarian vegan pescatarian keto paleo kosher halal gluten-free")
+# Diets as people say them in chat: "I'm veggie" is vegetarian.
+DIET_NAMES = {"veggie": "vegetarian", "vego": "vegetarian", "veg": "vegetarian", "pescetarian": "pescatarian"}
 # Where a person stands in life, said with "I'm": "I'm retired", "I'm divorced".
 LIFE_STATES = _words("""
 retired semi-retired unemployed self-employed freelance married engaged divorced separated widowed single

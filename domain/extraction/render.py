@@ -208,6 +208,8 @@ def written_words(
                 w.head == word.i and w.dep == "nsubj" and w.lower in ("you", "u") for w in kept
             )
             text, space = _word(word, word is finite or yours, assistant), word.space
+            if _is_read_as_whose(word, kept):
+                text = " is"  # "my sister's coming up": is, not whose
             rough = word.lower in ("maybe", "probably", "perhaps", "like") and word.pos != "VERB"
             if rough and after is not None and (after.pos == "NUM" or after.lower in ("once", "twice")):
                 text = "about"  # "maybe twice a month": a count given roughly, not a doubt
@@ -215,12 +217,27 @@ def written_words(
                 d.last == word.i - 1 for d in by_start.values()
             ):
                 text = f"in the {word.lower}"  # "on Monday morning": "on 23 March 2026 in the morning"
-            if word.lower in ("n't", "nt") and out and not out[-1].endswith(" "):
-                out[-1] += " "
+            spelt_out = word.lower in ("n't", "nt") or (
+                word.lower.startswith("'") and not text.startswith("'"))
+            if spelt_out and out and not out[-1].endswith(" "):
+                out[-1] += " "  # "Sister's coming": "Sister is coming"
         if after is not None and after.i != last + 1 and not space and after.pos != "PUNCT":
             space = " "  # a word between them was left out
         out.append(text + space)
     return tidy("".join(out))
+
+
+def _is_read_as_whose(word: Word, words: Sequence[Word]) -> bool:
+    """A "'s" the parser took for a possessive that is "is": it hangs on the subject of an -ing
+    verb that has no "is" of its own ("my sister's coming up next month")."""
+    if word.tag != "POS":
+        return False
+    by_i = {w.i: w for w in words}
+    owner = by_i.get(word.head)
+    verb = by_i.get(owner.head) if owner is not None else None
+    return (owner is not None and owner.dep in ("nsubj", "nsubjpass") and verb is not None
+            and verb.tag == "VBG"
+            and not any(w.head == verb.i and w.dep in ("aux", "auxpass") for w in words))
 
 
 def _word(word: Word, finite: bool, assistant: bool) -> str:
@@ -229,7 +246,7 @@ def _word(word: Word, finite: bool, assistant: bool) -> str:
         if lower in ("wanna", "gonna"):
             return "wants to" if lower == "wanna" else "is going to"
         if word.lemma.lower() == "be" or lower in ("am", "'m", "m", "are", "'re"):
-            return "is" if lower in ("am", "'m", "m", "are", "'re", "be") else word.text
+            return "is" if lower in ("am", "'m", "m", "are", "'re", "be", "'s") else word.text
         return third_person(word)
     if lower in _PRONOUNS and word.pos == "PRON":
         return _PRONOUNS[lower]
@@ -396,6 +413,7 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
     inside -= {w.i for intro in sentence.words if intro.dep == "npadvmod" and any(
         c.lower == "here" and c.dep == "advmod" for c in sentence.children(intro.i))
         for w in sentence.subtree(intro.i)}
+    inside -= {w.i for w in _remarks_before(sentence, head)}
     inside -= set(drop)
     for word in [w for w in sentence.words if w.i in inside and w.lower in _OTHERS and w.pos == "PRON"]:
         if word.i not in inside:
@@ -419,6 +437,28 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
     words = [w for w in sentence.words if w.i in inside and not is_noise(w)]
     words = _without_fillers(words)
     return _head_first(leading_trimmed(words, head), head)
+
+
+# What a fronted time names when it is a time ("last week, ..."), not a remark ("big week, ...").
+_TIME_MARKS = frozenset(
+    {"last", "next", "this", "every", "each", "following", "coming", "past", "same", "other"})
+
+
+def _remarks_before(sentence: Sentence, head: Word) -> list[Word]:
+    """A remark on the time said before the clause, set off by a comma ("big week, we're moving on
+    Saturday", "crazy day, I ..."): how it feels, not when; not "last week, I ..."."""
+    out: list[Word] = []
+    for word in sentence.children(head.i):
+        if word.dep != "npadvmod" or word.i > head.i:
+            continue
+        part = sentence.subtree(word.i)
+        after = sentence.words[part[-1].i + 1] if part[-1].i + 1 < len(sentence.words) else None
+        marks = [c for c in sentence.children(word.i) if c.dep in ("amod", "det", "nummod")]
+        if (after is not None and after.text == "," and marks
+                and not any(m.lower in _TIME_MARKS or m.pos == "NUM" for m in marks)
+                and all(m.dep == "amod" for m in marks)):
+            out += part
+    return out
 
 
 def _head_first(words: list[Word], head: Word) -> list[Word]:

@@ -25,7 +25,7 @@ from domain.extraction.clauses import Clause, clauses, is_question, is_sarcastic
 from domain.extraction.render import times
 from domain.extraction.rules.answers import answers
 from domain.extraction.rules.elided import with_subjects
-from domain.extraction.rules.happenings import event, plan, rescheduled, scheduled
+from domain.extraction.rules.happenings import event, family_ahead, plan, rescheduled, scheduled
 from domain.extraction.rules.identity import copula, favourite, origin, residence, standing, switch, work
 from domain.extraction.rules.living import habit, health, household, money, negative, years_spent
 from domain.extraction.rules.people import named_after, people, relative
@@ -59,6 +59,7 @@ RULES: tuple[Rule, ...] = (
     event,
     plan,
     scheduled,
+    family_ahead,
     habit,
     standing_request,
     relative,

@@ -4,10 +4,11 @@ person's own, and reads as they meant it once the subject is put back ("I'm doin
 ...", "I've been ..."): it is parsed again with it, and the rules read it like any other.
 
 Only a statement whose main verb comes first and has no subject of its own: an -ing form, a past
-tense, or "been". An order ("remind me", "make it a table": the bare verb), a question, and a line
-whose verb has a subject ("Sounds good", "the flat is nice") are left as they came. One line with
-no verb at all is the person's too: their animals or children listed by count and name ("two cats,
-Miso and Tofu"), which is what they have ("I have two cats, ...").
+tense, a participle ("settled in Leeds now": "I'm"; "finished the draft": "I've"), or "been". An
+order ("remind me", "make it a table": the bare verb), a question, and a line whose verb has a
+subject ("Sounds good", "the flat is nice") are left as they came. One line with no verb at all is
+the person's too: their animals or children listed by count and name ("two cats, Miso and Tofu"),
+which is what they have ("I have two cats, ...").
 """
 
 from __future__ import annotations
@@ -43,7 +44,18 @@ def _elided(sentence: Sentence) -> str | None:
         return "I'm"
     if root.tag == "VBD" and first is root:
         return "I"
+    if root.tag == "VBN" and first is root:
+        # "retired in 2021": done then, a past tense read as a participle; "settled in Leeds now",
+        # "based in Hastings": how one is; "finished the draft": done
+        if any(w.ent == "DATE" for w in words):
+            return "I"
+        return "I'm" if root.lower in _STATES else "I've"
     return None
+
+
+# Participles that say how one is now, put back with "I'm" rather than "I've".
+_STATES = frozenset({"settled", "based", "retired", "married", "engaged", "divorced", "separated",
+                     "unemployed", "employed", "stuck", "sorted", "booked", "registered", "enrolled"})
 
 
 def _named_ones_listed(sentence: Sentence, root: Word) -> bool:

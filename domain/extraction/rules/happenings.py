@@ -442,3 +442,28 @@ def scheduled(said: Said) -> list[Candidate]:
     if moment.date() > said.at.date():
         return one(candidate(said, MemoryKind.PLAN, "scheduled", text, confidence=0.8))
     return one(candidate(said, MemoryKind.EVENT, "scheduled", text, valid_from=moment, confidence=0.75))
+
+
+def family_ahead(said: Said) -> list[Candidate]:
+    """What one of the person's family has ahead, on a day said: "my mum is visiting in April", "my
+    brother is getting married in June", "my sister's coming up next month with her kids" — a day
+    the person keeps too. Not what they did, might do or said, nor a friend's or a colleague's."""
+    clause, sentence = said.clause, said.sentence
+    subject = clause.subject
+    if (subject is None or clause.person != "my" or not clause.asserted or clause.past
+            or subject.lemma.lower() not in lex.FAMILY or clause.lemma in ("move", "relocate")):
+        return []  # a relative's move is their home's news, kept once they live there ("relative")
+    going_on = clause.head.tag == "VBG" or any(  # "is getting married"
+        a.tag == "VBG" for a in children(said, clause.head, "aux", "auxpass"))
+    if not (clause.looking_ahead or going_on):
+        return []  # "my son has a test tomorrow" is the scheduled rule's; "my mum visits a lot" a habit
+    words = sorted({*(w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")),
+                    *clause_words(clause)}, key=lambda w: w.i)
+    inside = {w.i for w in words}
+    ahead = [d for d in said.dated if (d.first in inside or d.first + 1 in inside)
+             and d.when.moment().date() > said.at.date()]
+    pointed = [w for w in words if w.dep in ("dobj", "pobj") and w.lower in NOT_A_THING]
+    if not ahead or pointed:
+        return []  # "my mum is doing it tomorrow": what "it" is was said elsewhere
+    return one(candidate(said, MemoryKind.PLAN, "family_ahead", said.text(words=words), confidence=0.75))
+

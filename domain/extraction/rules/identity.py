@@ -371,7 +371,7 @@ def copula(said: Said) -> list[Candidate]:
     if clause.past and not _still(said):
         return []
     for word in children(said, clause.head, "attr", "acomp"):
-        lower = word.lower
+        lower = lex.DIET_NAMES.get(word.lower, word.lower)
         if lower in lex.DIETS or word.lemma.lower() in lex.DIETS:
             return one(candidate(said, MemoryKind.FACT, "diet", f"Is {lower}", attribute="diet", value=lower))
         if (

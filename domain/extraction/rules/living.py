@@ -65,6 +65,9 @@ def habit(said: Said) -> list[Candidate]:
         )  # "I'm learning Welsh"
     if lemma == "use" and clause.head.tag in ("VBD",) and children(said, clause.head, "xcomp"):
         return one(candidate(said, MemoryKind.FACT, "used_to", said.text(), confidence=0.75))
+    taken_up = _taken_up(said)
+    if taken_up:
+        return taken_up
     present = clause.head.tag in ("VBP", "VBZ") or (
         clause.head.tag in ("VBN", "VBG")
         and any(w.lemma == "have" and w.tag in ("VBP", "VBZ") for w in children(said, clause.head, "aux"))
@@ -113,6 +116,25 @@ def habit(said: Said) -> list[Candidate]:
     return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75))
 
 
+def _taken_up(said: Said) -> list[Candidate]:
+    """A habit begun: "I've started walking to work instead of getting the bus", "I started
+    swimming twice a week in January" — begun lately or said with how often, so a way of living
+    now, not one occasion ("I started cooking dinner": begun once, tonight)."""
+    clause, sentence = said.clause, said.sentence
+    if clause.lemma not in ("start", "begin") or clause.looking_ahead:
+        return []
+    doing = [x for x in children(said, clause.head, "xcomp")
+             if x.tag == "VBG" and x.lemma.lower() in lex.HABITS]
+    if not doing:
+        return []
+    steady = frequency(said) or _instead(said)
+    if not (steady or (clause.perfect and any(w.lower in ("now", "recently", "lately")
+                                              for w in sentence.subtree(clause.head.i)))):
+        return []
+    return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75,
+                         valid_from=said.when()))
+
+
 def _changed_to(said: Said) -> bool:
     """A way of doing things said as what is done now, or instead of another: "I cycle to work now
     instead of driving", "I walk everywhere these days" (a habit changed, not one occasion)."""
@@ -122,13 +144,15 @@ def _changed_to(said: Said) -> bool:
     if any(w.lower in ("now", "nowadays") and w.dep == "advmod" for w in said.sentence.children(head.i)):
         return True  # "now" is trimmed from the memory's words as chat, so looked for on the head
     words = clause_words(said.clause)
-    return any(
-        (w.lower == "instead" and any(c.lower == "of" for c in said.sentence.children(w.i)))
-        or (w.lower == "instead" and w.i + 1 < len(said.sentence.words)
-            and said.sentence.words[w.i + 1].lower == "of")
-        or (w.lower == "days" and w.i > 0 and said.sentence.words[w.i - 1].lower == "these")
-        for w in words
-    )
+    return _instead(said) or any(
+        w.lower == "days" and w.i > 0 and said.sentence.words[w.i - 1].lower == "these" for w in words)
+
+
+def _instead(said: Said) -> bool:
+    """ "... instead of driving": done in place of another way."""
+    following = said.sentence.words
+    return any(w.lower == "instead" and w.i + 1 < len(following) and following[w.i + 1].lower == "of"
+               for w in clause_words(said.clause))
 
 
 def _trouble_doing(said: Said) -> list[Candidate]:
