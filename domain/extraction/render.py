@@ -98,10 +98,13 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         phrase = " ".join(w.text for w in words)
         if prep == "since":
             future = False  # "since Tuesday": the last one, whatever the verb
+        # "a place on the course starting September": what starts is ahead, whatever the verb
+        opener = sentence.words[first - 2] if prep and first > 1 else before
+        ahead = True if opener is not None and opener.lower in ("starting", "beginning") else future
         when = (
-            resolve_phrase(f"{prep} {phrase}" if prep else phrase, at, future)
-            or resolve_phrase(phrase, at, future)
-            or resolve_written_date(phrase, at, future)
+            resolve_phrase(f"{prep} {phrase}" if prep else phrase, at, ahead)
+            or resolve_phrase(phrase, at, ahead)
+            or resolve_written_date(phrase, at, ahead)
         )
         if when is None:
             continue
@@ -210,6 +213,9 @@ def written_words(
             text, space = _word(word, word is finite or yours, assistant), word.space
             if _is_read_as_whose(word, kept):
                 text = " is"  # "my sister's coming up": is, not whose
+            if word.lower == "'s" and text == "is" and after is not None and (
+                    after.lower == "been" or after.tag == "VBN"):
+                text = "has"  # "my knee's been playing up": has been
             rough = word.lower in ("maybe", "probably", "perhaps", "like") and word.pos != "VERB"
             if rough and after is not None and (after.pos == "NUM" or after.lower in ("once", "twice")):
                 text = "about"  # "maybe twice a month": a count given roughly, not a doubt

@@ -141,8 +141,15 @@ def event(said: Said) -> list[Candidate]:
         for c in children(said, clause.head, "acomp", "oprd", "dobj", "attr")
     ):
         known = True
-    if not known and lemma in ("marry", "engage", "promote", "hire", "fire") and clause.head.tag == "VBN":
+    passive = clause.head.tag == "VBN"
+    if not known and lemma in ("marry", "engage", "promote", "hire", "fire", "sack") and passive:
         known = True
+    if passive and (
+        (lemma == "make" and any(c.lower == "redundant"
+                                 for c in children(said, clause.head, "oprd", "acomp")))
+        or (lemma == "let" and any(c.lower == "go" for c in children(said, clause.head, "xcomp")))
+    ):
+        known = True  # "I've been made redundant", "I was let go": a job lost
     if lemma == "lay" and any(p.lower == "off" for p in children(said, clause.head, "prt")):
         known = True  # "I was laid off"
     if lemma == "get" and objects and _marked(said, objects[0]):
@@ -370,7 +377,8 @@ def plan(said: Said) -> list[Candidate]:
 
 
 def _away(said: Said) -> list[Candidate]:
-    """ "I'll be in London from the 4th to the 9th": where the person will be, on a date."""
+    """ "I'll be in London from the 4th to the 9th", "we're off to Crete on the 14th": where the
+    person will be, on a date."""
     clause = said.clause
     if not (clause.looking_ahead or clause.head.tag in ("VBP", "VBZ")):  # "I'm in Rome on the 5th"
         return []
@@ -380,9 +388,12 @@ def _away(said: Said) -> list[Candidate]:
         for d in said.dated
         if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
     ]
-    if not ahead or not any(
+    # "we're off to Crete on the 14th": where one goes, whatever name the small model takes it for
+    off_to = [p for off in children(said, clause.head, "advmod") if off.lower == "off"
+              for p in children(said, off, "prep") if p.lower == "to"]
+    if not ahead or not (any(
         p.lower in ("in", "at") and place(said, p) for p in children(said, clause.head, "prep")
-    ):
+    ) or any(place(said, p, named=True) for p in off_to)):
         return []
     return one(candidate(said, MemoryKind.PLAN, "away", said.text(), confidence=0.75))
 

@@ -4,6 +4,7 @@ vegan, allergic to cats), their favourites and the tools they switched to."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
@@ -29,6 +30,9 @@ def residence(said: Said) -> list[Candidate]:
     clause = said.clause
     if clause.person not in ("i", "we") or not clause.asserted:
         return []
+    mover = _move_bound(said)
+    if mover is not None:  # "we have to move to Sheffield in the summer": a move ahead
+        return _moving(said, Said(replace(clause, head=mover), said.position, said.at, said.dated))
     lemma = clause.lemma
     target: str | None = None
     if lemma in ("move", "relocate") and not _a_thing_moved(said):
@@ -64,6 +68,34 @@ def residence(said: Said) -> list[Candidate]:
             valid_from=said.when(),
         )
     return [found] if found else []
+
+
+def _move_bound(said: Said) -> Word | None:
+    """The move one has to make: "have to move", "need to move", "are going to have to move"."""
+    word: Word | None = said.clause.head
+    for _ in range(3):
+        if word is None or word.lemma.lower() not in ("have", "need", "go", "got"):
+            return None
+        word = next((x for x in children(said, word, "xcomp") if x.pos in ("VERB", "AUX")), None)
+        if word is not None and word.lemma.lower() in ("move", "relocate"):
+            return word
+    return None
+
+
+def _moving(said: Said, move: Said) -> list[Candidate]:
+    """A move the person has to make, to a place named: a plan, written as they said it (one they
+    had to make is a move made)."""
+    if _a_thing_moved(move):
+        return []
+    target = next((where for prep in _move_preps(move) if prep.lower in ("to", "into")
+                   and not _a_time(move, prep) and (where := place(move, prep, named=True))), None)
+    if target is None:
+        return []
+    if said.clause.past:  # "I had to move to Leeds last year": moved, and lives there since
+        return one(candidate(said, MemoryKind.FACT, "residence", said.text(), attribute="home_city",
+                             value=target, entities=(target,), valid_from=said.when()))
+    return one(candidate(said, MemoryKind.PLAN, "moving", said.text(), entities=(target,), typed="where",
+                         confidence=0.75))
 
 
 def _a_thing_moved(said: Said) -> bool:
