@@ -225,7 +225,9 @@ def _person(sentence: Sentence, subject: Word | None, head: Word) -> str:
         # "we make software for clinics", "we're based in Madrid": a company speaking, not a household
         return "other" if head.lemma.lower() in COMPANY_VERBS else "we"
     children = sentence.children(subject.i)
-    if any(c.lower == "i" and c.dep == "conj" for c in children):
+    named = [c for c in children if c.dep == "appos"]  # "my husband Dev and I": "and I" on the name
+    if any(c.lower == "i" and c.dep == "conj" for c in [*children, *(g for a in named
+                                                              for g in sentence.children(a.i))]):
         return "we"  # "my wife and I"
     if any(c.lower == "my" and c.dep == "poss" for c in children):
         return "my"

@@ -32,8 +32,9 @@ def _named(said: Said, word: Word) -> str | None:
             # a name the small model does not know is read as a noun ("my girlfriend Saoirse")
             and (child.pos == "PROPN" or (child.pos == "NOUN" and child.text[:1].isupper()
                                           and child.text[1:].islower() and child.i == word.i + 1))
-            and not any(c.dep in ("conj", "cc") for c in sentence.children(child.i))
-        ):  # "my girlfriend, Toby and I": a list, not a name
+            and not (any(c.dep in ("conj", "cc") for c in sentence.children(child.i))
+                     and not _named_then_i(sentence, word, child))
+        ):  # "my girlfriend, Toby and I": a list, not a name; "my husband Dev and I": a name
             return _full_name(said, child)
         if child.dep == "acl" and child.lemma.lower() in ("name", "call"):
             named = [
@@ -79,6 +80,13 @@ def _named(said: Said, word: Word) -> str | None:
             if named:
                 return _full_name(said, named[0])
     return None
+
+
+def _named_then_i(sentence: Sentence, word: Word, name: Word) -> bool:
+    """ "my husband Dev and I": the name right after the noun, then "and I" — one person named, not
+    a list after a comma ("my girlfriend, Toby and I")."""
+    joined_to = [c for c in sentence.children(name.i) if c.dep == "conj"]
+    return name.i == word.i + 1 and bool(joined_to) and all(c.lower in ("i", "me") for c in joined_to)
 
 
 def _full_name(said: Said, word: Word) -> str:
@@ -533,8 +541,11 @@ def relative(said: Said) -> list[Candidate]:
         return []  # "my flatmate is a vet": said in passing; "my friend Dave lives in Brighton" is kept
     after = [w for w in clause_words(clause) if w.i > clause.head.i]
     if clause.lemma == "be":
-        if not any(w.pos == "NOUN" or w.lemma.lower() in lex.OCCUPATIONS
-                   for w in children(said, clause.head, "attr")) and not (name and _nationality(said)):
+        # "my husband is diabetic": how one of theirs is, which the person lives with too
+        unwell = any(w.lower in lex.HEALTH_STATES for w in children(said, clause.head, "acomp", "attr"))
+        a_kind = any(w.pos == "NOUN" or w.lemma.lower() in lex.OCCUPATIONS
+                     for w in children(said, clause.head, "attr"))
+        if not a_kind and not (name and _nationality(said)) and not unwell:
             return []  # "my sister is great", "my son is 7" (an age: another rule)
     elif clause.lemma not in _LASTING or not names_a_thing(said, after):
         return []

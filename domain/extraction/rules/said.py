@@ -99,16 +99,23 @@ class Said:
         subject = self.clause.subject
         if subject is None or subject.lower in ("i", "we"):
             return None
-        conj = [c for c in self.sentence.children(subject.i) if c.dep == "conj"]
+        conj = [c for c in self.sentence.subtree(subject.i) if c.dep == "conj"]
         if not any(c.lower == "i" for c in conj):
             return None
+        appos = [a for a in self.sentence.children(subject.i) if a.dep == "appos"]
+        named = [a for a in appos if a.i == subject.i + 1]  # "my husband Dev and I"
+        listed = [a for a in appos if a.i != subject.i + 1]  # "my girlfriend, Toby and I": two people
         others = [
             w
             for w in self.sentence.subtree(subject.i)
-            if w.i <= subject.i or (w.head == subject.i and w.dep in ("appos",))
+            if w.i <= subject.i or any(w.i == a.i or (w.head == a.i and w.dep == "compound") for a in named)
         ]
         text = written_words(others, [], drop_subject_agreement=False) if others else ""
-        return (text[:1].lower() + text[1:] if text.startswith("Their ") else text) or None
+        text = text[:1].lower() + text[1:] if text.startswith("Their ") else text
+        for other in listed:
+            text += " and " + joined([w for w in self.sentence.subtree(other.i)
+                                      if w.i == other.i or (w.head == other.i and w.dep == "compound")])
+        return text or None
 
     def when(self, past_only: bool = True) -> datetime | None:
         """The time the clause names, when it is in the past (else None: it holds from when said)."""
