@@ -50,3 +50,29 @@ def test_how_one_of_the_family_is_is_kept_of_them(line: str, content: str) -> No
 @pytest.mark.parametrize("line", ["my son is great", "my friend is diabetic"])
 def test_no_memory_of_praise_or_of_a_friend_s_health(line: str) -> None:
     assert found(line) == []
+
+
+def said_in_turn(*lines: str) -> list[Candidate]:
+    return extract([Message(role="user", content=line, timestamp=SAID_AT) for line in lines], SAID_AT,
+                   english_parser())
+
+
+def test_a_name_given_earlier_in_the_conversation_is_known_later() -> None:
+    found_ = said_in_turn("my husband Dev and I are planning a trip",
+                          "Dev is diabetic so we need snacks sorted", "Dev works at Barclays")
+    assert [c.content for c in found_] == [
+        "Husband is named Dev", "Husband Dev is diabetic", "Husband Dev works at Barclays"]
+    assert [c.attribute for c in found_] == ["partner", None, None]  # the name fills the slot once
+
+
+@pytest.mark.parametrize("later", ["Dev thinks I should rest", "Dev is lovely", "Dev was diabetic as a kid"])
+def test_no_memory_of_a_known_name_s_opinions_praise_or_past(later: str) -> None:
+    found_ = said_in_turn("my husband Dev and I are planning a trip", later)
+    assert [c.content for c in found_] == ["Husband is named Dev"]
+
+
+def test_a_name_not_given_as_one_of_theirs_is_no_one_s() -> None:
+    assert said_in_turn("Dev is diabetic") == []
+    # a name given to two of theirs is neither's
+    found_ = said_in_turn("my brother Sam lives in Leeds", "my friend Sam is a vet", "Sam is diabetic")
+    assert not any(c.content.endswith("Sam is diabetic") for c in found_)

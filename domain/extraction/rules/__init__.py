@@ -15,7 +15,7 @@ is always the same: extracting a conversation twice gives the same memories.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from domain.commands import Message
@@ -32,7 +32,7 @@ from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
 from domain.extraction.rules.wishes import goal, liking, standing_request
-from domain.model import utc
+from domain.model import MemoryKind, utc
 from domain.text.english import typed_plainly
 from domain.text.parse import Parser
 
@@ -86,6 +86,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
     parsed = with_subjects(parser.parse([typed_plainly(m.content) for _, m in theirs]), parser)
     found: dict[tuple[str | None, str], Candidate] = {}
     for (position, message), sentences in zip(theirs, parsed, strict=True):
+        known = _people_named(found.values())
         said_at = utc(message.timestamp or at)
         before = messages[position - 1] if position > 0 else None
         if before is not None and before.role == "assistant":
@@ -100,7 +101,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             for clause in clauses(sentence):
                 owner = owner or (clause if clause.person in ("i", "we", "none") else None)
                 dated = tuple(times(sentence, said_at, _direction(clause)))
-                said = Said(clause, position, said_at, dated)
+                said = Said(clause, position, said_at, dated, known)
                 for rule in RULES:
                     made = rule(said)
                     if made:
@@ -118,6 +119,20 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
         for candidate in named_after(sentences, owners, position, said_at):
             _keep(found, candidate)
     return _said_over_guessed(list(found.values()))
+
+
+def _people_named(found: Iterable[Candidate]) -> dict[str, str]:
+    """The person's people named so far ("my husband Dev": {"Dev": "husband"}), so that a later
+    line that names only "Dev" is known to be of him. A name given to two is no one's."""
+    named: dict[str, str] = {}
+    for c in found:
+        if c.kind is not MemoryKind.PERSON:
+            continue
+        for r in c.relations:
+            if r.subject is None and r.predicate.replace("_", " ") in lex.OWN_PEOPLE | lex.CASUAL:
+                relation = r.predicate.replace("_", " ")
+                named[r.object] = relation if named.get(r.object, relation) == relation else ""
+    return {name: relation for name, relation in named.items() if relation}
 
 
 def _said_over_guessed(found: list[Candidate]) -> list[Candidate]:

@@ -513,6 +513,28 @@ def _nationality(said: Said) -> bool:
 _LASTING = frozenset({"live", "work", "study", "teach", "run", "own"})
 
 
+def _known_relative(said: Said, subject: Word) -> list[Candidate]:
+    """What one of the person's people named earlier in the conversation is or does that lasts:
+    "my husband Dev ..." then "Dev is diabetic" is "Husband Dev is diabetic"."""
+    clause, sentence = said.clause, said.sentence
+    name = _full_name(said, subject)
+    relation = said.known[name]
+    if clause.lemma == "be":
+        told = children(said, clause.head, "acomp", "attr")
+        lasting = any(w.lower in lex.HEALTH_STATES for w in told) or any(
+            w.dep == "attr" and (w.pos == "NOUN" or w.lemma.lower() in lex.OCCUPATIONS) for w in told)
+    else:
+        lasting = clause.lemma in _LASTING and names_a_thing(
+            said, [w for w in clause_words(clause) if w.i > clause.head.i])
+    if not lasting:
+        return []
+    words = sorted({*sentence.subtree(subject.i), *clause_words(clause)}, key=lambda w: w.i)
+    # No slot: the name was given to it already; this is what is so of them.
+    text = f"{relation.capitalize()} {said.text(words=words)}"
+    return one(candidate(said, MemoryKind.PERSON, "relative", text, entities=(name,), typed="person",
+                         relation=relation.replace(" ", "_").replace("-", "_"), confidence=0.7))
+
+
 def relative(said: Said) -> list[Candidate]:
     """What one of the person's people is or does that lasts, said now: "my brother lives in
     Boston", "my son runs the farm", "my sister is a nurse in Leeds" — not what they did once,
@@ -531,6 +553,8 @@ def relative(said: Said) -> list[Candidate]:
                      and any(p.lower in ("my", "our") and p.dep == "poss" for p in sentence.children(c.i))),
                     None)
         name = _full_name(said, subject) if word is not None and subject.pos == "PROPN" else None
+        if name is None and subject.pos == "PROPN" and _full_name(said, subject) in said.known:
+            return _known_relative(said, subject)  # "Dev is diabetic", Dev named as theirs before
         if name is None:
             return []
     assert word is not None

@@ -3,8 +3,8 @@ place or organisation it names, whether its words name a thing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from domain.extraction import lexicon as lex
@@ -74,6 +74,8 @@ class Said:
     position: int
     at: datetime
     dated: tuple[Dated, ...]
+    # The person's people named earlier in the conversation, by name: {"Dev": "husband"}.
+    known: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def sentence(self) -> Sentence:
