@@ -64,3 +64,17 @@ def test_a_bad_back_is_health_however_the_parser_reads_back() -> None:
     assert (back.kind, back.content) == (MemoryKind.HEALTH, "Has a bad back")
     assert [c for c in found("I had a bad back years ago") if c.kind is MemoryKind.HEALTH] == []
     assert found("I have to go back") == []
+
+
+@pytest.mark.parametrize("line", [
+    "can you do bullet points from now on, long paragraphs do my head in",
+    "do bullet points from now on please",
+])
+def test_doing_a_part_of_answers_for_good_is_how_to_answer(line: str) -> None:
+    (wish,) = found(line)
+    assert (wish.kind, wish.content) == (MemoryKind.PREFERENCE, "Wants bullet points from now on")
+
+
+@pytest.mark.parametrize("line", ["can you do the shopping from now on", "do a table for this one"])
+def test_no_wish_from_doing_another_thing_or_one_answer(line: str) -> None:
+    assert found(line) == []

@@ -330,7 +330,10 @@ def standing_request(said: Said) -> list[Candidate]:
         for o in children(said, clause.head, "dobj") for c in said.sentence.children(o.i)
     )
     lasting = said_so or _in_general(said) or _to_you(said) or (_lasting_reason(said) and not one_thing)
-    about_answers = clause.lemma in _ANSWERING and not any(w.dep == "prt" for w in children_)
+    # "do bullet points from now on": done to answers, when what is done is a part of them
+    formats = clause.lemma == "do" and any(
+        o.lemma.lower() in _ANSWER_PARTS | _STYLE for o in children(said, clause.head, "dobj"))
+    about_answers = (clause.lemma in _ANSWERING or formats) and not any(w.dep == "prt" for w in children_)
     if not lasting or not about_answers:
         return []
     words = clause_words(clause, assistant=True)
@@ -378,7 +381,7 @@ def standing_request(said: Said) -> list[Candidate]:
     return one(candidate(said, MemoryKind.PREFERENCE, "request", text, confidence=0.8))
 
 
-_WANTED_AS_THING = frozenset({"use", "give", "send", "keep", "include"})
+_WANTED_AS_THING = frozenset({"use", "give", "send", "keep", "include", "do"})
 _LIKED = frozenset({"love", "like", "appreciate", "prefer"})
 _DISLIKED = frozenset({"hate", "dislike", "detest", "loathe"})
 
