@@ -126,13 +126,16 @@ _SHOUTED_WORD = re.compile(r"\b[^\W\d_]{2,}\b")
 
 _LONE_I = re.compile(r"(?<![\w'])i(?=(?:'(?:m|ve|ll|d))?(?![\w']))")
 _IM = re.compile(r"(?<![\w'])im(?![\w'])")
+# "her name's Biscuit": a parser reads "name's" as whose name; it is "name is".
+_NAME_IS = re.compile(r"\b([Nn]ame)['’]s\b")
 
 
 def typed_plainly(text: str) -> str:
     """A chat line as a parser trained on edited text reads it best: not shouted (`unshouted`),
-    and "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo)."""
+    "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo), and "name's"
+    written "name is"."""
     text = unshouted(text)
-    return _IM.sub("I'm", _LONE_I.sub("I", text))
+    return _NAME_IS.sub(r"\1 is", _IM.sub("I'm", _LONE_I.sub("I", text)))
 
 
 def unshouted(text: str) -> str:

@@ -112,3 +112,22 @@ def test_a_pet_named_by_its_breed_or_after_a_comma_is_theirs(line: str, kind: st
 ])
 def test_no_pet_of_theirs_that_is_wished_for_gone_or_another_s(line: str) -> None:
     assert [c for c in found(line) if c.attribute and c.attribute.startswith("pet_")] == []
+
+
+@pytest.mark.parametrize("line", [
+    "we adopted a cat, her name is Biscuit",  # the name read as a noun
+    "also adopted a cat, her name's Biscuit",  # "name's", and the "I" left out
+])
+def test_a_pet_named_in_the_same_line_after_a_comma(line: str) -> None:
+    (pet,) = [c for c in found(line) if c.attribute == "pet_cat"]
+    assert (pet.value, pet.content) == ("Biscuit", "Has a cat named Biscuit")
+
+
+def test_a_pet_got_by_someone_else_is_not_theirs() -> None:
+    assert [c for c in found("my brother adopted a cat, her name is Bella") if c.attribute] == []
+
+
+def test_a_count_of_one_a_day_is_no_pointer() -> None:
+    (goal,) = found("trying to cut down on energy drinks too, down to one a day")
+    assert goal.kind is MemoryKind.GOAL and "down to one a day" in goal.content
+    assert found("I want that one") == []

@@ -31,7 +31,7 @@ def requests(line: str) -> list[str]:
     ("Please keep your replies under a page.", "Wants replies under a page"),
     ("Use metric units please", "Wants metric units"),
     ("Please always use metric units, not imperial.", "Wants metric units, not imperial"),  # the "not" asked
-    ("Don't use exclamation marks.", None),  # a mark of punctuation, not named among what answers are made of
+    ("Don't use exclamation marks.", "Does not want exclamation marks"),  # punctuation is of every answer
     ("don't send me long emails", "Does not want long emails"),
     ("And please skip the jargon, keep your explanations short", "Wants explanations kept short"),
     # said for whenever the assistant writes

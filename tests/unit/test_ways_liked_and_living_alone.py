@@ -78,3 +78,17 @@ def test_doing_a_part_of_answers_for_good_is_how_to_answer(line: str) -> None:
 @pytest.mark.parametrize("line", ["can you do the shopping from now on", "do a table for this one"])
 def test_no_wish_from_doing_another_thing_or_one_answer(line: str) -> None:
     assert found(line) == []
+
+
+@pytest.mark.parametrize(("line", "content"), [
+    ("Please write larger text, my eyes are poor.", "Wants the assistant always to write larger text"),
+    ("keep it short, I'm dyslexic", "Wants answers kept short"),
+    ("can you not use so many exclamation marks", "Does not want so many exclamation marks"),
+])
+def test_a_request_for_good_for_how_the_person_is(line: str, content: str) -> None:
+    assert content in [c.content for c in found(line) if c.kind is MemoryKind.PREFERENCE]
+
+
+@pytest.mark.parametrize("line", ["keep it short, I'm in a hurry", "keep it short, I'm tired"])
+def test_no_request_for_good_for_how_busy_today(line: str) -> None:
+    assert found(line) == []

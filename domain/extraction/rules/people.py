@@ -405,7 +405,11 @@ def _name_given(sentence: Sentence) -> Word | None:
         if not _said_outright(sentence, verb) or any(c.dep == "neg" for c in sentence.children(verb.i)):
             continue  # "the vet said her name is Tigger": reported; "his name isn't Rex"
         named = [c for c in sentence.children(verb.i) if c.dep in ("attr", "oprd", "xcomp")]
-        if named and named[0].pos == "PROPN":
+        # a name the small model does not know is read as a noun ("her name is Biscuit"): written
+        # with a capital inside the sentence, it is a name
+        if named and (named[0].pos == "PROPN" or (
+                named[0].pos == "NOUN" and named[0].i > 0 and named[0].text[:1].isupper()
+                and named[0].text[1:].islower())):
             return named[0]
     return None
 
@@ -441,6 +445,9 @@ def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
         mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
         head = sentence.words[word.head]
         subject = [c.lower for c in sentence.children(head.i) if c.dep == "nsubj"]
+        if not subject and head.tag == "VBD" and all(
+                w.dep in ("advmod", "cc", "punct", "intj") for w in sentence.words[:head.i]):
+            subject = ["i"]  # "also adopted a cat, ...": chat leaves the "I" out
         got = word.dep == "ROOT" or head.lemma.lower() in _GETTING and subject[:1] in (["i"], ["we"])
         new = pet is not None and got and any(c.lower in ("a", "an") for c in sentence.children(word.i))
         if (mine or new) and _named(said, word) is None and _gone(sentence, word) is None:

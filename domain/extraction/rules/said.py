@@ -225,10 +225,14 @@ def names_a_thing(said: Said, words: Sequence[Word]) -> bool:
         or (w.pos == "VERB" and w.tag == "VBG")
         or (w.dep in ("dobj", "pobj") and w.pos not in ("PRON", "DET"))
     ]
+    following = said.sentence.words
     return bool(nouns) and not any(
         w.lower in NOT_A_THING
         and w.pos in ("PRON", "DET", "NOUN", "NUM")
         and w.dep in ("dobj", "pobj", "nsubj", "attr")
+        # "down to one a day": a count, not "that one"
+        and not (w.lower == "one" and w.i + 1 < len(following)
+                 and following[w.i + 1].lower in ("a", "an", "per", "each", "every"))
         for w in words
     )
 

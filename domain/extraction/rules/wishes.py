@@ -184,7 +184,7 @@ _ANSWERING = frozenset(
 _ANSWER_PARTS = lex.words(
     "answer reply response message email list summary explanation example emoji bullet point "
     "heading table paragraph sentence word letter text note mistake error typo recipe instruction "
-    "step suggestion option abbreviation acronym"
+    "step suggestion option abbreviation acronym mark"
 )
 # How one writes, asked for once and meant for good ("use NZ spelling", "no jargon").
 _STYLE = lex.words("spelling jargon tone formatting slang unit units measurement grammar punctuation")
@@ -293,7 +293,13 @@ def _lasting_reason(said: Said) -> bool:
         never = verb.tag == "VBN" and any(a.lemma == "have" for a in auxes) and any(
             w.lower == "never" for w in own)  # "I've never really cooked": how they are
         plain = present and all(a.lemma == "do" for a in auxes) and verb.lemma.lower() not in _PASSING
-        if not (never or plain):
+        # "my eyes are poor", "I'm dyslexic", "I'm a nurse": how the person is, not how busy today
+        told = [w for w in own if w.dep in ("acomp", "attr")]
+        being = present and verb.lemma.lower() == "be" and not auxes and told and (
+            subject.lemma.lower() in lex.BODY_PARTS or subject.lower in lex.BODY_PARTS
+            or any(w.lower in lex.HEALTH_STATES for w in told)
+            or any(w.dep == "attr" and w.lemma.lower() in lex.OCCUPATIONS for w in told))
+        if not (never or plain or being):
             continue
         if any(w.i in dated for w in said.sentence.subtree(verb.i)):
             continue
