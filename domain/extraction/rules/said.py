@@ -14,7 +14,7 @@ from domain.extraction.render import Dated, clause_words, tidy, written_words
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
-RULES_VERSION = "rules/6"  # 6: lasting requests, health said in passing, the home a job suggests, has got
+RULES_VERSION = "rules/7"  # 7: habits changed, reminders said otherwise, family days ahead, names known
 _NOT_A_START = frozenset(
     {
         "to",
