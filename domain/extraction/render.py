@@ -212,7 +212,7 @@ def written_words(
             )
             text, space = _word(word, word is finite or yours, assistant), word.space
             if _is_read_as_whose(word, kept):
-                text = " is"  # "my sister's coming up": is, not whose
+                text = "is"  # "my sister's coming up": is, not whose (spaced as a contraction below)
             if word.lower == "'s" and text == "is" and after is not None and (
                     after.lower == "been" or after.tag == "VBN"):
                 text = "has"  # "my knee's been playing up": has been

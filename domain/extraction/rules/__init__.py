@@ -129,8 +129,8 @@ def _people_named(found: Iterable[Candidate]) -> dict[str, str]:
         if c.kind is not MemoryKind.PERSON:
             continue
         for r in c.relations:
-            if r.subject is None and r.predicate.replace("_", " ") in lex.OWN_PEOPLE | lex.CASUAL:
-                relation = r.predicate.replace("_", " ")
+            relation = r.predicate.replace("_", " ")
+            if r.subject is None and relation in lex.OWN_PEOPLE | lex.CASUAL:
                 named[r.object] = relation if named.get(r.object, relation) == relation else ""
     return {name: relation for name, relation in named.items() if relation}
 

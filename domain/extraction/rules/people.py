@@ -30,8 +30,7 @@ def _named(said: Said, word: Word) -> str | None:
         if (
             child.dep == "appos"
             # a name the small model does not know is read as a noun ("my girlfriend Saoirse")
-            and (child.pos == "PROPN" or (child.pos == "NOUN" and child.text[:1].isupper()
-                                          and child.text[1:].islower() and child.i == word.i + 1))
+            and (child.pos == "PROPN" or (_a_name_read_as_noun(child) and child.i == word.i + 1))
             and not (any(c.dep in ("conj", "cc") for c in sentence.children(child.i))
                      and not _named_then_i(sentence, word, child))
         ):  # "my girlfriend, Toby and I": a list, not a name; "my husband Dev and I": a name
@@ -80,6 +79,12 @@ def _named(said: Said, word: Word) -> str | None:
             if named:
                 return _full_name(said, named[0])
     return None
+
+
+def _a_name_read_as_noun(word: Word) -> bool:
+    """A name the small model does not know, read as a noun: written with one capital ("Saoirse",
+    "Biscuit"), which inside a sentence only a name has."""
+    return word.pos == "NOUN" and word.text[:1].isupper() and word.text[1:].islower()
 
 
 def _named_then_i(sentence: Sentence, word: Word, name: Word) -> bool:
@@ -405,12 +410,8 @@ def _name_given(sentence: Sentence) -> Word | None:
         if not _said_outright(sentence, verb) or any(c.dep == "neg" for c in sentence.children(verb.i)):
             continue  # "the vet said her name is Tigger": reported; "his name isn't Rex"
         named = [c for c in sentence.children(verb.i) if c.dep in ("attr", "oprd", "xcomp")]
-        # a name the small model does not know is read as a noun ("her name is Biscuit"): written
-        # with a capital inside the sentence, it is a name
-        if named and (named[0].pos == "PROPN" or (
-                named[0].pos == "NOUN" and named[0].i > 0 and named[0].text[:1].isupper()
-                and named[0].text[1:].islower())):
-            return named[0]
+        if named and (named[0].pos == "PROPN" or (_a_name_read_as_noun(named[0]) and named[0].i > 0)):
+            return named[0]  # "her name is Biscuit", the name read as a noun
     return None
 
 

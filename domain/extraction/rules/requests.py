@@ -60,7 +60,7 @@ def reminder(said: Said) -> list[Candidate]:
     return _task(said, words)
 
 
-def _task(said: Said, words: list[Word], rule: str = "reminder") -> list[Candidate]:
+def _task(said: Said, words: list[Word]) -> list[Candidate]:
     """The to-do the person asked to be reminded of: its words, with the time the sentence names."""
     if not names_a_thing(said, words):
         return []
@@ -70,7 +70,7 @@ def _task(said: Said, words: list[Word], rule: str = "reminder") -> list[Candida
     text = written_words(words, dated, drop_subject_agreement=False)
     if due is not None and not dated:
         text += " " + said.dated[0].text if said.dated else ""
-    return one(candidate(said, MemoryKind.TODO, rule, text, due_at=due, confidence=0.9))
+    return one(candidate(said, MemoryKind.TODO, "reminder", text, due_at=due, confidence=0.9))
 
 
 def _errand(said: Said, words: list[Word]) -> list[Candidate]:
@@ -164,12 +164,10 @@ def need(said: Said) -> list[Candidate]:
     if not names_a_thing(said, words):
         return []
     # "I need to call the bank tomorrow": the parser hangs the time on "need"; it is the task's.
-    when_words = [
-        w
-        for c in children(said, clause.head, "npadvmod", "prep", "advmod")
-        if any(d.first == c.i or d.first in {x.i for x in said.sentence.subtree(c.i)} for d in said.dated)
-        for w in said.sentence.subtree(c.i)
-    ]
+    parts = [said.sentence.subtree(c.i)
+             for c in children(said, clause.head, "npadvmod", "prep", "advmod")]
+    when_words = [w for part in parts
+                  if any(d.first in {x.i for x in part} for d in said.dated) for w in part]
     before = [w for w in when_words if w.i < task.i]
     words = [*sorted({*words, *(w for w in when_words if w.i > task.i)}, key=lambda w: w.i), *before]
     inside = {w.i for w in words}

@@ -326,7 +326,6 @@ def standing_request(said: Said) -> list[Candidate]:
     liked = _when_you(said) if clause.person == "i" else []
     if liked or not _imperative(said):
         return liked
-        return []
     children_ = said.sentence.children(clause.head.i)
     said_so = (
         any(w.lower in ("always", "never") for w in children_) or "from now on" in said.sentence.text.lower()
