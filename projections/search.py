@@ -168,18 +168,24 @@ _SAME_MODEL = "($model IS NULL OR coalesce({n}.embedding_model, $model) = $model
 
 _MEMORY_KIND_FILTER = "  AND ($kinds IS NULL OR m.kind IN $kinds)\nWITH m, score\n"
 
+# A list comes back as one row of maps: the driver reads each row of an answer as a message of
+# its own, in Python, and the rows of a search's lists (about 200 of them, the text pool's
+# included) cost more of the API's CPU than the rest of the search together (bench/README,
+# "One row per list"). `collect` keeps the order the rows came in.
+_AS_ONE_ROW = "RETURN collect({id: id, score: score, fields: fields}) AS rows"
+
 # The window filter runs before the cut; the fields are read for the kept few only.
 _MEMORY_BEST = f"""
 WITH m, score, until ORDER BY score DESC LIMIT $limit
-RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
+WITH m.memory_id AS id, score, {_MEMORY_FIELDS}
 ORDER BY score DESC
-"""
+{_AS_ONE_ROW}"""
 
 _MESSAGE_BEST = f"""
 WITH x, score ORDER BY score DESC LIMIT $limit
-RETURN x.message_id AS id, score, {_MESSAGE_FIELDS}
+WITH x.message_id AS id, score, {_MESSAGE_FIELDS}
 ORDER BY score DESC
-"""
+{_AS_ONE_ROW}"""
 
 # A summary is of a session: visible once the session had ended by $valid_at and Lore had the
 # summary by $known_at (a later version of it replaces it in the graph).
@@ -190,9 +196,9 @@ WHERE s.summary IS NOT NULL AND ($valid_at IS NULL OR s.said_until <= $valid_at)
 
 _SUMMARY_BEST = f"""
 WITH s, score ORDER BY score DESC LIMIT $limit
-RETURN s.summary_id AS id, score, {_SUMMARY_FIELDS}
+WITH s.summary_id AS id, score, {_SUMMARY_FIELDS}
 ORDER BY score DESC
-"""
+{_AS_ONE_ROW}"""
 
 SUMMARY_VECTOR_EXACT = f"""
 MATCH (s:Summary {{user_id: $user_id}})
@@ -256,8 +262,9 @@ WITH x, score
 # the best of them by the person's own BM25, the window filter and the fields.
 TEXT_POOL = """
 CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
-RETURN coalesce(node.memory_id, node.message_id, node.summary_id) AS id,
-       CASE WHEN $words THEN node.words_zh ELSE coalesce(node.context, node.content) END AS content, score
+RETURN collect([coalesce(node.memory_id, node.message_id, node.summary_id),
+                CASE WHEN $words THEN node.words_zh ELSE coalesce(node.context, node.content) END,
+                score]) AS pool
 """
 
 MEMORY_TEXT = as_of(f"""
@@ -289,9 +296,9 @@ MATCH (m:Memory)-[:ABOUT]->(e)
 WITH m, sum(entity_score) AS score WHERE m.user_id = $user_id
 {_MEMORY_KIND_FILTER}{AS_OF}
 WITH m, score, until ORDER BY score DESC, m.importance DESC, m.valid_from DESC LIMIT $limit
-RETURN m.memory_id AS id, score, {_MEMORY_FIELDS}
+WITH m, m.memory_id AS id, score, {_MEMORY_FIELDS}
 ORDER BY score DESC, m.importance DESC, m.valid_from DESC
-""")
+{_AS_ONE_ROW}""")
 
 ENTITIES_NAMED = f"""
 CALL db.index.fulltext.queryNodes('{ENTITY_FULLTEXT}', $lucene, {{limit: 10}}) YIELD node, score
@@ -418,7 +425,7 @@ class CandidateQueries:
 
     def _run(self, kind: ItemType, query: str, **params: Any) -> list[Candidate]:
         records, _, _ = self.driver.execute_query(query, params, database_=self.database, routing_="r")
-        return [Candidate(kind, r["id"], float(r["score"]), _native(r["fields"])) for r in records]
+        return [Candidate(kind, r["id"], float(r["score"]), _native(r["fields"])) for r in records[0]["rows"]]
 
     def counts(self, user_id: str) -> Counts:
         # Counting a person's nodes walks their index entries: kept for a few seconds, as it only
@@ -520,18 +527,19 @@ class CandidateQueries:
             records, _, _ = self.driver.execute_query(
                 TEXT_POOL, index=index, lucene=lucene, fetch=fetch, words=chinese, database_=self.database,
                 routing_="r")
+            pool = records[0]["pool"]
             if cjk and not chinese:
-                scores = [float(r["score"]) for r in records]
+                scores = [float(score) for _, _, score in pool]
             else:
-                scores = rescore(asked, [r["content"] or "" for r in records],
-                                 owned if owned is not None else len(records), self.language, indexed=chinese)
+                scores = rescore(asked, [content or "" for _, content, _ in pool],
+                                 owned if owned is not None else len(pool), self.language, indexed=chinese)
             # Best first, ties in a fixed order (by id), whatever order Lucene found them in.
-            best = dict(sorted(((r["id"], s) for s, r in zip(scores, records, strict=True) if s > 0),
+            best = dict(sorted(((item[0], s) for s, item in zip(scores, pool, strict=True) if s > 0),
                                key=lambda pair: (pair[1], pair[0]), reverse=True))
             # The window filter runs on the whole pool, before the cut to `limit`.
             found = self._run(kind, statement, ids=list(best), scores=best, user_id=user_id, limit=limit,
                               **window.params())
-            if len(found) >= limit or len(records) < fetch or (owned is not None and fetch >= owned):
+            if len(found) >= limit or len(pool) < fetch or (owned is not None and fetch >= owned):
                 return found
             fetch *= 4  # more of the person's nodes hold the words: some may lie in the window
 
