@@ -48,6 +48,7 @@ from projections.graph.schema import (
     other_embedding_models,
     vector_index_filters,
 )
+from projections.instants import parsed
 from projections.keys import CJK_IN, has_cjk, user_key, without_cjk
 from projections.temporal import AS_OF, as_of, pick
 
@@ -134,7 +135,7 @@ def _scoped(key_field: str, user_id: str, terms: str) -> str:
 
 
 # Instants travel as ISO text: the driver's own datetime objects cost more Python time to build
-# than the rest of a search together (see _native).
+# than the rest of a search together (projections/instants.py).
 _MEMORY_FIELDS = """
 m {.memory_id, .kind, .content, .attribute, .value, .status, .superseded_by, .importance, .confidence,
    .source, .access_count, .cited_count, .messages, valid_from: toString(m.valid_from),
@@ -151,8 +152,7 @@ _SUMMARY_FIELDS = """
 s {.summary_id, .session_id, .content, .summary, .topics, .unresolved, .summarizer,
    occurred_at: toString(s.said_until), recorded_at: toString(s.summarized_at)} AS fields
 """
-_INSTANTS = frozenset({"valid_from", "recorded_at", "last_cited_at", "valid_until", "occurred_at"})
-_FRACTION = re.compile(r"(\.\d{6})\d+")
+_INSTANTS = ("valid_from", "recorded_at", "last_cited_at", "valid_until", "occurred_at")
 
 # Messages are moments: one is visible when it had happened by $valid_at and Lore had it by $known_at,
 # unless the person forgot what was taken from it (then it is hidden, at any time asked).
@@ -581,8 +581,5 @@ class CandidateQueries:
 
 
 def _native(fields: dict[str, Any]) -> dict[str, Any]:
-    for key in _INSTANTS & fields.keys():
-        if isinstance(fields[key], str):
-            fields[key] = datetime.fromisoformat(_FRACTION.sub(r"\1", fields[key]))
-    return fields
+    return parsed(fields, _INSTANTS)
 

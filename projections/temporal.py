@@ -15,18 +15,26 @@ from typing import Any
 from neo4j import Driver, RoutingControl
 
 from domain.state import slot_key
+from projections.instants import as_text, parsed
 from projections.views import MemoryView
 
+# A memory's instants, returned as text and parsed in Python (projections/instants.py).
+INSTANTS = ("valid_from", "recorded_at", "retired_at", "last_used_at", "last_cited_at", "due_at",
+            "remind_at", "completed_at", "last_feedback_at")
 
-def _fields(valid_until: str) -> str:
+
+def _fields(valid_until: str, extra: str = "") -> str:
+    """A memory's fields as a map, `extra` entries added. Queries return a listing as one row, a list
+    of these maps in order (`collect`): the driver reads each row as a message of its own, in Python,
+    which cost as much as the rows' fields."""
     return (
-        "m {.memory_id, .user_id, .kind, .category, .content, .attribute, .value, .status, .valid_from, "
-        ".recorded_at, .retired_at, .superseded_by, .importance, .confidence, .source, "
-        ".access_count, .cited_count, .last_used_at, .last_cited_at, "
-        ".decided_by, .asserted, .due_at, .remind_at, .completed_at, .merged_into, "
-        ".merged_from, .compressed_into, .helpful_count, .wrong_count, .last_feedback, .last_feedback_at, "
+        "m {.memory_id, .user_id, .kind, .category, .content, .attribute, .value, .status, "
+        ".superseded_by, .importance, .confidence, .source, .access_count, .cited_count, "
+        ".decided_by, .asserted, .merged_into, "
+        ".merged_from, .compressed_into, .helpful_count, .wrong_count, .last_feedback, "
+        f"{as_text('m', INSTANTS)}, "
         "episode_id: head([(m)-[:EXTRACTED_FROM]->(ep:Episode) | ep.episode_id]), "
-        f"valid_until: {valid_until}}}"
+        f"valid_until: toString({valid_until}){', ' + extra if extra else ''}}}"
     )
 
 
@@ -80,9 +88,9 @@ WHERE ($kind IS NULL OR m.kind = $kind)
   AND ($status IS NULL OR m.status = $status)
 WITH m
 {AS_OF}
-RETURN {_fields('until')} AS memory
-ORDER BY {_GROUPED}, m.valid_from DESC, m.memory_id
+WITH m, until ORDER BY {_GROUPED}, m.valid_from DESC, m.memory_id
 SKIP $skip LIMIT $limit
+RETURN collect({_fields('until')}) AS memories
 """)
 
 # Memories by their status as Lore held them at $known_at (null: now), whatever it was: the forgotten
@@ -107,14 +115,14 @@ WITH m, CASE
     THEN 'superseded'
   ELSE 'active' END AS then
 WHERE then = $status
-RETURN {_fields('m.valid_until')} AS memory, then
-ORDER BY m.valid_from DESC, m.memory_id
+WITH m, then ORDER BY m.valid_from DESC, m.memory_id
 SKIP $skip LIMIT $limit
+RETURN collect({_fields('m.valid_until', 'then: then')}) AS memories
 """
 
 _ONE = f"""
 MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_id}})
-RETURN {_fields('m.valid_until')} AS memory
+RETURN collect({_fields('m.valid_until')}) AS memories
 """
 
 # Several memories by id, in the order asked (a search's hits, shown as cards).
@@ -122,7 +130,7 @@ _SOME = f"""
 UNWIND range(0, size($memory_ids) - 1) AS i
 MATCH (m:Memory {{user_id: $user_id, memory_id: $memory_ids[i]}})
 WITH i, m ORDER BY i
-RETURN {_fields('m.valid_until')} AS memory
+RETURN collect({_fields('m.valid_until')}) AS memories
 """
 
 _HISTORY = f"""
@@ -134,17 +142,17 @@ OPTIONAL MATCH ahead = (newer:Memory)-[:SUPERSEDES*]->(m)
 WITH m, collect(DISTINCT older) + collect(DISTINCT newer) + [m] AS chain
 UNWIND chain AS c
 WITH DISTINCT c AS m
-RETURN {_fields('m.valid_until')} AS memory
-ORDER BY m.valid_from, m.log_position, m.memory_id
+WITH m ORDER BY m.valid_from, m.log_position, m.memory_id
 SKIP $skip LIMIT $limit
+RETURN collect({_fields('m.valid_until')}) AS memories
 """
 
 _TIMELINE = f"""
 MATCH (m:Memory {{user_id: $user_id, slot: $slot}})
 WHERE NOT m.status IN ['forgotten', 'merged', 'compressed']
-RETURN {_fields('m.valid_until')} AS memory
-ORDER BY m.valid_from, m.log_position, m.memory_id
+WITH m ORDER BY m.valid_from, m.log_position, m.memory_id
 SKIP $skip LIMIT $limit
+RETURN collect({_fields('m.valid_until')}) AS memories
 """
 
 
@@ -168,19 +176,19 @@ RETURN id, collect(name) AS names
 _EVERY = f"""
 MATCH (m:Memory {{user_id: $user_id}})
 WHERE ($kind IS NULL OR m.kind = $kind) AND NOT m.status IN ['merged', 'compressed']
-RETURN {_fields('m.valid_until')} AS memory
-ORDER BY {_GROUPED}, m.recorded_at DESC, m.memory_id
+WITH m ORDER BY {_GROUPED}, m.recorded_at DESC, m.memory_id
 SKIP $skip LIMIT $limit
+RETURN collect({_fields('m.valid_until')}) AS memories
 """
 
 
 def _views(driver: Driver, query: str, database: str, **params: Any) -> list[MemoryView]:
     records, _, _ = driver.execute_query(query, params, database_=database)
-    return [MemoryView.model_validate(_native(r["memory"])) for r in records]
+    return [MemoryView.model_validate(_native(row)) for row in records[0]["memories"]]
 
 
 def _native(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.to_native() if hasattr(v, "to_native") else v for k, v in row.items()}
+    return parsed(row, (*INSTANTS, "valid_until"))
 
 
 class TemporalQueries:
@@ -200,7 +208,8 @@ class TemporalQueries:
                 _BY_STATUS, user_id=user_id, valid_at=valid_at, known_at=known_at, kind=kind,
                 slot=slot_key(attribute), status=status, category=category, skip=skip, limit=limit,
                 database_=self.database)
-            return [MemoryView.model_validate({**_native(r["memory"]), "status": r["then"]}) for r in records]
+            return [MemoryView.model_validate({**_native(row), "status": row["then"]})
+                    for row in records[0]["memories"]]
         return _views(self.driver, pick(_AS_OF, known_at), self.database, user_id=user_id, valid_at=valid_at,
                       known_at=known_at, kind=kind, slot=slot_key(attribute), status=status,
                       category=category, group=group or "", skip=skip, limit=limit)

@@ -17,14 +17,17 @@ from domain.state import (
     UserState,
     slot_key,
 )
+from projections.instants import instant
 from projections.outcomes import CommandOutcome, CommandRef, OutcomeQueries
 
 # What a decision reads of a memory, and of the person's profile.
-_MEMORY_FIELDS = """m {.memory_id, .kind, .content, .attribute, .value, .valid_from, .valid_until,
-                    .confidence, .superseded_by, .status, .log_position, .importance, .asserted,
-                    .merged_into, .compressed_into, .messages, .completed_at}"""
-_PROFILE_FIELDS = """u {.profile_version, .profile_due, .profile_revised_at, .profile_summaries_since,
-          .profile_changes, .episode_retention_days, .pinned_kinds} AS profile"""
+# Instants as text (projections/instants.py): a person's state is read whole, a memory at a time.
+_MEMORY_FIELDS = """m {.memory_id, .kind, .content, .attribute, .value, valid_from: toString(m.valid_from),
+                    valid_until: toString(m.valid_until), .confidence, .superseded_by, .status,
+                    .log_position, .importance, .asserted, .merged_into, .compressed_into, .messages,
+                    completed: m.completed_at IS NOT NULL}"""
+_PROFILE_FIELDS = """u {.profile_version, .profile_due, profile_revised_at: toString(u.profile_revised_at),
+          .profile_summaries_since, .profile_changes, .episode_retention_days, .pinned_kinds} AS profile"""
 
 _LOAD = f"""
 UNWIND $user_ids AS uid
@@ -112,8 +115,8 @@ def _state(user_id: str, memories: list[dict], episodes: list[dict],  # type: ig
             content_key=normalized(row["content"]),
             slot=slot_key(row["attribute"]),
             value_key=normalized(row["value"] or row["content"]),
-            valid_from=row["valid_from"].to_native(),
-            valid_until=row["valid_until"].to_native() if row["valid_until"] else None,
+            valid_from=instant(row["valid_from"]),
+            valid_until=instant(row["valid_until"]),
             confidence=row["confidence"],
             sequence=state.next_sequence(),
             superseded_by=row["superseded_by"],
@@ -122,7 +125,7 @@ def _state(user_id: str, memories: list[dict], episodes: list[dict],  # type: ig
             asserted=row["asserted"] is not False,
             merged_into=row["merged_into"],
             compressed_into=row["compressed_into"],
-            completed=row["completed_at"] is not None,
+            completed=row["completed"],
             messages={(r.episode_id, r.position) for r in _refs(row["messages"])},
         ))
     state.episodes.update((e["episode_id"], (e["session_id"], e["message_count"])) for e in episodes)
@@ -137,10 +140,9 @@ def _layers(state: UserState, summaries: list[dict], profile: dict | None) -> No
     for x in summaries:
         state.summaries[x["summary_id"]] = SummaryProgress(x["due_id"], x["status"], x["attempts"] or 0)
     if profile:
-        revised = profile["profile_revised_at"]
         state.profile = ProfileProgress(version=profile["profile_version"] or 0,
                                         due=bool(profile["profile_due"]),
-                                        revised_at=revised.to_native() if revised else None,
+                                        revised_at=instant(profile["profile_revised_at"]),
                                         summaries_since=profile["profile_summaries_since"] or 0,
                                         changes=profile["profile_changes"] or 0)
         state.settings = UserSettings(profile["episode_retention_days"],
