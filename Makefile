@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-graphiti bench-extraction bench-layers bench-maintenance bench-encryption bench-graph-away bench-kafka-clients bench-smoke contract lint clean
+.PHONY: run test setup infra-up infra-down infra-status infra-wipe serve worker bench bench-ingest bench-retrieval bench-latency bench-latency-series bench-graphiti bench-reads bench-extraction bench-layers bench-maintenance bench-encryption bench-graph-away bench-kafka-clients bench-smoke contract lint clean
 
 ## run: set up, start Neo4j and Kafka (local Java processes), then serve Lore on :8000, on that Kafka
 run: setup infra-up serve
@@ -56,6 +56,10 @@ bench-retrieval: setup
 ## bench-latency: search latency by person size (100 to 100,000 memories) x 1, 4, 16 clients at 1,000,000 memories (a Neo4j of its own; ~40 min)
 bench-latency: setup
 	$(BIN)/python -m bench.latency
+
+## bench-reads: the CPU of reading one person's memories: listings, a /context block, the state a command is decided on (a Neo4j of its own)
+bench-reads: setup
+	$(BIN)/python -m bench.reads
 
 ## bench-graphiti: Lore's search beside Graphiti's on the same facts, Neo4j and embedder (a Neo4j of its own)
 bench-graphiti: setup

@@ -15,7 +15,10 @@ as a client's would be.
 
 For each size and each number of concurrent clients (--clients), --queries searches go to people
 of that size, each client sending its next as soon as the last is answered; the table gives the
-latency each client saw and the searches answered a second. Then each candidate source alone.
+latency each client saw and the searches answered a second. Each such cell has a server of its
+own, warmed up with questions it is then not asked (a server keeps the vectors of queries it
+embedded, and a cell that asked again what another had asked would not pay for embedding them).
+Then each candidate source alone.
 Runs on a Neo4j of its own (bench/stack.py; `--keep-stack` keeps it for `--skip-load`), or on
 --neo4j-uri, which it wipes. The `lore serve` it starts embeds with the store's model (--embedder),
 and one that says it is degraded stops the run.
@@ -47,7 +50,7 @@ from rich.table import Table
 
 from bench import stack
 from bench.core import chunks
-from bench.metrics_scrape import Buckets, Scraper, rows
+from bench.metrics_scrape import Buckets, Scraper, rows, summed
 from bench.retrieval import data_folder
 from domain.events import Embedding, MemoryRecorded
 from domain.model import MemoryKind, derived_id
@@ -63,6 +66,7 @@ from services.bootstrap import bootstrap
 console = Console(width=150)
 START = datetime(2024, 1, 1, tzinfo=UTC)
 FILLER = 1_000  # memories of each person who fills the store up to --total
+WARM_UP = 50  # searches each server answers before it is measured
 
 
 def locomo() -> list[dict]:
@@ -77,9 +81,11 @@ def sentences(conversations: list[dict]) -> list[str]:
 
 
 def questions(conversations: list[dict], n: int, seed: int) -> list[str]:
+    """`n` of the conversations' questions, none twice while there are enough (LoCoMo has 1,974)."""
     asked = list(dict.fromkeys(qa["question"] for c in conversations for qa in c["qa"]))
     rng = random.Random(seed)
-    return [rng.choice(asked) for _ in range(n)]
+    drawn = rng.sample(asked, min(n, len(asked)))
+    return drawn + [rng.choice(asked) for _ in range(n - len(drawn))]
 
 
 @dataclass(frozen=True)
@@ -301,29 +307,39 @@ def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
     if args.load_only:
         return
     rng = random.Random(3)
+    cells: list[Cell] = []
+    observed: Buckets = {}
+    scrapes = failures = 0
+    for size in args.sizes:
+        sized = [p.user_id for p in owners if p.memories == size]
+        for clients in args.clients:
+            # Each cell on a server of its own, asked what it was not asked while warming up: the
+            # server keeps the vectors of the queries it embedded, and a question asked again would
+            # cost no embedding (the cells once shared one server and one question list, so every
+            # cell after the first measured searches without their embedding).
+            warm, asked = _split(questions(conversations, WARM_UP + args.queries, seed=4 + len(cells)))
+            who = [rng.choice(sized) for _ in range(WARM_UP + args.queries)]
+            server, url = serve(settings)
+            # The CPU each search costs: the API process's and Neo4j's (known when the stack is the
+            # benchmark's own).
+            pids = {"API": server.pid, "Neo4j": servers.stack.neo4j_pid() if servers.stack else None}
+            try:
+                concurrently(url, list(zip(who, warm, strict=False)), 4)
+                scraper = Scraper(url)
+                scraper.start()
+                cell = concurrently(url, list(zip(who[WARM_UP:], asked, strict=True)), clients, size, pids)
+                observed = summed(observed, scraper.stop())
+                scrapes, failures = scrapes + scraper.scrapes, failures + scraper.failures
+            finally:
+                server.terminate()
+                server.wait(30)
+            cells.append(cell)
+            console.log(f"{size:>7,} memories, {clients:>2} clients: "
+                        f"p95 {pct(cell.latencies, 95):.1f} ms, {cell.throughput:.1f} searches/s")
+
     asked = questions(conversations, args.queries, seed=4)
     by_size = {size: [rng.choice([p.user_id for p in owners if p.memories == size]) for _ in asked]
                for size in args.sizes}
-    cells: list[Cell] = []
-
-    server, url = serve(settings)
-    # The CPU each search costs: the API process's and Neo4j's (known when the stack is the benchmark's own).
-    pids = {"API": server.pid, "Neo4j": servers.stack.neo4j_pid() if servers.stack else None}
-    try:
-        concurrently(url, list(zip(by_size[args.sizes[0]], asked, strict=True))[:50], 4)  # warm up
-        scraper = Scraper(url)
-        scraper.start()
-        for size in args.sizes:
-            for clients in args.clients:
-                cell = concurrently(url, list(zip(by_size[size], asked, strict=True)), clients, size, pids)
-                cells.append(cell)
-                console.log(f"{size:>7,} memories, {clients:>2} clients: "
-                            f"p95 {pct(cell.latencies, 95):.1f} ms, {cell.throughput:.1f} searches/s")
-        observed = scraper.stop()
-    finally:
-        server.terminate()
-        server.wait(30)
-
     lore = bootstrap(settings, embedder=model)
     alone = sources_alone(lore.search.queries, model, asked, by_size)
     lore.close()
@@ -331,7 +347,11 @@ def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
     total = sum(p.memories for p in owners)
     console.print(cells_table(cells, total, len(owners), args.queries))
     console.print(alone_table(alone))
-    console.print(metrics_table(observed, scraper))
+    console.print(metrics_table(observed, scrapes, failures))
+
+
+def _split(drawn: list[str]) -> tuple[list[str], list[str]]:
+    return drawn[:WARM_UP], drawn[WARM_UP:]
 
 
 def cells_table(cells: list[Cell], total: int, owners: int, queries: int) -> Table:
@@ -357,9 +377,9 @@ def alone_table(alone: list[tuple[str, list[float]]]) -> Table:
     return table
 
 
-def metrics_table(observed: Buckets, scraper: Scraper) -> Table:
-    table = Table(title=f"The same HTTP searches as Lore's /metrics reported them ({scraper.scrapes} "
-                        f"scrapes, {scraper.failures} failed; quantiles estimated from the histogram "
+def metrics_table(observed: Buckets, scrapes: int, failures: int) -> Table:
+    table = Table(title=f"The same HTTP searches as Lore's /metrics reported them ({scrapes} "
+                        f"scrapes, {failures} failed; quantiles estimated from the histogram "
                         "buckets, as histogram_quantile does)")
     for column in ("series", "count", "p50 ms", "p95 ms", "p99 ms"):
         table.add_column(column, justify="left" if column == "series" else "right")

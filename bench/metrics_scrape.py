@@ -48,6 +48,13 @@ def quantile(q: float, cumulative: dict[float, float]) -> float | None:
     return lower
 
 
+def summed(one: Buckets, other: Buckets) -> Buckets:
+    """Two servers' observations as one (cumulative counts add, bucket by bucket)."""
+    return {key: {le: one.get(key, {}).get(le, 0.0) + other.get(key, {}).get(le, 0.0)
+                  for le in one.get(key, {}).keys() | other.get(key, {}).keys()}
+            for key in one.keys() | other.keys()}
+
+
 def difference(after: Buckets, before: Buckets) -> Buckets:
     return {key: {le: n - before.get(key, {}).get(le, 0.0) for le, n in series.items()}
             for key, series in after.items()}

@@ -1,6 +1,6 @@
 """Reading latency quantiles back from /metrics' histograms, as the search benchmark does."""
 
-from bench.metrics_scrape import buckets, difference, quantile, rows
+from bench.metrics_scrape import buckets, difference, quantile, rows, summed
 
 TEXT = """# HELP lore_search_source_seconds step
 # TYPE lore_search_source_seconds histogram
@@ -28,3 +28,14 @@ def test_rows_read_the_buckets_observed_between_two_scrapes() -> None:
     [(label, count, p50, _, _)] = rows(observed)
     assert (label, count) == ("step: vector", 6)
     assert p50 is not None and 10 < p50 < 20
+
+
+def test_two_servers_observations_add_bucket_by_bucket() -> None:
+    one = buckets(TEXT)
+    other = buckets(TEXT.replace('le="0.01",source="vector"} 0.0', 'le="0.01",source="vector"} 4.0'))
+    [(_, count, p50, _, _)] = rows(summed(one, other))
+    assert count == 20
+    assert p50 is not None and 10 < p50 < 20
+    # A series only one server saw is kept as it was.
+    text = buckets(TEXT.replace('source="vector"', 'source="text"'))
+    assert sorted(label for label, *_ in rows(summed(one, text))) == ["step: text", "step: vector"]
