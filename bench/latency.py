@@ -317,14 +317,15 @@ def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
             # server keeps the vectors of the queries it embedded, and a question asked again would
             # cost no embedding (the cells once shared one server and one question list, so every
             # cell after the first measured searches without their embedding).
-            warm, asked = _split(questions(conversations, WARM_UP + args.queries, seed=4 + len(cells)))
+            drawn = questions(conversations, WARM_UP + args.queries, seed=4 + len(cells))
+            warm, asked = drawn[:WARM_UP], drawn[WARM_UP:]
             who = [rng.choice(sized) for _ in range(WARM_UP + args.queries)]
             server, url = serve(settings)
             # The CPU each search costs: the API process's and Neo4j's (known when the stack is the
             # benchmark's own).
             pids = {"API": server.pid, "Neo4j": servers.stack.neo4j_pid() if servers.stack else None}
             try:
-                concurrently(url, list(zip(who, warm, strict=False)), 4)
+                concurrently(url, list(zip(who[:WARM_UP], warm, strict=True)), 4)
                 scraper = Scraper(url)
                 scraper.start()
                 cell = concurrently(url, list(zip(who[WARM_UP:], asked, strict=True)), clients, size, pids)
@@ -349,9 +350,6 @@ def run(args: argparse.Namespace, servers: stack.BenchServers) -> None:
     console.print(alone_table(alone))
     console.print(metrics_table(observed, scrapes, failures))
 
-
-def _split(drawn: list[str]) -> tuple[list[str], list[str]]:
-    return drawn[:WARM_UP], drawn[WARM_UP:]
 
 
 def cells_table(cells: list[Cell], total: int, owners: int, queries: int) -> Table:

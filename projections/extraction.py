@@ -13,6 +13,7 @@ from datetime import datetime
 
 from domain.commands import Message, MessageRef, Similar
 from domain.model import message_id
+from projections.instants import instant
 from projections.reads import GraphQueries
 
 _DUE = """
@@ -127,7 +128,7 @@ class ExtractionQueries(GraphQueries):
         that they hold up no one else."""
         return [DueExtraction(r["extraction_id"], r["user_id"], r["session_id"],
                               tuple(parse_ref(ref) for ref in r["window"] or []), r["partition"],
-                              datetime.fromisoformat(r["due_since"]), r["model"])
+                              instant(r["due_since"]), r["model"])
                 for r in self._run(_DUE, partitions=None if partitions is None else list(partitions),
                                    limit=limit, waiting=list(waiting), later=list(later))]
 
@@ -138,7 +139,7 @@ class ExtractionQueries(GraphQueries):
         ids = [message_id(user_id, ref.episode_id, ref.position) for ref in refs]
         found = {r["id"]: r for r in self._run(_MESSAGES, ids=ids, user_id=user_id)}
         return [Message(role=found[i]["role"], content=found[i]["content"],
-                        timestamp=datetime.fromisoformat(found[i]["occurred_at"]))
+                        timestamp=instant(found[i]["occurred_at"]))
                 if found.get(i) and found[i]["content"] is not None else None for i in ids]
 
     def similar(self, user_id: str, vectors: Sequence[Sequence[float]], threshold: float,

@@ -1,7 +1,7 @@
 """Instants read as text. A query returns each instant as Neo4j writes it (`toString`: ISO 8601)
 and Python parses it in about 2 µs; the driver's own DateTime, built in pure Python, costs about
 45 µs a value, which made most of the CPU of reading a few hundred memories (bench/README,
-"Instants as text"). Every instant Lore stores is UTC (domain.model.utc)."""
+"Reads of one person's memories"). Every instant Lore stores is UTC (domain.model.utc)."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from domain.commands import Message, MessageRef
 from domain.layers.model import BasicInfo, SessionSummary
 from domain.layers.profile import ALONG_THE_WAY, Brief, Known, ProfileInputs, SlotValue
 from projections.extraction import parse_ref
+from projections.instants import instant
 from projections.reads import GraphQueries
 
 _DUE_SUMMARIES = """
@@ -179,7 +180,7 @@ class LayerQueries(GraphQueries):
                 r["partition"],
                 r["status"],
                 r["attempts"],
-                datetime.fromisoformat(r["due_since"]),
+                instant(r["due_since"]),
             )
             for r in self._run(
                 _DUE_SUMMARIES,
@@ -199,7 +200,7 @@ class LayerQueries(GraphQueries):
             (
                 MessageRef(episode_id=r["episode_id"], position=r["position"]),
                 Message(
-                    role=r["role"], content=r["content"], timestamp=datetime.fromisoformat(r["occurred_at"])
+                    role=r["role"], content=r["content"], timestamp=instant(r["occurred_at"])
                 ),
             )
             for r in self._run(_SESSION_MESSAGES, user_id=user_id, session_id=session_id, limit=limit)
@@ -286,8 +287,8 @@ class LayerQueries(GraphQueries):
                     bool(s["fallback"]),
                     s["failure"],
                     s["status"] == "due",
-                    datetime.fromisoformat(r["summarized_at"]),
-                    datetime.fromisoformat(r["said_until"]),
+                    instant(r["summarized_at"]),
+                    instant(r["said_until"]),
                     tuple(parse_ref(x) for x in s["window"] or []),
                 )
             )
@@ -307,7 +308,7 @@ class LayerQueries(GraphQueries):
                 p["reason"] or "",
                 tuple(p["summaries"] or ()),
                 p["failure"],
-                datetime.fromisoformat(r["revised_at"]),
+                instant(r["revised_at"]),
             )
             for r in self._run(_PROFILE, user_id=user_id, version=version, limit=limit)
             for p in [r["p"]]

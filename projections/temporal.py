@@ -21,6 +21,7 @@ from projections.views import MemoryView
 # A memory's instants, returned as text and parsed in Python (projections/instants.py).
 INSTANTS = ("valid_from", "recorded_at", "retired_at", "last_used_at", "last_cited_at", "due_at",
             "remind_at", "completed_at", "last_feedback_at")
+_READ = (*INSTANTS, "valid_until")  # the window's end is returned as the window known then
 
 
 def _fields(valid_until: str, extra: str = "") -> str:
@@ -188,7 +189,7 @@ def _views(driver: Driver, query: str, database: str, **params: Any) -> list[Mem
 
 
 def _native(row: dict[str, Any]) -> dict[str, Any]:
-    return parsed(row, (*INSTANTS, "valid_until"))
+    return parsed(row, _READ)
 
 
 class TemporalQueries:
