@@ -240,7 +240,7 @@ def serve(settings: Settings) -> tuple[subprocess.Popen[bytes], str]:
 
 def graph_alone(queries: CandidateQueries, user: str, query: str, window: Window) -> object:
     """The entities the query names, then the memories about them (no seeds from other sources)."""
-    return queries.graph("memory", user, queries.named_entities(user, query), [], window, 30)
+    return queries.graph("memory", user, query, [], window, 30)
 
 
 def sources_alone(queries: CandidateQueries, model: Embedder, asked: list[str],

@@ -77,6 +77,26 @@ class Window:
                 "kinds": list(self.kinds) or None}
 
 
+@dataclass(frozen=True)
+class Pool:
+    """Lucene's first `fetch` hits for one ask: [id, the text BM25 reads, Lucene's score] each."""
+
+    hits: list[list[Any]]
+    fetch: int
+
+
+@dataclass(frozen=True)
+class TextAsk:
+    """How the text source looks for one wording among one kind of a person's nodes."""
+
+    kind: ItemType
+    index: str
+    lucene: str
+    asked: str  # what BM25 weighs: the query, or its telling words when it had to be cut
+    chinese: bool  # a Chinese store's word index, read by its words
+    lucene_scores: bool  # Lucene's bigram scores kept (CJK in an English store)
+
+
 @dataclass
 class Candidate:
     type: ItemType
@@ -282,11 +302,22 @@ WITH x, score
 {_MESSAGE_BEST}"""
 
 # Memories about the entities the query names (1 hop), and about the entities of the best hits (2 hops).
+# The names are looked up in the same query ($lucene; Chinese, Japanese and Korean names come as
+# $named): a round trip of its own cost the API more than the lookup costs Neo4j (bench/README,
+# "Fewer round trips").
+_NAMED_BY_INDEX = f"""
+  WITH $lucene AS lucene WHERE lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes('{ENTITY_FULLTEXT}', lucene, {{limit: 10}}) YIELD node, score
+  WITH node, score WHERE node.user_id = $user_id AND NOT node.name =~ $cjk
+"""
+
 MEMORY_GRAPH = as_of(f"""
 CALL () {{
   UNWIND $named AS n
   MATCH (e:Entity {{entity_id: n.id}})
   RETURN e, n.score AS score
+  UNION
+{_NAMED_BY_INDEX}  RETURN node AS e, score
   UNION
   MATCH (hit:Memory)-[:ABOUT]->(e:Entity) WHERE hit.memory_id IN $seeds
   RETURN e, 0.5 AS score
@@ -300,10 +331,7 @@ WITH m, m.memory_id AS id, score, {_MEMORY_FIELDS}
 ORDER BY score DESC, m.importance DESC, m.valid_from DESC
 {_AS_ONE_ROW}""")
 
-ENTITIES_NAMED = f"""
-CALL db.index.fulltext.queryNodes('{ENTITY_FULLTEXT}', $lucene, {{limit: 10}}) YIELD node, score
-WHERE node.user_id = $user_id AND NOT node.name =~ $cjk
-RETURN node.entity_id AS id, score
+ENTITIES_NAMED = f"""{_NAMED_BY_INDEX}RETURN node.entity_id AS id, score
 """
 
 ENTITIES_CJK = """
@@ -325,13 +353,29 @@ MATCH (s:Summary {summary_id: id})
 RETURN 'summary' AS type, id, s.embedding AS vector
 """
 
-COUNTS = """
+_COUNTED = """
 OPTIONAL MATCH (m:Memory {user_id: $user_id}) WITH count(m) AS memories
 OPTIONAL MATCH (x:Message {user_id: $user_id}) WITH memories, count(x) AS messages
 OPTIONAL MATCH (s:Summary {user_id: $user_id}) WITH memories, messages, count(s) AS summaries
-RETURN memories, messages, summaries, COUNT { (:Memory) } AS all_memories,
-       COUNT { (:Message) } AS all_messages
 """
+_COUNTS = """memories, messages, summaries, COUNT { (:Memory) } AS all_memories,
+       COUNT { (:Message) } AS all_messages"""
+COUNTS = f"{_COUNTED}RETURN {_COUNTS}\n"
+
+# The pools of several wordings and kinds at once (`TextAsk`), with the person's counts when they
+# are not known yet: what a search asks first, in one round trip (bench/README, "Fewer round trips").
+_POOLS = f"""
+CALL () {{
+  UNWIND $asks AS ask
+  CALL (ask) {{
+    {TEXT_POOL.replace("$index", "ask.index").replace("$lucene", "ask.lucene").replace("$words", "ask.words")
+     .strip().replace(chr(10), chr(10) + "    ")}
+  }}
+  RETURN collect({{n: ask.n, pool: pool}}) AS pools
+}}
+"""
+POOLS = f"{_POOLS}RETURN pools\n"
+COUNTS_AND_POOLS = f"{_COUNTED}{_POOLS}RETURN {_COUNTS}, pools\n"
 
 
 @dataclass(frozen=True)
@@ -428,19 +472,25 @@ class CandidateQueries:
         return [Candidate(kind, r["id"], float(r["score"]), _native(r["fields"])) for r in records[0]["rows"]]
 
     def counts(self, user_id: str) -> Counts:
-        # Counting a person's nodes walks their index entries: kept for a few seconds, as it only
-        # sizes the vector query (a count a little behind changes how much is fetched, not what).
-        now = time.monotonic()
-        cached = self._counts.get(user_id)
-        if cached and now - cached[0] < self.counts_ttl_s:
-            return cached[1]
+        counts = self._known_counts(user_id)
+        if counts is not None:
+            return counts
         records, _, _ = self.driver.execute_query(COUNTS, user_id=user_id, database_=self.database,
                                                   routing_="r")
         r = records[0]
-        counts = Counts(r["memories"], r["messages"], r["all_memories"], r["all_messages"], r["summaries"])
+        return self._keep_counts(user_id, Counts(r["memories"], r["messages"], r["all_memories"],
+                                                 r["all_messages"], r["summaries"]))
+
+    def _known_counts(self, user_id: str) -> Counts | None:
+        # Counting a person's nodes walks their index entries: kept for a few seconds, as it only
+        # sizes the vector query (a count a little behind changes how much is fetched, not what).
+        cached = self._counts.get(user_id)
+        return cached[1] if cached and time.monotonic() - cached[0] < self.counts_ttl_s else None
+
+    def _keep_counts(self, user_id: str, counts: Counts) -> Counts:
         if len(self._counts) > 10_000:
             self._counts.clear()
-        self._counts[user_id] = (now, counts)
+        self._counts[user_id] = (time.monotonic(), counts)
         return counts
 
     def vector(self, kind: ItemType, user_id: str, vector: list[float], window: Window, limit: int,
@@ -500,48 +550,83 @@ class CandidateQueries:
         ranked by BM25 with the person's own word statistics (see bm25.py). In an English store
         CJK queries keep Lucene's bigram scores; a Chinese store looks for a query with Chinese in
         it in its word indexes, and weighs the words they hold."""
+        ask = self.text_ask(kind, user_id, query)
+        if ask is None:
+            return []
+        return self.text_from(ask, self._pool(ask, max(self.text_pool, limit)), user_id, window, limit, owned)
+
+    def text_ask(self, kind: ItemType, user_id: str, query: str) -> TextAsk | None:
+        """How the text source looks for `query` among the person's nodes of `kind` (None: the
+        query holds no word to look for)."""
         cjk = has_cjk(query)
         chinese = self.language == "zh" and cjk
         words = chinese_query_words(query) if chinese else query_words(query)
         if not words:
-            return []
+            return None
         if chinese:
             index = _WORDS_ZH[kind]
-            statement = {"memory": pick(MEMORY_TEXT, window.known_at), "message": MESSAGE_TEXT,
-                         "summary": SUMMARY_TEXT}[kind]
         elif kind == "memory":
             index = MEMORY_FULLTEXT_CJK if cjk else MEMORY_FULLTEXT
-            statement = pick(MEMORY_TEXT, window.known_at)
         elif kind == "summary":
-            index, statement, cjk = SUMMARY_FULLTEXT, SUMMARY_TEXT, False
+            index, cjk = SUMMARY_FULLTEXT, False
         else:
-            index, statement = (MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT), MESSAGE_TEXT
+            index = MESSAGE_FULLTEXT_CJK if cjk else MESSAGE_FULLTEXT
         lucene = _scoped("user_key_cjk" if cjk and (chinese or kind != "summary") else "user_key", user_id,
                          lucene_terms(words))
         # BM25 weighs the query as asked, unless it had to be cut to its telling words.
         reading = chinese_query_words if chinese else query_words
         whole = reading(query, budget=len(query))
         asked = query if len(words) == len(whole) else " ".join(words)
+        return TextAsk(kind, index, lucene, asked, chinese, lucene_scores=cjk and not chinese)
+
+    def opening(self, user_id: str, asks: list[TextAsk], limit: int) -> tuple[Counts, list[Pool]]:
+        """The person's counts and the pool of each of `asks` (for `text_from`), in one round trip."""
+        counts = self._known_counts(user_id)
+        if counts is not None and not asks:
+            return counts, []
         fetch = max(self.text_pool, limit)
+        records, _, _ = self.driver.execute_query(
+            POOLS if counts is not None else COUNTS_AND_POOLS, user_id=user_id, fetch=fetch,
+            asks=[{"n": n, "index": ask.index, "lucene": ask.lucene, "words": ask.chinese}
+                  for n, ask in enumerate(asks)],
+            database_=self.database, routing_="r")
+        r = records[0]
+        if counts is None:
+            counts = self._keep_counts(user_id, Counts(r["memories"], r["messages"], r["all_memories"],
+                                                       r["all_messages"], r["summaries"]))
+        pools = {found["n"]: found["pool"] for found in r["pools"]}
+        return counts, [Pool(pools[n], fetch) for n in range(len(asks))]
+
+    def text_from(self, ask: TextAsk, pool: Pool, user_id: str, window: Window, limit: int,
+                  owned: int | None = None) -> list[Candidate]:
+        """The best `limit` of `pool` (Lucene's hits for `ask`) by the person's BM25, in the window;
+        a pool that was full and left too few in the window is widened."""
         while True:
-            records, _, _ = self.driver.execute_query(
-                TEXT_POOL, index=index, lucene=lucene, fetch=fetch, words=chinese, database_=self.database,
-                routing_="r")
-            pool = records[0]["pool"]
-            if cjk and not chinese:
-                scores = [float(score) for _, _, score in pool]
+            hits, fetch = pool.hits, pool.fetch
+            if ask.lucene_scores:
+                scores = [float(score) for _, _, score in hits]
             else:
-                scores = rescore(asked, [content or "" for _, content, _ in pool],
-                                 owned if owned is not None else len(pool), self.language, indexed=chinese)
+                scores = rescore(ask.asked, [content or "" for _, content, _ in hits],
+                                 owned if owned is not None else len(hits), self.language,
+                                 indexed=ask.chinese)
             # Best first, ties in a fixed order (by id), whatever order Lucene found them in.
-            best = dict(sorted(((item[0], s) for s, item in zip(scores, pool, strict=True) if s > 0),
+            best = dict(sorted(((item[0], s) for s, item in zip(scores, hits, strict=True) if s > 0),
                                key=lambda pair: (pair[1], pair[0]), reverse=True))
             # The window filter runs on the whole pool, before the cut to `limit`.
-            found = self._run(kind, statement, ids=list(best), scores=best, user_id=user_id, limit=limit,
+            statement = {"memory": pick(MEMORY_TEXT, window.known_at), "message": MESSAGE_TEXT,
+                         "summary": SUMMARY_TEXT}[ask.kind]
+            found = self._run(ask.kind, statement, ids=list(best), scores=best, user_id=user_id, limit=limit,
                               **window.params())
-            if len(found) >= limit or len(pool) < fetch or (owned is not None and fetch >= owned):
+            if len(found) >= limit or len(hits) < fetch or (owned is not None and fetch >= owned):
                 return found
-            fetch *= 4  # more of the person's nodes hold the words: some may lie in the window
+            # More of the person's nodes hold the words: some may lie in the window.
+            pool = self._pool(ask, fetch * 4)
+
+    def _pool(self, ask: TextAsk, fetch: int) -> Pool:
+        records, _, _ = self.driver.execute_query(
+            TEXT_POOL, index=ask.index, lucene=ask.lucene, fetch=fetch, words=ask.chinese,
+            database_=self.database, routing_="r")
+        return Pool(records[0]["pool"], fetch)
 
     def vectors(self, items: list[tuple[ItemType, str]]) -> dict[tuple[ItemType, str], list[float] | None]:
         """The stored vectors of these memories and turns (None where there is none)."""
@@ -556,6 +641,16 @@ class CandidateQueries:
         Chinese, Japanese or Korean is named whole or by its words (`named_share`): the fulltext
         index cuts such text into single characters, and one character in common is no naming.
         Other names are matched by the index, on the query's other words."""
+        found, lucene = self._naming(user_id, query)
+        if lucene is None:
+            return found
+        records, _, _ = self.driver.execute_query(
+            ENTITIES_NAMED, lucene=lucene, user_id=user_id, cjk=CJK_IN, database_=self.database, routing_="r")
+        return found + [{"id": r["id"], "score": float(r["score"])} for r in records]
+
+    def _naming(self, user_id: str, query: str) -> tuple[list[dict[str, Any]], str | None]:
+        """The person's Chinese, Japanese and Korean names the query holds (read and matched here),
+        and the Lucene query for its other words (None: it has none)."""
         found: list[dict[str, Any]] = []
         if has_cjk(query):
             records, _, _ = self.driver.execute_query(
@@ -564,20 +659,19 @@ class CandidateQueries:
                      if (share := named_share(query, r["name"] or "")) > 0]
             query = without_cjk(query)
         words = query_words(query)
-        if not words:
-            return found
-        records, _, _ = self.driver.execute_query(
-            ENTITIES_NAMED, lucene=_scoped("user_key", user_id, lucene_terms(words)), user_id=user_id,
-            cjk=CJK_IN, database_=self.database, routing_="r")
-        return found + [{"id": r["id"], "score": float(r["score"])} for r in records]
+        return found, _scoped("user_key", user_id, lucene_terms(words)) if words else None
 
-    def graph(self, kind: ItemType, user_id: str, named: list[dict[str, Any]], seeds: list[str],
+    def graph(self, kind: ItemType, user_id: str, query: str, seeds: list[str],
               window: Window, limit: int) -> list[Candidate]:
-        """Memories about the `named` entities and the seeds' entities (turns and summaries: none)."""
-        if kind != "memory" or (not named and not seeds):
+        """Memories about the entities `query` names and the seeds' entities (turns and summaries:
+        none). The names are looked up by the same query as the memories."""
+        if kind != "memory":
+            return []
+        named, lucene = self._naming(user_id, query)
+        if not named and lucene is None and not seeds:
             return []
         return self._run(kind, pick(MEMORY_GRAPH, window.known_at), user_id=user_id, named=named,
-                         seeds=seeds, limit=limit, **window.params())
+                         lucene=lucene, cjk=CJK_IN, seeds=seeds, limit=limit, **window.params())
 
 
 def _native(fields: dict[str, Any]) -> dict[str, Any]:

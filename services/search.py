@@ -110,29 +110,28 @@ class SearchService:
         best of the asked wordings').
 
         Everything that can overlap does: the query is embedded while the person's counts and the
-        entities the query names are read, and the text source (which needs no vector) is asked
-        while the embedding is still being made; then the vector source, for the query and for
-        each of `also` (as sources `vector~1`, `text~1`, ...); the
-        graph last, as it looks around their best hits."""
+        text source's pools are read (one round trip) and the pools ranked, and the text source
+        (which needs no vector) is asked while the embedding is still being made; then the vector
+        source, for the query and for each of `also` (as sources `vector~1`, `text~1`, ...); the
+        graph last, as it looks around their best hits and the entities the query names."""
         started = time.perf_counter()
         depth = max(limit * 5, self.depth)
-        counts_job = self._pool.submit(self.queries.counts, user_id)
-        named_job = self._pool.submit(self.queries.named_entities, user_id, query) if (
-            "graph" in sources and "memory" in types) else None
         asked = list(dict.fromkeys([query, *also]))
+        asks = {(f"text~{n}" if n else "text", kind): ask for n, wording in enumerate(asked) for kind in types
+                if "text" in sources and (ask := self.queries.text_ask(kind, user_id, wording)) is not None}
+        # The person's counts and the text source's pools come back in one round trip, asked while
+        # the query is embedded (each round trip costs the API more than most of what it asks).
+        opening_job = self._pool.submit(timed("text", self.queries.opening), user_id, list(asks.values()),
+                                        depth)
         embedder = self.embedder
         usable = "vector" in sources and self._vectors_usable()
         embed_job = self._pool.submit(timed("embed", lambda: embed_queries(embedder, asked))) if (
             embedder and usable) else None
-        counts = counts_job.result()
+        counts, pools = opening_job.result()
         owned = {kind: counts.owned(kind) for kind in types}
-        jobs = {}
-        for n, wording in enumerate(asked):
-            suffix = f"~{n}" if n else ""
-            for kind in types:
-                if "text" in sources and owned[kind]:
-                    jobs[(f"text{suffix}", kind)] = self._pool.submit(
-                        timed("text", self.queries.text), kind, user_id, wording, window, depth, owned[kind])
+        jobs = {key: self._pool.submit(timed("text", self.queries.text_from), ask, pool, user_id, window,
+                                       depth, owned[key[1]])
+                for (key, ask), pool in zip(asks.items(), pools, strict=True) if owned[key[1]]}
         vectors = self._query_vectors(embed_job) if embed_job else []
         for n in range(len(asked)):
             suffix = f"~{n}" if n else ""
@@ -142,12 +141,9 @@ class SearchService:
                         timed("vector", self.queries.vector), kind, user_id, vectors[n], window, depth,
                         owned[kind], counts.total(kind), embedder.model if embedder else None)
         lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
-        named = named_job.result() if named_job else []
-        if "graph" in sources:
-            for kind in types:
-                if owned[kind] and kind == "memory":
-                    lists[("graph", kind)] = timed("graph", self.queries.graph)(
-                        kind, user_id, named if kind == "memory" else [], _seeds(lists, kind), window, depth)
+        if "graph" in sources and "memory" in types and owned["memory"]:
+            lists[("graph", "memory")] = timed("graph", self.queries.graph)(
+                "memory", user_id, query, _seeds(lists, "memory"), window, depth)
         with step("fuse"):
             focus = time_focus(query, window.valid_at or self.clock())
             ranked = self._rerank(_fuse(lists, user_id), window, focus)

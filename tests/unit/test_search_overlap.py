@@ -7,7 +7,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from projections.search import Candidate, Counts, StoreModels, Window
+from projections.search import Candidate, Counts, Pool, StoreModels, TextAsk, Window
 from services.degraded import noted
 from services.search import SearchService
 
@@ -23,14 +23,14 @@ class Queries:
     def store_models(self, model: str | None) -> StoreModels:
         return self.models
 
-    def counts(self, user_id: str) -> Counts:
-        return Counts(memory=3, message=0, all_memory=3, all_message=0)
+    def text_ask(self, kind: str, user_id: str, query: str) -> TextAsk | None:
+        return TextAsk(kind, "memories", query, query, chinese=False, lucene_scores=False)  # type: ignore[arg-type]
 
-    def named_entities(self, user_id: str, query: str) -> list[dict[str, Any]]:
-        return []
+    def opening(self, user_id: str, asks: list[TextAsk], limit: int) -> tuple[Counts, list[Pool]]:
+        return Counts(memory=3, message=0, all_memory=3, all_message=0), [Pool([], limit) for _ in asks]
 
-    def text(self, kind: str, user_id: str, query: str, window: Window, limit: int,
-             owned: int | None = None) -> list[Candidate]:
+    def text_from(self, ask: TextAsk, pool: Pool, user_id: str, window: Window, limit: int,
+                  owned: int | None = None) -> list[Candidate]:
         self.asked.append("text")
         self.text_asked.set()
         return [Candidate("memory", "tea", 2.0), Candidate("memory", "kettle", 1.0)]
