@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import re
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -227,8 +228,9 @@ def cjk_bigrams_instead() -> None:
     def terms(text: str, function_words: bool = False, language: str = "en") -> list[str]:
         return bigrams(text)
 
-    def indexed(words: str, function_words: bool, language: str) -> list[str]:
-        return bigrams(words)
+    def indexed(words: str, function_words: bool, language: str) -> tuple[int, Counter[str]]:
+        found = bigrams(words)
+        return len(found), Counter(found)
 
     rows.words_zh = raw  # type: ignore[attr-defined]
     keys.words_zh = raw
