@@ -57,7 +57,7 @@ bench-retrieval: setup
 bench-latency: setup
 	$(BIN)/python -m bench.latency
 
-## bench-reads: the CPU of reading one person's memories: listings, a /context block, the state a command is decided on (a Neo4j of its own)
+## bench-reads: the CPU and the queries of reading one person's memories: listings, a search, a /context block, the state a command is decided on (a Neo4j of its own)
 bench-reads: setup
 	$(BIN)/python -m bench.reads
 

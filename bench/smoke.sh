@@ -23,7 +23,7 @@ trap '.venv/bin/lore infra wipe --yes >/dev/null; rm -rf .lore-bench/*-on-"$LORE
 .venv/bin/python -m bench.extraction --sessions 10
 .venv/bin/python -m bench.layers --conversations 1 --questions 50 "${NEO4J[@]}"
 .venv/bin/python -m bench.latency --sizes 100,1000 --total 3000 --clients 1,4 --distinct 500 --queries 40 "${NEO4J[@]}"
-.venv/bin/python -m bench.reads --preferences 20 --facts 200 --todos 5 --repeat 3 "${NEO4J[@]}"
+.venv/bin/python -m bench.reads --preferences 20 --facts 200 --todos 5 --turns 40 --repeat 3 "${NEO4J[@]}"
 .venv/bin/python -m bench.graphiti --sizes 2000 --queries 20 --distinct 500 "${NEO4J[@]}"
 .venv/bin/python -m bench.maintenance --people 10 --per-person 100 "${NEO4J[@]}"
 .venv/bin/python -m bench.encryption --smoke
