@@ -279,12 +279,20 @@ WITH x, score
 {_MESSAGE_BEST}"""
 
 # Two steps: the pool of the person's nodes that hold a query word (id and text only), then, for
-# the best of them by the person's own BM25, the window filter and the fields.
-TEXT_POOL = """
-CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node, score
-RETURN collect([coalesce(node.memory_id, node.message_id, node.summary_id),
-                CASE WHEN $words THEN node.words_zh ELSE coalesce(node.context, node.content) END,
-                score]) AS pool
+# the best of them by the person's own BM25, the window filter and the fields. The pools of several
+# wordings and kinds (`TextAsk`) are asked at once, with the person's counts when they are not
+# known yet: what a search asks first, in one round trip (bench/README, "Fewer round trips").
+_POOLS = """
+CALL () {
+  UNWIND $asks AS ask
+  CALL (ask) {
+    CALL db.index.fulltext.queryNodes(ask.index, ask.lucene, {limit: $fetch}) YIELD node, score
+    RETURN collect([coalesce(node.memory_id, node.message_id, node.summary_id),
+                    CASE WHEN ask.words THEN node.words_zh ELSE coalesce(node.context, node.content) END,
+                    score]) AS pool
+  }
+  RETURN collect({n: ask.n, pool: pool}) AS pools
+}
 """
 
 MEMORY_TEXT = as_of(f"""
@@ -331,9 +339,6 @@ WITH m, m.memory_id AS id, score, {_MEMORY_FIELDS}
 ORDER BY score DESC, m.importance DESC, m.valid_from DESC
 {_AS_ONE_ROW}""")
 
-ENTITIES_NAMED = f"""{_NAMED_BY_INDEX}RETURN node.entity_id AS id, score
-"""
-
 ENTITIES_CJK = """
 MATCH (e:Entity) WHERE e.user_id = $user_id AND e.name =~ $cjk
 RETURN e.entity_id AS id, e.name AS name
@@ -362,18 +367,6 @@ _COUNTS = """memories, messages, summaries, COUNT { (:Memory) } AS all_memories,
        COUNT { (:Message) } AS all_messages"""
 COUNTS = f"{_COUNTED}RETURN {_COUNTS}\n"
 
-# The pools of several wordings and kinds at once (`TextAsk`), with the person's counts when they
-# are not known yet: what a search asks first, in one round trip (bench/README, "Fewer round trips").
-_POOLS = f"""
-CALL () {{
-  UNWIND $asks AS ask
-  CALL (ask) {{
-    {TEXT_POOL.replace("$index", "ask.index").replace("$lucene", "ask.lucene").replace("$words", "ask.words")
-     .strip().replace(chr(10), chr(10) + "    ")}
-  }}
-  RETURN collect({{n: ask.n, pool: pool}}) AS pools
-}}
-"""
 POOLS = f"{_POOLS}RETURN pools\n"
 COUNTS_AND_POOLS = f"{_COUNTED}{_POOLS}RETURN {_COUNTS}, pools\n"
 
@@ -477,9 +470,7 @@ class CandidateQueries:
             return counts
         records, _, _ = self.driver.execute_query(COUNTS, user_id=user_id, database_=self.database,
                                                   routing_="r")
-        r = records[0]
-        return self._keep_counts(user_id, Counts(r["memories"], r["messages"], r["all_memories"],
-                                                 r["all_messages"], r["summaries"]))
+        return self._keep_counts(user_id, _counts(records[0]))
 
     def _known_counts(self, user_id: str) -> Counts | None:
         # Counting a person's nodes walks their index entries: kept for a few seconds, as it only
@@ -585,15 +576,9 @@ class CandidateQueries:
         if counts is not None and not asks:
             return counts, []
         fetch = max(self.text_pool, limit)
-        records, _, _ = self.driver.execute_query(
-            POOLS if counts is not None else COUNTS_AND_POOLS, user_id=user_id, fetch=fetch,
-            asks=[{"n": n, "index": ask.index, "lucene": ask.lucene, "words": ask.chinese}
-                  for n, ask in enumerate(asks)],
-            database_=self.database, routing_="r")
-        r = records[0]
+        r = self._pools(POOLS if counts is not None else COUNTS_AND_POOLS, asks, fetch, user_id=user_id)
         if counts is None:
-            counts = self._keep_counts(user_id, Counts(r["memories"], r["messages"], r["all_memories"],
-                                                       r["all_messages"], r["summaries"]))
+            counts = self._keep_counts(user_id, _counts(r))
         pools = {found["n"]: found["pool"] for found in r["pools"]}
         return counts, [Pool(pools[n], fetch) for n in range(len(asks))]
 
@@ -601,6 +586,8 @@ class CandidateQueries:
                   owned: int | None = None) -> list[Candidate]:
         """The best `limit` of `pool` (Lucene's hits for `ask`) by the person's BM25, in the window;
         a pool that was full and left too few in the window is widened."""
+        statement = {"memory": pick(MEMORY_TEXT, window.known_at), "message": MESSAGE_TEXT,
+                     "summary": SUMMARY_TEXT}[ask.kind]
         while True:
             hits, fetch = pool.hits, pool.fetch
             if ask.lucene_scores:
@@ -613,8 +600,6 @@ class CandidateQueries:
             best = dict(sorted(((item[0], s) for s, item in zip(scores, hits, strict=True) if s > 0),
                                key=lambda pair: (pair[1], pair[0]), reverse=True))
             # The window filter runs on the whole pool, before the cut to `limit`.
-            statement = {"memory": pick(MEMORY_TEXT, window.known_at), "message": MESSAGE_TEXT,
-                         "summary": SUMMARY_TEXT}[ask.kind]
             found = self._run(ask.kind, statement, ids=list(best), scores=best, user_id=user_id, limit=limit,
                               **window.params())
             if len(found) >= limit or len(hits) < fetch or (owned is not None and fetch >= owned):
@@ -623,10 +608,14 @@ class CandidateQueries:
             pool = self._pool(ask, fetch * 4)
 
     def _pool(self, ask: TextAsk, fetch: int) -> Pool:
-        records, _, _ = self.driver.execute_query(
-            TEXT_POOL, index=ask.index, lucene=ask.lucene, fetch=fetch, words=ask.chinese,
-            database_=self.database, routing_="r")
-        return Pool(records[0]["pool"], fetch)
+        return Pool(self._pools(POOLS, [ask], fetch)["pools"][0]["pool"], fetch)
+
+    def _pools(self, statement: str, asks: list[TextAsk], fetch: int, **params: Any) -> Any:
+        asked = [{"n": n, "index": ask.index, "lucene": ask.lucene, "words": ask.chinese}
+                 for n, ask in enumerate(asks)]
+        records, _, _ = self.driver.execute_query(statement, fetch=fetch, asks=asked, database_=self.database,
+                                                  routing_="r", **params)
+        return records[0]
 
     def vectors(self, items: list[tuple[ItemType, str]]) -> dict[tuple[ItemType, str], list[float] | None]:
         """The stored vectors of these memories and turns (None where there is none)."""
@@ -636,21 +625,11 @@ class CandidateQueries:
             summaries=[i for t, i in items if t == "summary"], database_=self.database, routing_="r")
         return {(r["type"], r["id"]): r["vector"] for r in records}
 
-    def named_entities(self, user_id: str, query: str) -> list[dict[str, Any]]:
-        """The person's entities whose names the query holds, with how well they match. A name in
-        Chinese, Japanese or Korean is named whole or by its words (`named_share`): the fulltext
-        index cuts such text into single characters, and one character in common is no naming.
-        Other names are matched by the index, on the query's other words."""
-        found, lucene = self._naming(user_id, query)
-        if lucene is None:
-            return found
-        records, _, _ = self.driver.execute_query(
-            ENTITIES_NAMED, lucene=lucene, user_id=user_id, cjk=CJK_IN, database_=self.database, routing_="r")
-        return found + [{"id": r["id"], "score": float(r["score"])} for r in records]
-
-    def _naming(self, user_id: str, query: str) -> tuple[list[dict[str, Any]], str | None]:
+    def naming(self, user_id: str, query: str) -> tuple[list[dict[str, Any]], str | None]:
         """The person's Chinese, Japanese and Korean names the query holds (read and matched here),
-        and the Lucene query for its other words (None: it has none)."""
+        and the Lucene query for its other words (None: it has none). A name in these languages is
+        named whole or by its words (`named_share`): the fulltext index cuts such text into single
+        characters, and one character in common is no naming."""
         found: list[dict[str, Any]] = []
         if has_cjk(query):
             records, _, _ = self.driver.execute_query(
@@ -667,7 +646,7 @@ class CandidateQueries:
         none). The names are looked up by the same query as the memories."""
         if kind != "memory":
             return []
-        named, lucene = self._naming(user_id, query)
+        named, lucene = self.naming(user_id, query)
         if not named and lucene is None and not seeds:
             return []
         return self._run(kind, pick(MEMORY_GRAPH, window.known_at), user_id=user_id, named=named,
@@ -677,3 +656,7 @@ class CandidateQueries:
 def _native(fields: dict[str, Any]) -> dict[str, Any]:
     return parsed(fields, _INSTANTS)
 
+
+def _counts(record: Any) -> Counts:
+    return Counts(record["memories"], record["messages"], record["all_memories"], record["all_messages"],
+                  record["summaries"])

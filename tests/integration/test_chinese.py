@@ -160,6 +160,6 @@ def test_a_question_names_an_entity_whole_not_by_one_character(client: TestClien
     ids = {r["name"]: r["id"] for r in records}
     assert {"南京", "成都"} <= ids.keys(), ids
     queries = client.app.state.lore.search.queries  # type: ignore[attr-defined]
-    assert queries.named_entities("lin", "成都的冬天冷吗？") == [{"id": ids["成都"], "score": 1.0}]
-    # 京 of 南京, 都 of 成都: Lucene's characters matched these; no entity is named.
-    assert queries.named_entities("lin", "京剧和都市剧哪个好看？") == []
+    assert queries.naming("lin", "成都的冬天冷吗？") == ([{"id": ids["成都"], "score": 1.0}], None)
+    # 京 of 南京, 都 of 成都: Lucene's characters would match these; no entity is named.
+    assert queries.naming("lin", "京剧和都市剧哪个好看？") == ([], None)
