@@ -52,7 +52,7 @@ from services.lifecycle.scheduler import LifecycleScheduler
 from services.outbox import CommandOutbox
 from services.questions import LLMQuestions, OfflineExpansion, QuestionSynthesizer
 from services.reembed import ReembedService
-from services.search import SearchService
+from services.search import SearchService, source_weights
 from services.usage import UseRecorder
 
 log = logging.getLogger(__name__)
@@ -195,7 +195,8 @@ def bootstrap(settings: Settings | None = None, *, embedder: Embedder | None = _
                              ensure_schema=schema, max_entry_bytes=settings.max_entry_bytes,
                              cached_people=settings.state_cache_people, policy=policy)
     search = SearchService(CandidateQueries(driver, database, language=settings.language), embedder,
-                           embed_timeout_s=settings.embedding_timeout_s)
+                           embed_timeout_s=settings.embedding_timeout_s,
+                           weights=source_weights(settings.language))
     outcomes = OutcomeQueries(driver, database)
     outbox = CommandOutbox(settings, handler, outcomes, Sealer(keys) if keys is not None else None)
     extractions = ExtractionQueries(driver, database)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from domain.model import message_id
 from projections.search import Candidate
-from services.search import Hit, _fuse, _seeds
+from services.search import Hit, _fuse, _seeds, source_weights
 from services.selection import names, select
 
 
@@ -241,3 +241,17 @@ def test_the_graph_looks_around_the_best_hits_not_around_the_best_of_weak_memori
     assert _seeds(lists, "memory") == ["close"]
     # a search of memories only looks around the best of them
     assert _seeds({("vector", "memory"): [memory("weak", 0.60)]}, "memory") == ["weak"]
+
+
+def test_in_a_chinese_store_a_rank_by_words_counts_for_less_than_a_rank_by_meaning() -> None:
+    # first by words and second by meaning, against first by meaning and third by words
+    lists = {("text", "message"): [turn(1, 9.0), turn(2, 8.0), turn(3, 7.0)],
+             ("vector", "message"): [turn(3, 0.90), turn(1, 0.85)]}
+
+    def best(language: str) -> int:
+        hits = sorted(_fuse(lists, "ada", source_weights(language)), key=lambda h: -h.scores["rrf"])
+        return int(hits[0].fields["position"])
+
+    assert best("en") == 1
+    assert best("zh") == 3
+    assert source_weights("fr") == source_weights("en")
