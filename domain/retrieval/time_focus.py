@@ -23,7 +23,11 @@ _TIME_WORDS = (r"yesterday|today|tonight|tomorrow|last|next|ago|week|weeks|month
                r"march|april|may|june|july|august|september|october|november|december|spring|summer|"
                r"autumn|fall|winter|recently|earlier|later|since|before|after")
 # A word of time, or a number that can be a year or a day: what makes a turn carry a time.
-_MENTIONS_TIME = re.compile(rf"\b(?:{_TIME_WORDS}|(?:19|20)\d\d|\d{{1,2}}(?:st|nd|rd|th)?)\b", re.IGNORECASE)
+# Read word by word (a set, and a pattern for numbers): one pattern of all the words, tried at every
+# place of a text, took 50 µs a turn, and a "when" question weighs a few hundred turns.
+_TIME_WORD_SET = frozenset(_TIME_WORDS.split("|"))
+_WORD = re.compile(r"\w+")
+_DAY_OR_YEAR = re.compile(r"(?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)?")
 _ASKS_WHEN = re.compile(r"^\W*(?:when\b|since when\b|what (?:year|month|day|date|week)\b|"
                         r"what time (?:did|do|does|is|was|will|are|were)\b|"
                         r"how long ago\b|on which (?:day|date)\b|in which (?:year|month)\b|at what time\b)",
@@ -57,7 +61,8 @@ class TimeFocus:
 
 def mentions_time(text: str) -> bool:
     """Whether a turn says when something was (a day, a month, a year, "last week", "ago")."""
-    return bool(_MENTIONS_TIME.search(text))
+    return any(word in _TIME_WORD_SET or (word[0].isdigit() and _DAY_OR_YEAR.fullmatch(word) is not None)
+               for word in _WORD.findall(text.lower()))
 
 
 def asks_when(question: str) -> bool:

@@ -64,6 +64,10 @@ def test_asking_when(question: str, when: bool) -> None:
     ("Two weeks ago, after the storm.", True),
     ("That sounds lovely, tell me more.", False),
     ("I love the blue one with the stripes.", False),
+    ("SEE YOU ON THE 5TH", True),                        # any case
+    ("Room 2023b, or the blasting_2019 file", False),   # a number inside a word is no day or year
+    ("We lasted; the weekday crowd was thin", False),   # nor is a word that holds a time word
+    ("I paid 120 for it", False),                       # three digits: neither a day nor a year
 ])
 def test_a_turn_carries_a_time_or_not(text: str, carries: bool) -> None:
     assert mentions_time(text) is carries
