@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -368,7 +369,79 @@ _COUNTS = """memories, messages, summaries, COUNT { (:Memory) } AS all_memories,
 COUNTS = f"{_COUNTED}RETURN {_COUNTS}\n"
 
 POOLS = f"{_POOLS}RETURN pools\n"
-COUNTS_AND_POOLS = f"{_COUNTED}{_POOLS}RETURN {_COUNTS}, pools\n"
+# What the person has said about recall (memory off, a temporary session): read with the rest of
+# what a search asks first, not in a round trip before it.
+_PERSON = """
+CALL () {
+  OPTIONAL MATCH (u:User {user_id: $user_id})
+  RETURN u {.memory, .temporary} AS person
+}
+"""
+
+
+def opening_statement(counts: bool, pools: bool, person: bool) -> str:
+    """What a search asks first, in one query: the person's counts, the text pools, their settings
+    (each when asked)."""
+    parts = [(counts, _COUNTED, _COUNTS), (pools, _POOLS, "pools"), (person, _PERSON, "person")]
+    return "".join(text for asked, text, _ in parts if asked) + "RETURN " + ", ".join(
+        name for asked, _, name in parts if asked) + "\n"
+
+
+@dataclass(frozen=True)
+class VectorAsk:
+    """One list the vector source makes: the nodes of `kind` nearest `vector`; the person owns
+    `owned` of them, of `total` in the store."""
+
+    kind: ItemType
+    vector: list[float]
+    owned: int
+    total: int
+
+
+@dataclass(frozen=True)
+class _Try:
+    """One query of a candidate list, and what to do with its answer: the next query (a list that
+    must widen: a bigger fetch, the exact scan), or None when the answer is the list."""
+
+    kind: ItemType
+    statement: str
+    params: dict[str, Any]
+    then: Callable[[list[Candidate]], _Try | None]
+
+
+def _done(found: list[Candidate]) -> _Try | None:
+    return None
+
+
+_ROWS = re.compile(r"AS rows$")
+_CYPHER_25 = "CYPHER 25"
+
+
+def together(tries: list[_Try]) -> tuple[str, dict[str, Any]]:
+    """Several candidate queries as one: each a subquery of its own, its parameters renamed with
+    its place (`$fetch` → `$fetch_1`), its list returned as `rows_1`. Every round trip costs the API
+    about as much CPU as a small list costs to read (bench/README, "Fewer round trips")."""
+    params: dict[str, Any] = {}
+    parts = []
+    for n, tried in enumerate(tries):
+        statement = tried.statement.strip().removeprefix(_CYPHER_25)
+        for name, value in tried.params.items():
+            statement = re.sub(rf"\${name}\b", f"${name}_{n}", statement)
+            params[f"{name}_{n}"] = value
+        parts.append(f"CALL () {{\n{_ROWS.sub(f'AS rows_{n}', statement)}\n}}")
+    newer = any(t.statement.lstrip().startswith(_CYPHER_25) for t in tries)
+    returned = ", ".join(f"rows_{n}" for n in range(len(tries)))
+    return (f"{_CYPHER_25}\n" if newer else "") + "\n".join(parts) + f"\nRETURN {returned}", params
+
+
+@dataclass(frozen=True)
+class Opening:
+    """What a search asks first: the person's counts, the text source's pools, and (when asked)
+    their settings as projected (None: they have set none)."""
+
+    counts: Counts
+    pools: list[Pool]
+    person: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -462,7 +535,7 @@ class CandidateQueries:
 
     def _run(self, kind: ItemType, query: str, **params: Any) -> list[Candidate]:
         records, _, _ = self.driver.execute_query(query, params, database_=self.database, routing_="r")
-        return [Candidate(kind, r["id"], float(r["score"]), _native(r["fields"])) for r in records[0]["rows"]]
+        return _candidates(kind, records[0]["rows"])
 
     def counts(self, user_id: str) -> Counts:
         counts = self._known_counts(user_id)
@@ -486,54 +559,82 @@ class CandidateQueries:
 
     def vector(self, kind: ItemType, user_id: str, vector: list[float], window: Window, limit: int,
                owned: int, total: int, model: str | None = None) -> list[Candidate]:
-        """Exact over the person's own nodes, or the HNSW index filtered by person, as
-        `vector_plan` says; an index that cannot filter fetches enough neighbours that the
-        person's share of them covers `limit`, more if it did not.
-        `model`: the query vector's; nodes with another model's vectors are left out."""
+        """The person's `limit` nodes of `kind` nearest `vector` (see `nearest`)."""
+        return self.nearest([VectorAsk(kind, vector, owned, total)], user_id, window, limit, model)[0]
+
+    def nearest(self, asks: list[VectorAsk], user_id: str, window: Window, limit: int,
+                model: str | None = None) -> list[list[Candidate]]:
+        """Each ask's list, in one round trip (more only for a list that must widen): exact over
+        the person's own nodes, or the HNSW index filtered by person, as `vector_plan` says; an
+        index that cannot filter fetches enough neighbours that the person's share of them covers
+        `limit`, more if it did not. `model`: the query vector's; nodes with another model's
+        vectors are left out."""
+        shared = {"user_id": user_id, "limit": limit, "model": model, **window.params()}
+        firsts = [self._nearest_first(ask, window, limit, shared) if ask.owned else None for ask in asks]
+        return self._all(firsts)
+
+    def _nearest_first(self, ask: VectorAsk, window: Window, limit: int, shared: dict[str, Any]) -> _Try:
+        kind, owned = ask.kind, ask.owned
         if kind == "memory":
             exact = pick(MEMORY_VECTOR_EXACT, window.known_at)
             index = pick(MEMORY_VECTOR_INDEX, window.known_at)
             filtered = pick(MEMORY_VECTOR_FILTERED, window.known_at)
         else:
             exact, index, filtered = MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX, MESSAGE_VECTOR_FILTERED
-        params = {"user_id": user_id, "vector": vector, "limit": limit, "model": model, **window.params()}
-        if owned == 0:
-            return []
+        params = {**shared, "vector": ask.vector}
         if kind == "summary":
-            return self._run(kind, SUMMARY_VECTOR_EXACT, **params)
+            return _Try(kind, SUMMARY_VECTOR_EXACT, params, _done)
+        scan = _Try(kind, exact, params, _done)
         filters = self.filters_by_person(VECTOR_INDEX if kind == "memory" else MESSAGE_VECTOR_INDEX)
-        plan = vector_plan(owned, total, filters, self.exact_below, self.scan_at_most, self.index_share)
+        plan = vector_plan(owned, ask.total, filters, self.exact_below, self.scan_at_most, self.index_share)
         if plan == "exact":
-            return self._run(kind, exact, **params)
+            return scan
+
+        def fetching(statement: str, fetch: int, most: int) -> _Try:
+            def then(found: list[Candidate]) -> _Try | None:
+                if len(found) >= limit or (plan == "filtered" and fetch >= owned):
+                    return None
+                if fetch >= self.index_fetch:
+                    # Few of the person's nodes lie in the window (a time long ago): the nearest
+                    # of the index are someone else's or another time's. Read the person's own.
+                    return scan
+                return fetching(statement, min(fetch * 4, most), most)
+            return _Try(kind, statement, {**params, "fetch": fetch}, then)
+
         if plan == "filtered":
-            return self._filtered(kind, filtered, exact, owned, params)
+            # Every neighbour is the person's: a little more than asked, for what the window or
+            # the kinds leave out, and more only when they left out too much.
+            return fetching(filtered, min(limit * self.overfetch, owned), min(self.index_fetch, owned))
         # Neighbours are the person's in about their share of the index: fetch a few times what
         # that share needs, and widen if the person's part of the answer still fell short.
-        share = owned / max(total, owned)
+        share = owned / max(ask.total, owned)
         fetch = min(max(int(limit * self.overfetch / share), limit * self.overfetch), self.index_fetch)
-        while True:
-            found = self._run(kind, index, fetch=fetch, **params)
-            if len(found) >= limit:
-                return found
-            if fetch >= self.index_fetch:
-                # Few of the person's nodes lie in the window (a time long ago): the nearest of
-                # the index are someone else's or another time's. Read the person's own instead.
-                return self._run(kind, exact, **params)
-            fetch = min(fetch * 4, self.index_fetch)
+        return fetching(index, fetch, self.index_fetch)
 
-    def _filtered(self, kind: ItemType, filtered: str, exact: str, owned: int,
-                  params: dict[str, Any]) -> list[Candidate]:
-        """Every neighbour is the person's: fetch a little more than asked, for what the window or
-        the kinds leave out, and more only when they left out too much."""
-        limit = params["limit"]
-        fetch = min(limit * self.overfetch, owned)
-        while True:
-            found = self._run(kind, filtered, fetch=fetch, **params)
-            if len(found) >= limit or fetch >= owned:
-                return found
-            if fetch >= self.index_fetch:
-                return self._run(kind, exact, **params)  # a window far from most of their nodes
-            fetch = min(fetch * 4, self.index_fetch, owned)
+    def _all(self, firsts: list[_Try | None]) -> list[list[Candidate]]:
+        """The lists of these first tries (None: an empty list), asked in one round trip, then each
+        widened as its answer says."""
+        asked = [t for t in firsts if t is not None]
+        if not asked:
+            return [[] for _ in firsts]
+        if len(asked) == 1:
+            answers = [self._run(asked[0].kind, asked[0].statement, **asked[0].params)]
+        else:
+            statement, params = together(asked)
+            records, _, _ = self.driver.execute_query(statement, params, database_=self.database,
+                                                      routing_="r")
+            answers = [_candidates(t.kind, records[0][f"rows_{n}"]) for n, t in enumerate(asked)]
+        found = iter(answers)
+        lists = []
+        for first in firsts:
+            if first is None:
+                lists.append([])
+                continue
+            tried, answer = first, next(found)
+            while (tried := tried.then(answer)) is not None:
+                answer = self._run(tried.kind, tried.statement, **tried.params)
+            lists.append(answer)
+        return lists
 
     def text(self, kind: ItemType, user_id: str, query: str, window: Window, limit: int,
              owned: int | None = None) -> list[Candidate]:
@@ -570,45 +671,60 @@ class CandidateQueries:
         asked = query if len(words) == len(whole) else " ".join(words)
         return TextAsk(kind, index, lucene, asked, chinese, lucene_scores=cjk and not chinese)
 
-    def opening(self, user_id: str, asks: list[TextAsk], limit: int) -> tuple[Counts, list[Pool]]:
-        """The person's counts and the pool of each of `asks` (for `text_from`), in one round trip."""
+    def opening(self, user_id: str, asks: list[TextAsk], limit: int, person: bool = False) -> Opening:
+        """The person's counts, the pool of each of `asks` (for `texts_from`) and, with `person`,
+        their settings, in one round trip (none when the counts are known and nothing else is)."""
         counts = self._known_counts(user_id)
-        if counts is not None and not asks:
-            return counts, []
+        if counts is not None and not asks and not person:
+            return Opening(counts, [])
         fetch = max(self.text_pool, limit)
-        r = self._pools(POOLS if counts is not None else COUNTS_AND_POOLS, asks, fetch, user_id=user_id)
+        r = self._pools(opening_statement(counts is None, bool(asks), person), asks, fetch, user_id=user_id)
         if counts is None:
             counts = self._keep_counts(user_id, _counts(r))
-        pools = {found["n"]: found["pool"] for found in r["pools"]}
-        return counts, [Pool(pools[n], fetch) for n in range(len(asks))]
+        pools = {found["n"]: found["pool"] for found in r["pools"]} if asks else {}
+        settings = {k: v for k, v in r["person"].items() if v is not None} if person and r["person"] else None
+        return Opening(counts, [Pool(pools[n], fetch) for n in range(len(asks))], settings)
 
     def text_from(self, ask: TextAsk, pool: Pool, user_id: str, window: Window, limit: int,
                   owned: int | None = None) -> list[Candidate]:
-        """The best `limit` of `pool` (Lucene's hits for `ask`) by the person's BM25, in the window;
-        a pool that was full and left too few in the window is widened."""
+        """The best `limit` of `pool` (Lucene's hits for `ask`) by the person's BM25 (see `texts_from`)."""
+        return self.texts_from([(ask, pool, owned)], user_id, window, limit)[0]
+
+    def texts_from(self, asked: list[tuple[TextAsk, Pool, int | None]], user_id: str, window: Window,
+                   limit: int) -> list[list[Candidate]]:
+        """For each (ask, pool, the person's count of its kind): the best `limit` of the pool
+        (Lucene's hits for the ask) by the person's BM25, in the window, all in one round trip; a
+        pool that was full and left too few in the window is widened."""
+        return self._all([self._text_try(ask, pool, owned, user_id, window, limit)
+                          for ask, pool, owned in asked])
+
+    def _text_try(self, ask: TextAsk, pool: Pool, owned: int | None, user_id: str, window: Window,
+                  limit: int) -> _Try:
         statement = {"memory": pick(MEMORY_TEXT, window.known_at), "message": MESSAGE_TEXT,
                      "summary": SUMMARY_TEXT}[ask.kind]
-        while True:
-            hits, fetch = pool.hits, pool.fetch
-            if ask.lucene_scores:
-                scores = [float(score) for _, _, score in hits]
-            else:
-                scores = rescore(ask.asked, [content or "" for _, content, _ in hits],
-                                 owned if owned is not None else len(hits), self.language,
-                                 indexed=ask.chinese)
-            # Best first, ties in a fixed order (by id), whatever order Lucene found them in.
-            best = dict(sorted(((item[0], s) for s, item in zip(scores, hits, strict=True) if s > 0),
-                               key=lambda pair: (pair[1], pair[0]), reverse=True))
-            # The window filter runs on the whole pool, before the cut to `limit`.
-            found = self._run(ask.kind, statement, ids=list(best), scores=best, user_id=user_id, limit=limit,
-                              **window.params())
+        hits, fetch = pool.hits, pool.fetch
+        if ask.lucene_scores:
+            scores = [float(score) for _, _, score in hits]
+        else:
+            scores = rescore(ask.asked, [content or "" for _, content, _ in hits],
+                             owned if owned is not None else len(hits), self.language, indexed=ask.chinese)
+        # Best first, ties in a fixed order (by id), whatever order Lucene found them in.
+        best = dict(sorted(((item[0], s) for s, item in zip(scores, hits, strict=True) if s > 0),
+                           key=lambda pair: (pair[1], pair[0]), reverse=True))
+
+        def then(found: list[Candidate]) -> _Try | None:
             if len(found) >= limit or len(hits) < fetch or (owned is not None and fetch >= owned):
-                return found
+                return None
             # More of the person's nodes hold the words: some may lie in the window.
-            pool = self._pool(ask, fetch * 4)
+            return self._text_try(ask, self._pool(ask, fetch * 4), owned, user_id, window, limit)
+
+        # The window filter runs on the whole pool, before the cut to `limit`.
+        params = {"ids": list(best), "scores": best, "user_id": user_id, "limit": limit, **window.params()}
+        return _Try(ask.kind, statement, params, then)
 
     def _pool(self, ask: TextAsk, fetch: int) -> Pool:
         return Pool(self._pools(POOLS, [ask], fetch)["pools"][0]["pool"], fetch)
+
 
     def _pools(self, statement: str, asks: list[TextAsk], fetch: int, **params: Any) -> Any:
         asked = [{"n": n, "index": ask.index, "lucene": ask.lucene, "words": ask.chinese}
@@ -651,6 +767,10 @@ class CandidateQueries:
             return []
         return self._run(kind, pick(MEMORY_GRAPH, window.known_at), user_id=user_id, named=named,
                          lucene=lucene, cjk=CJK_IN, seeds=seeds, limit=limit, **window.params())
+
+
+def _candidates(kind: ItemType, rows: list[dict[str, Any]]) -> list[Candidate]:
+    return [Candidate(kind, r["id"], float(r["score"]), _native(r["fields"])) for r in rows]
 
 
 def _native(fields: dict[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from domain.model import message_id
 from domain.retrieval.time_focus import TimeFocus, mentions_time, time_focus
 from infra.embedding import Embedder
 from infra.embedding.port import embed_queries
-from projections.search import Candidate, CandidateQueries, ItemType, Window
+from projections.search import Candidate, CandidateQueries, ItemType, VectorAsk, Window
 from services.degraded import Degradation, note, vector_source
 from services.mmr import mmr_order
 from services.telemetry import SEARCH_SECONDS, step, timed
@@ -76,6 +76,19 @@ class Ranking:
     confidence_weight: float = 0.5    # (1 - w + w · confidence): a sure memory loses nothing
 
 
+class RecallPaused(Exception):
+    """The person asked that nothing be recalled now; the message says why."""
+
+
+def recall_paused(settings: dict[str, Any]) -> str | None:
+    """Why nothing is recalled for a person with these settings now, if it is not."""
+    if settings.get("temporary"):
+        return "a temporary session is on: nothing is recalled or remembered until it is turned off"
+    if settings.get("memory") is False:
+        return "memory is off for this person: nothing is recalled or remembered"
+    return None
+
+
 @dataclass
 class Hit:
     type: ItemType
@@ -110,12 +123,13 @@ class SearchService:
     def search(self, user_id: str, query: str, window: Window, limit: int = 10,
                sources: tuple[str, ...] = SOURCES, types: tuple[ItemType, ...] = ("memory", "message"),
                mmr_lambda: float | None = None, also: tuple[str, ...] = (),
-               measure: bool = False) -> list[Hit]:
+               measure: bool = False, honour_pause: bool = False) -> list[Hit]:
         """The best `limit` hits; `sources` narrows the candidate sources (to measure each alone);
         `also`: more queries for the same need (questions synthesized from a message,
         services/questions.py), each searched through every source and fused. `measure`: each
         hit's own closeness to what was asked, `scores["cosine"]` (its stored vector against the
-        best of the asked wordings').
+        best of the asked wordings'). `honour_pause`: a person who turned memory off or is in a
+        temporary session is told so (`RecallPaused`) instead of answered.
 
         Everything that can overlap does: the query is embedded while the person's counts and the
         text source's pools are read (one round trip) and the pools ranked, and the text source
@@ -127,28 +141,38 @@ class SearchService:
         asked = list(dict.fromkeys([query, *also]))
         asks = {(f"text~{n}" if n else "text", kind): ask for n, wording in enumerate(asked) for kind in types
                 if "text" in sources and (ask := self.queries.text_ask(kind, user_id, wording)) is not None}
-        # The person's counts and the text source's pools come back in one round trip, asked while
-        # the query is embedded (each round trip costs the API more than most of what it asks).
+        # The person's counts, the text source's pools (and their settings, when a pause is to be
+        # honoured) come back in one round trip, asked while the query is embedded (each round
+        # trip costs the API more than most of what it asks).
         opening_job = self._pool.submit(timed("text", self.queries.opening), user_id, list(asks.values()),
-                                        depth)
+                                        depth, honour_pause)
         embedder = self.embedder
         usable = "vector" in sources and self._vectors_usable()
         embed_job = self._pool.submit(timed("embed", lambda: embed_queries(embedder, asked))) if (
             embedder and usable) else None
-        counts, pools = opening_job.result()
+        opening = opening_job.result()
+        if honour_pause and (why := recall_paused(opening.person or {})):
+            if embed_job:
+                embed_job.cancel()
+            raise RecallPaused(why)
+        counts = opening.counts
         owned = {kind: counts.owned(kind) for kind in types}
-        jobs = {key: self._pool.submit(timed("text", self.queries.text_from), ask, pool, user_id, window,
-                                       depth, owned[key[1]])
-                for (key, ask), pool in zip(asks.items(), pools, strict=True) if owned[key[1]]}
+        # Every list of a source comes back in one round trip: the text source's while the query
+        # is embedded, the vector source's once its vectors exist.
+        texts = {key: (ask, pool, owned[key[1]])
+                 for (key, ask), pool in zip(asks.items(), opening.pools, strict=True) if owned[key[1]]}
+        text_job = self._pool.submit(timed("text", self.queries.texts_from), list(texts.values()), user_id,
+                                     window, depth) if texts else None
         vectors = self._query_vectors(embed_job) if embed_job else []
-        for n in range(len(asked)):
-            suffix = f"~{n}" if n else ""
-            for kind in types:
-                if vectors and owned[kind]:
-                    jobs[(f"vector{suffix}", kind)] = self._pool.submit(
-                        timed("vector", self.queries.vector), kind, user_id, vectors[n], window, depth,
-                        owned[kind], counts.total(kind), embedder.model if embedder else None)
-        lists: dict[tuple[str, ItemType], list[Candidate]] = {key: job.result() for key, job in jobs.items()}
+        nearest = {(f"vector~{n}" if n else "vector", kind): VectorAsk(kind, vector, owned[kind],
+                                                                        counts.total(kind))
+                   for n, vector in enumerate(vectors) for kind in types if owned[kind]}
+        model = embedder.model if embedder else None
+        vector_lists = timed("vector", self.queries.nearest)(list(nearest.values()), user_id, window, depth,
+                                                             model) if nearest else []
+        lists: dict[tuple[str, ItemType], list[Candidate]] = dict(zip(
+            texts, text_job.result() if text_job else [], strict=True))
+        lists.update(zip(nearest, vector_lists, strict=True))
         if "graph" in sources and "memory" in types and owned["memory"]:
             lists[("graph", "memory")] = timed("graph", self.queries.graph)(
                 "memory", user_id, query, _seeds(lists, "memory"), window, depth)

@@ -22,7 +22,7 @@ from infra.local.servers import StoreOfAnotherSeries
 from infra.settings import Settings
 from projections.graph.fingerprint import fingerprint
 from projections.graph.schema import VECTOR_INDEX, ensure_schema, vector_index_filters
-from projections.search import CandidateQueries, Window
+from projections.search import CandidateQueries, VectorAsk, Window
 from services.api import create_app
 from services.bootstrap import bootstrap
 from tests.support.rebuild import rebuilt_fingerprint
@@ -88,8 +88,35 @@ def test_lore_remembers_changes_finds_and_rebuilds_on_neo4j_2026(stack: LocalSta
                                counts.memory, counts.all_memory)
         assert len(found) == 5 and found[0].id == ids["helix"]
         assert all(c.fields["content"].startswith("Ada") for c in found)
+        _lists_asked_together_are_the_lists_asked_alone(queries, vector, ids["vim"])
         live = fingerprint(driver)
         assert rebuilt_fingerprint(settings, driver) == live
+
+
+def _lists_asked_together_are_the_lists_asked_alone(queries: CandidateQueries, vector: list[float],
+                                                     vim: str) -> None:
+    """A search asks each source's lists in one round trip: each list is the one it would be asked
+    alone, including one that must widen (in February only vim was true: a fetch of 5 holds one
+    of Ada's memories in the window, and the index is asked again for more)."""
+    counts = queries.counts("ada")
+    garden = LocalMiniLM().embed(["what grows in the garden?"])[0]
+    asks = [VectorAsk("memory", v, counts.memory, counts.all_memory) for v in (vector, garden)]
+    words = [queries.text_ask("memory", "ada", q) for q in ("which code editor?", "garden thing")]
+    texts = [ask for ask in words if ask is not None]
+    for window in (Window(valid_at=datetime.now(UTC), known_at=None),
+                   Window(valid_at=datetime(2026, 2, 1, tzinfo=UTC), known_at=None)):
+        together = queries.nearest(asks, "ada", window, 5)
+        alone = [queries.vector("memory", "ada", a.vector, window, 5, a.owned, a.total) for a in asks]
+        assert [[c.id for c in found] for found in together] == [[c.id for c in found] for found in alone]
+        pools = queries.opening("ada", texts, 5).pools
+        owned = [(ask, pool, counts.memory) for ask, pool in zip(texts, pools, strict=True)]
+        together = queries.texts_from(owned, "ada", window, 5)
+        alone = [queries.text_from(ask, pool, "ada", window, 5, counts.memory)
+                 for ask, pool in zip(texts, pools, strict=True)]
+        assert [[c.id for c in found] for found in together] == [[c.id for c in found] for found in alone]
+    assert len(texts) == 2 and [[c.id for c in found] for found in together] == [[vim], []]  # February
+    february = Window(valid_at=datetime(2026, 2, 1, tzinfo=UTC), known_at=None)
+    assert [c.id for c in queries.nearest(asks, "ada", february, 5)[0]] == [vim]
 
 
 def test_a_store_of_the_other_series_is_refused_with_the_way_to_move(stack: LocalStack) -> None:

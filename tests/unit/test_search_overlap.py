@@ -7,9 +7,11 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from projections.search import Candidate, Counts, Pool, StoreModels, TextAsk, Window
+import pytest
+
+from projections.search import Candidate, Counts, Opening, Pool, StoreModels, TextAsk, VectorAsk, Window
 from services.degraded import noted
-from services.search import SearchService
+from services.search import RecallPaused, SearchService, recall_paused
 
 PATIENCE_S = 120.0  # only reached when the text source is never asked: a failure, not a budget
 
@@ -26,19 +28,22 @@ class Queries:
     def text_ask(self, kind: str, user_id: str, query: str) -> TextAsk | None:
         return TextAsk(kind, "memories", query, query, chinese=False, lucene_scores=False)  # type: ignore[arg-type]
 
-    def opening(self, user_id: str, asks: list[TextAsk], limit: int) -> tuple[Counts, list[Pool]]:
-        return Counts(memory=3, message=0, all_memory=3, all_message=0), [Pool([], limit) for _ in asks]
+    def opening(self, user_id: str, asks: list[TextAsk], limit: int, person: bool = False) -> Opening:
+        return Opening(Counts(memory=3, message=0, all_memory=3, all_message=0),
+                       [Pool([], limit) for _ in asks], self.person if person else None)
 
-    def text_from(self, ask: TextAsk, pool: Pool, user_id: str, window: Window, limit: int,
-                  owned: int | None = None) -> list[Candidate]:
+    person: dict[str, Any] = {}
+
+    def texts_from(self, asked: list[tuple[TextAsk, Pool, int | None]], user_id: str, window: Window,
+                   limit: int) -> list[list[Candidate]]:
         self.asked.append("text")
         self.text_asked.set()
-        return [Candidate("memory", "tea", 2.0), Candidate("memory", "kettle", 1.0)]
+        return [[Candidate("memory", "tea", 2.0), Candidate("memory", "kettle", 1.0)] for _ in asked]
 
-    def vector(self, kind: str, user_id: str, vector: list[float], window: Window, limit: int,
-               owned: int, total: int, model: str | None = None) -> list[Candidate]:
+    def nearest(self, asks: list[VectorAsk], user_id: str, window: Window, limit: int,
+                model: str | None = None) -> list[list[Candidate]]:
         self.asked.append("vector")
-        return [Candidate("memory", "tea", 0.9), Candidate("memory", "cup", 0.8)]
+        return [[Candidate("memory", "tea", 0.9), Candidate("memory", "cup", 0.8)] for _ in asks]
 
     def graph(self, *args: Any) -> list[Candidate]:
         return []
@@ -151,3 +156,23 @@ def test_no_embedder_over_a_store_with_vectors_is_said_and_none_over_one_without
 def test_a_complete_search_says_nothing_left_out() -> None:
     queries = Queries()
     assert searched(SearchService(queries, SlowEmbedder(queries)))[1] == []  # type: ignore[arg-type]
+
+
+def test_a_person_who_paused_recall_is_told_so_when_the_pause_is_honoured() -> None:
+    queries = Queries()
+    queries.person = {"memory": False}
+    service = SearchService(queries, None)  # type: ignore[arg-type]
+    try:
+        with pytest.raises(RecallPaused, match="memory is off"):
+            service.search("ada", "green tea", Window(None, None), limit=5, honour_pause=True)
+        assert queries.asked == []  # nothing was searched
+        assert [h.id for h in service.search("ada", "green tea", Window(None, None), limit=5,
+                                             types=("memory",))] == ["tea", "kettle"]
+    finally:
+        service.close()
+
+
+def test_why_recall_is_paused() -> None:
+    assert recall_paused({}) is None and recall_paused({"memory": True}) is None
+    assert "temporary session" in (recall_paused({"temporary": True, "memory": True}) or "")
+    assert "memory is off" in (recall_paused({"memory": False}) or "")

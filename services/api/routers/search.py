@@ -30,7 +30,7 @@ from services.bootstrap import Lore
 from services.context import INSTRUCTION, Renderer, default_floor
 from services.context_note import with_partial_note
 from services.degraded import Degradation, noted
-from services.search import Hit
+from services.search import Hit, RecallPaused, recall_paused
 from services.selection import select
 from services.telemetry import DEGRADED_ANSWERS
 
@@ -63,9 +63,12 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
     the query are searched too, and fused. With `context_rules`, the context block's rules apply
     (no turn that says little, nothing twice, the relevance floor)."""
     started = time.perf_counter()
-    paused = _paused(lore, user_id)
+    synthesizer = lore.context.synthesizer if body.synthesize_questions else None
+    # Whether the person paused recall is read with the search's first query; before it only when
+    # a model would be asked for questions first (a query of a paused person goes to no model).
+    paused = _paused(lore, user_id) if synthesizer is not None else None
     if paused:
-        return SearchResponse(query=body.query, hits=[], took_ms=0.0, note=paused)
+        return _paused_answer(body, paused)
     now = datetime.now(UTC)
     window = Window(valid_at=utc(body.valid_at) if body.valid_at else now,
                     known_at=utc(body.known_at) if body.known_at else None,
@@ -76,18 +79,20 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
         types = ("memory", "message") if body.include_messages and not body.kinds else ("memory",)
     questions: list[str] = []
     questions_ms = None
-    synthesizer = lore.context.synthesizer
     with noted() as left_out:
-        if body.synthesize_questions and synthesizer is not None:
+        if synthesizer is not None:
             asked = time.perf_counter()
             questions = synthesizer.questions(body.query, body.recent_messages)
             questions_ms = round((time.perf_counter() - asked) * 1000, 2)
         floor = body.min_relevance if body.min_relevance is not None or not body.context_rules else (
             default_floor(lore.search.embedder.model if lore.search.embedder else None))
         wanted = body.limit * 2 if body.context_rules else body.limit
-        hits = lore.search.search(user_id, body.query, window, wanted, types=types,
-                                  mmr_lambda=body.mmr_lambda, also=tuple(questions),
-                                  measure=floor is not None)
+        try:
+            hits = lore.search.search(user_id, body.query, window, wanted, types=types,
+                                      mmr_lambda=body.mmr_lambda, also=tuple(questions),
+                                      measure=floor is not None, honour_pause=True)
+        except RecallPaused as why:
+            return _paused_answer(body, str(why))
     if body.context_rules or floor is not None:
         hits = select(hits, [body.query, *questions], floor, body.limit) if body.context_rules else [
             h for h in hits if h.scores.get("cosine", 1.0) >= floor]  # type: ignore[operator]
@@ -96,6 +101,10 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
                           took_ms=round((time.perf_counter() - started) * 1000, 2), questions=questions,
                           questions_ms=questions_ms,
                           degraded=_degraded("/v1/users/{user_id}/search", left_out))
+
+
+def _paused_answer(body: SearchRequest, why: str) -> SearchResponse:
+    return SearchResponse(query=body.query, hits=[], took_ms=0.0, note=why)
 
 
 def _degraded(route: str, left_out: list[Degradation]) -> list[Degraded]:
@@ -108,12 +117,7 @@ def _degraded(route: str, left_out: list[Degradation]) -> list[Degraded]:
 
 def _paused(lore: Lore, user_id: str, settings: dict[str, Any] | None = None) -> str | None:
     """Why nothing is recalled for the person now, if it is not."""
-    settings = lore.queries.settings(user_id) if settings is None else settings
-    if settings.get("temporary"):
-        return "a temporary session is on: nothing is recalled or remembered until it is turned off"
-    if settings.get("memory") is False:
-        return "memory is off for this person: nothing is recalled or remembered"
-    return None
+    return recall_paused(lore.queries.settings(user_id) if settings is None else settings)
 
 
 def _label(text: str, most: int = 60) -> str:
