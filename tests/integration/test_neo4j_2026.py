@@ -117,6 +117,10 @@ def _lists_asked_together_are_the_lists_asked_alone(queries: CandidateQueries, v
     assert len(texts) == 2 and [[c.id for c in found] for found in together] == [[vim], []]  # February
     february = Window(valid_at=datetime(2026, 2, 1, tzinfo=UTC), known_at=None)
     assert [c.id for c in queries.nearest(asks, "ada", february, 5)[0]] == [vim]
+    # The filtered index's query is of Cypher 25, a scan's of any: asked together, both answer (a
+    # count of one turn sends the turns to the scan; Ada has none).
+    mixed = queries.nearest([asks[0], VectorAsk("message", vector, 1, 1)], "ada", february, 5)
+    assert [[c.id for c in found] for found in mixed] == [[vim], []]
 
 
 def test_a_store_of_the_other_series_is_refused_with_the_way_to_move(stack: LocalStack) -> None:
