@@ -54,6 +54,7 @@ class CachedEmbedder:
         self.inner = inner
         self.model = inner.model
         self.dimensions = inner.dimensions
+        self.local = True
         self.cache: dict[str, list[float]] = {}
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:

@@ -20,6 +20,7 @@ and adding them again as a third list pushed better hits out of the top 10 (benc
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections import Counter
@@ -421,17 +422,23 @@ def together(tries: list[_Try]) -> tuple[str, dict[str, Any]]:
     """Several candidate queries as one: each a subquery of its own, its parameters renamed with
     its place (`$fetch` → `$fetch_1`), its list returned as `rows_1`. Every round trip costs the API
     about as much CPU as a small list costs to read (bench/README, "Fewer round trips")."""
-    params: dict[str, Any] = {}
+    params = {f"{name}_{n}": value for n, tried in enumerate(tries) for name, value in tried.params.items()}
+    return _joined(tuple((t.statement, tuple(t.params)) for t in tries)), params
+
+
+@functools.lru_cache(maxsize=256)
+def _joined(tries: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+    """The statement `together` sends for these statements and parameter names: a search asks the
+    same few shapes again and again, so each is built once."""
     parts = []
-    for n, tried in enumerate(tries):
-        statement = tried.statement.strip().removeprefix(_CYPHER_25)
-        for name, value in tried.params.items():
+    for n, (statement, names) in enumerate(tries):
+        statement = statement.strip().removeprefix(_CYPHER_25)
+        for name in names:
             statement = re.sub(rf"\${name}\b", f"${name}_{n}", statement)
-            params[f"{name}_{n}"] = value
         parts.append(f"CALL () {{\n{_ROWS.sub(f'AS rows_{n}', statement)}\n}}")
-    newer = any(t.statement.lstrip().startswith(_CYPHER_25) for t in tries)
+    newer = any(statement.lstrip().startswith(_CYPHER_25) for statement, _ in tries)
     returned = ", ".join(f"rows_{n}" for n in range(len(tries)))
-    return (f"{_CYPHER_25}\n" if newer else "") + "\n".join(parts) + f"\nRETURN {returned}", params
+    return (f"{_CYPHER_25}\n" if newer else "") + "\n".join(parts) + f"\nRETURN {returned}"
 
 
 @dataclass(frozen=True)
@@ -724,7 +731,6 @@ class CandidateQueries:
 
     def _pool(self, ask: TextAsk, fetch: int) -> Pool:
         return Pool(self._pools(POOLS, [ask], fetch)["pools"][0]["pool"], fetch)
-
 
     def _pools(self, statement: str, asks: list[TextAsk], fetch: int, **params: Any) -> Any:
         asked = [{"n": n, "index": ask.index, "lucene": ask.lucene, "words": ask.chinese}

@@ -24,7 +24,7 @@ import numpy as np
 from domain.model import message_id
 from domain.retrieval.time_focus import TimeFocus, mentions_time, time_focus
 from infra.embedding import Embedder
-from infra.embedding.port import embed_queries
+from infra.embedding.port import embed_queries, keeps_text_here
 from projections.search import Candidate, CandidateQueries, ItemType, VectorAsk, Window
 from services.degraded import Degradation, note, vector_source
 from services.mmr import mmr_order
@@ -131,11 +131,12 @@ class SearchService:
         best of the asked wordings'). `honour_pause`: a person who turned memory off or is in a
         temporary session is told so (`RecallPaused`) instead of answered.
 
-        Everything that can overlap does: the query is embedded while the person's counts and the
-        text source's pools are read (one round trip) and the pools ranked, and the text source
-        (which needs no vector) is asked while the embedding is still being made; then the vector
-        source, for the query and for each of `also` (as sources `vector~1`, `text~1`, ...); the
-        graph last, as it looks around their best hits and the entities the query names."""
+        Everything that can overlap does: the query is embedded (when a pause is to be honoured,
+        only by a model run here) while the person's counts and the text source's pools are read
+        (one round trip) and the pools ranked, and the text source (which needs no vector) is asked
+        while the embedding is still being made; then the vector source, for the query and for
+        each of `also` (as sources `vector~1`, `text~1`, ...); the graph last, as it looks
+        around their best hits and the entities the query names."""
         started = time.perf_counter()
         depth = max(limit * 5, self.depth)
         asked = list(dict.fromkeys([query, *also]))
@@ -148,13 +149,20 @@ class SearchService:
                                         depth, honour_pause)
         embedder = self.embedder
         usable = "vector" in sources and self._vectors_usable()
-        embed_job = self._pool.submit(timed("embed", lambda: embed_queries(embedder, asked))) if (
-            embedder and usable) else None
+
+        def embedding() -> Future | None:
+            return self._pool.submit(timed("embed", lambda: embed_queries(embedder, asked))) if (
+                embedder and usable) else None
+
+        # A pause to honour keeps the query from an embedder that sends it away until the
+        # settings are read: a paused person's words reach no endpoint. One run here may start at once.
+        early = not honour_pause or (embedder is not None and keeps_text_here(embedder))
+        embed_job = embedding() if early else None
         opening = opening_job.result()
         if honour_pause and (why := recall_paused(opening.person or {})):
-            if embed_job:
-                embed_job.cancel()
             raise RecallPaused(why)
+        if not early:
+            embed_job = embedding()
         counts = opening.counts
         owned = {kind: counts.owned(kind) for kind in types}
         # Every list of a source comes back in one round trip: the text source's while the query

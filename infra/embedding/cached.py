@@ -8,7 +8,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from infra.embedding.port import Embedder, embed_queries
+from infra.embedding.port import Embedder, embed_queries, keeps_text_here
 
 
 class CachedEmbedder:
@@ -16,6 +16,7 @@ class CachedEmbedder:
         self.inner = inner
         self.model = inner.model
         self.dimensions = inner.dimensions
+        self.local = keeps_text_here(inner)
         self.size = size
         # (how the text is read: passage or query, the text) -> its vector
         self._vectors: OrderedDict[tuple[str, str], list[float]] = OrderedDict()

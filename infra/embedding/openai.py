@@ -8,6 +8,8 @@ from openai import OpenAI
 
 
 class OpenAIEmbedder:
+    local = False  # the text goes to the endpoint
+
     def __init__(self, base_url: str | None, api_key: str, model: str, dimensions: int,
                  timeout_s: float = 10.0) -> None:
         # One retry: a search waits for this (and answers without vectors past LORE_EMBEDDING_TIMEOUT_S);

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from infra.embedding.port import Embedder, embed_queries
+from infra.embedding.port import Embedder, embed_queries, keeps_text_here
 
 
 class EmbedderUnavailable(ConnectionError):
@@ -23,6 +23,7 @@ class WatchedEmbedder:
         self.inner = inner
         self.model = inner.model
         self.dimensions = inner.dimensions
+        self.local = keeps_text_here(inner)
         self.probe_every_s = probe_every_s
         self._failing: tuple[float, str] | None = None  # (monotonic since, why)
         self._probed = 0.0

@@ -21,6 +21,7 @@ class Queries:
         self.text_asked = threading.Event()
         self.asked: list[str] = []
         self.models = models
+        self.person: dict[str, Any] = {}
 
     def store_models(self, model: str | None) -> StoreModels:
         return self.models
@@ -31,8 +32,6 @@ class Queries:
     def opening(self, user_id: str, asks: list[TextAsk], limit: int, person: bool = False) -> Opening:
         return Opening(Counts(memory=3, message=0, all_memory=3, all_message=0),
                        [Pool([], limit) for _ in asks], self.person if person else None)
-
-    person: dict[str, Any] = {}
 
     def texts_from(self, asked: list[tuple[TextAsk, Pool, int | None]], user_id: str, window: Window,
                    limit: int) -> list[list[Candidate]]:
@@ -170,6 +169,72 @@ def test_a_person_who_paused_recall_is_told_so_when_the_pause_is_honoured() -> N
                                              types=("memory",))] == ["tea", "kettle"]
     finally:
         service.close()
+
+
+class RecordingEmbedder:
+    """Keeps what it was asked to embed; `local` says whether its model runs in this process."""
+
+    model, dimensions = "recording", 2
+
+    def __init__(self, local: bool | None) -> None:
+        if local is not None:
+            self.local = local
+        self.asked: list[str] = []
+        self.started = threading.Event()
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.started.set()
+        self.asked.extend(texts)
+        return [[1.0, 0.0] for _ in texts]
+
+
+class OpeningWatcher(Queries):
+    """Notes whether the query was being embedded while the person's settings were read; `wait`:
+    gives the embedding that long to start first (only where it is expected to)."""
+
+    def __init__(self, embedder: RecordingEmbedder, wait: float = 0.0) -> None:
+        super().__init__()
+        self.embedder, self.wait = embedder, wait
+        self.embedding_during_opening: bool | None = None
+
+    def opening(self, user_id: str, asks: list[TextAsk], limit: int, person: bool = False) -> Opening:
+        self.embedding_during_opening = self.embedder.started.wait(self.wait)
+        return super().opening(user_id, asks, limit, person)
+
+
+@pytest.mark.parametrize("local", [False, None])
+def test_a_paused_persons_query_reaches_no_embedder_that_sends_it_away(local: bool | None) -> None:
+    embedder = RecordingEmbedder(local)  # an endpoint, or an adapter that does not say: sends it
+    # The settings read gives an embedding started beside it time to reach the embedder (were one
+    # started, a slow machine could only hide it, never make this test fail wrongly).
+    queries = OpeningWatcher(embedder, wait=0.5)
+    queries.person = {"temporary": True}
+    service = SearchService(queries, embedder)  # type: ignore[arg-type]
+    try:
+        with pytest.raises(RecallPaused, match="temporary session"):
+            service.search("ada", "my diagnosis", Window(None, None), limit=5, honour_pause=True)
+        assert embedder.asked == [] and queries.asked == []
+        queries.person = {}
+        hits = service.search("ada", "green tea", Window(None, None), limit=5, types=("memory",),
+                              honour_pause=True)
+    finally:
+        service.close()
+    assert queries.embedding_during_opening is False  # asked only once the settings were read
+    assert embedder.asked == ["green tea"] and queries.asked == ["text", "vector"]
+    assert {h.id for h in hits} == {"tea", "kettle", "cup"}
+
+
+def test_a_model_run_here_embeds_the_query_while_the_settings_are_read() -> None:
+    embedder = RecordingEmbedder(local=True)
+    queries = OpeningWatcher(embedder, wait=PATIENCE_S)
+    service = SearchService(queries, embedder)  # type: ignore[arg-type]
+    try:
+        hits = service.search("ada", "green tea", Window(None, None), limit=5, types=("memory",),
+                              honour_pause=True)
+    finally:
+        service.close()
+    assert queries.embedding_during_opening is True
+    assert {h.id for h in hits} == {"tea", "kettle", "cup"}
 
 
 def test_why_recall_is_paused() -> None:

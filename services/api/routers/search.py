@@ -65,7 +65,8 @@ def search(user_id: UserId, body: SearchRequest, lore: LoreDep) -> SearchRespons
     started = time.perf_counter()
     synthesizer = lore.context.synthesizer if body.synthesize_questions else None
     # Whether the person paused recall is read with the search's first query; before it only when
-    # a model would be asked for questions first (a query of a paused person goes to no model).
+    # a model would be asked for questions first. A paused person's query goes to no model: the
+    # search embeds it before the pause is known only with a model run in this process.
     paused = _paused(lore, user_id) if synthesizer is not None else None
     if paused:
         return _paused_answer(body, paused)
