@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -235,6 +236,33 @@ def test_a_model_run_here_embeds_the_query_while_the_settings_are_read() -> None
         service.close()
     assert queries.embedding_during_opening is True
     assert {h.id for h in hits} == {"tea", "kettle", "cup"}
+
+
+class Dated(Queries):
+    """Two turns the text source finds, the better by its words said in January 2026, the other
+    in June 2025."""
+
+    def opening(self, user_id: str, asks: list[TextAsk], limit: int, person: bool = False) -> Opening:
+        return Opening(Counts(memory=0, message=2, all_memory=0, all_message=2),
+                       [Pool([], limit) for _ in asks], None)
+
+    def texts_from(self, asked: list[tuple[TextAsk, Pool, int | None]], user_id: str, window: Window,
+                   limit: int) -> list[list[Candidate]]:
+        return [[Candidate("message", "january", 2.0, {"occurred_at": datetime(2026, 1, 10, tzinfo=UTC)}),
+                 Candidate("message", "june", 1.0, {"occurred_at": datetime(2025, 6, 5, tzinfo=UTC)})]
+                for _ in asked]
+
+
+@pytest.mark.parametrize(("query", "first"), [("what did I cook in June 2025", "june"),
+                                              ("what did I cook", "january")])
+def test_a_time_the_query_names_lifts_what_was_said_then(query: str, first: str) -> None:
+    service = SearchService(Dated(), None)  # type: ignore[arg-type]
+    try:
+        hits = service.search("ada", query, Window(datetime(2026, 3, 1, tzinfo=UTC), None), limit=5,
+                              types=("message",))
+    finally:
+        service.close()
+    assert [h.id for h in hits][0] == first
 
 
 def test_why_recall_is_paused() -> None:
