@@ -128,10 +128,15 @@ class Clause:
     def looking_ahead(self) -> bool:
         """A plan or a future: will, going to, a present progressive ("I'm flying on Friday")."""
         aux = {w.lower for w in self.children("aux")}
+        # "I'm getting married in October": the passive with "get", under way ahead ("'m" may hang
+        # on "getting")
+        getting = [w for w in self.children("auxpass") if w.lower == "getting" and self.head.tag == "VBN"]
+        for word in getting:
+            aux |= {c.lower for c in self.sentence.children(word.i) if c.dep == "aux"}
         progressive = (
-            self.head.tag == "VBG"
-            and self.head.dep not in ("acl", "relcl")
+            self.head.dep not in ("acl", "relcl")
             and bool(aux & {"am", "'m", "m", "is", "are", "'re"})
+            and (self.head.tag == "VBG" or bool(getting))
         )
         return (
             bool(aux & {"will", "'ll", "gon", "going", "shall"})
@@ -229,8 +234,8 @@ def _person(sentence: Sentence, subject: Word | None, head: Word) -> str:
     if any(c.lower == "i" and c.dep == "conj" for c in [*children, *(g for a in named
                                                               for g in sentence.children(a.i))]):
         return "we"  # "my wife and I"
-    if any(c.lower == "my" and c.dep == "poss" for c in children):
-        return "my"
+    if any(c.lower in ("my", "our") and c.dep == "poss" for c in children):
+        return "my"  # "our son", "our dog": the household's, the person's as much as "my"
     return "other"
 
 

@@ -15,6 +15,7 @@ SLOTS: dict[str, tuple[str, ...]] = {
     "diet": ("eating", "diet_type"),
     "partner": ("spouse", "wife", "husband", "girlfriend", "boyfriend"),
     "manager": ("boss",),
+    "name": ("first_name", "preferred_name", "nickname"),
 }
 _ALIASES = {alias: slot for slot, aliases in SLOTS.items() for alias in (slot, *aliases)}
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")

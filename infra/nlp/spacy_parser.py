@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.text.parse import Sentence, Word
+from infra.nlp.places import known_place
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,57 @@ class SpacyParser:
             return [[_sentence(sent) for sent in doc.sents] for doc in nlp.pipe(texts, batch_size=32)]
 
 
+# Where a place is named after a preposition of where: "live in", "moved to", "from", "near".
+_WHERE = frozenset({"in", "to", "from", "into", "near", "outside", "around", "towards", "across"})
+
+
+def _taken_whole(tokens: list[Any]) -> bool:
+    """Whether an organisation the tokens are part of is only they ("Cardiff", not "Cardiff" of
+    "Cardiff Met"), or two names the model ran together over a preposition ("Bristol to Cardiff")."""
+    entity = next((e for e in tokens[0].doc.ents if e.start <= tokens[0].i < e.end), None)
+    if entity is None:
+        return False
+    whole = entity.start == tokens[0].i and entity.end == tokens[-1].i + 1
+    return whole or any(t.dep_ == "prep" for t in entity)
+
+
+def _places_missed(span: Any) -> set[int]:
+    """The tokens of names the model gave no place to although they are one: a capitalised name
+    (no entity, or read as an organisation) right after a preposition of where, with no article
+    ("to the University" is no city), that the GeoNames list knows ("I live in Cardiff")."""
+    found: set[int] = set()
+    for prep in span:
+        if prep.lower_ not in _WHERE or prep.dep_ != "prep":
+            continue
+        for noun in prep.children:
+            if noun.dep_ != "pobj" or any(c.dep_ == "det" for c in noun.children):
+                continue
+            name = [t for t in noun.subtree if t.i <= noun.i and t.dep_ in ("compound", "pobj")]
+            if (
+                not name
+                or name[0].i != prep.i + 1
+                or any(not t.text[:1].isupper() or t.ent_type_ not in ("", "ORG") for t in name)
+                or (noun.ent_type_ == "ORG" and not _taken_whole(name))
+            ):
+                continue
+            if known_place(" ".join(t.text for t in name)):
+                found.update(t.i for t in name)
+    return found
+
+
+def _entity_types(span: Any) -> list[tuple[str, bool]]:
+    """(type, first of its entity) per token, with the places the model missed made places; what
+    is left of an organisation that ran two places together ("to" of "Bristol to Cardiff") is none."""
+    places = _places_missed(span)
+    broken = {t.i for e in span.ents if any(t.i in places for t in e) for t in e}
+    return [
+        ("GPE", t.i - 1 not in places) if t.i in places
+        else ("", False) if t.i in broken
+        else (t.ent_type_, t.ent_iob_ == "B")
+        for t in span
+    ]
+
+
 def _as_tagged(token: Any) -> tuple[str, str, str]:
     """(pos, tag, dep) of a token. The small model calls some words it has never seen punctuation
     (a lower-case name with digits in it, "zermatt3e"), and a punctuation mark is left out of what
@@ -101,6 +153,7 @@ def _as_tagged(token: Any) -> tuple[str, str, str]:
 
 def _sentence(span: Any) -> Sentence:
     start = span.start
+    entities = _entity_types(span)
     return Sentence(
         tuple(
             Word(
@@ -112,8 +165,8 @@ def _sentence(span: Any) -> Sentence:
                 tag=tag,
                 dep=dep,
                 head=t.head.i - start,
-                ent=t.ent_type_,
-                ent_start=t.ent_iob_ == "B",
+                ent=entities[t.i - start][0],
+                ent_start=entities[t.i - start][1],
             )
             for t in span
             for pos, tag, dep in (_as_tagged(t),)

@@ -26,12 +26,21 @@ from domain.extraction.render import times
 from domain.extraction.rules.answers import answers
 from domain.extraction.rules.elided import with_subjects
 from domain.extraction.rules.happenings import event, family_ahead, plan, rescheduled, scheduled
-from domain.extraction.rules.identity import copula, favourite, origin, residence, standing, switch, work
+from domain.extraction.rules.identity import (
+    copula,
+    favourite,
+    origin,
+    own_name,
+    residence,
+    standing,
+    switch,
+    work,
+)
 from domain.extraction.rules.living import habit, health, household, money, negative, years_spent
 from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
-from domain.extraction.rules.wishes import goal, liking, standing_request
+from domain.extraction.rules.wishes import goal, liking, standing_request, suits
 from domain.model import MemoryKind, utc
 from domain.text.english import typed_plainly
 from domain.text.parse import Parser
@@ -42,6 +51,7 @@ RULES: tuple[Rule, ...] = (
     reminder,
     need,
     rescheduled,
+    own_name,
     residence,
     origin,
     work,
@@ -54,6 +64,7 @@ RULES: tuple[Rule, ...] = (
     household,
     negative,
     liking,
+    suits,
     goal,
     switch,
     event,

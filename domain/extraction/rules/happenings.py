@@ -31,8 +31,8 @@ def _their_peoples(said: Said) -> list[Candidate]:
     Their other news ("my cousin got married", "my sister adopted a dog") is theirs, not kept."""
     clause = said.clause
     subject = clause.subject
-    if subject is None or subject.lemma.lower() not in lex.FAMILY:
-        return []
+    if subject is None or subject.lemma.lower() not in lex.FAMILY | lex.PETS.keys():
+        return []  # a pet of theirs that died is theirs to grieve too: "our dog died last month"
     if any(c.pos == "PROPN" for c in children(said, subject, "appos", "compound", "npadvmod")):
         return []  # "my husband Ernesto died": the people rule keeps the named one, and this with them
     lemma = clause.lemma
@@ -47,7 +47,8 @@ def _their_peoples(said: Said) -> list[Candidate]:
         return []
     # whose it was stays in the memory: "Dad passed away in 2025", not "Passed away in 2025"
     words = sorted(
-        {*(w for w in said.sentence.subtree(subject.i) if w.lower != "my"), *clause_words(clause)},
+        {*(w for w in said.sentence.subtree(subject.i) if w.lower not in ("my", "our")),
+         *clause_words(clause)},
         key=lambda w: w.i,
     )
     return one(candidate(said, MemoryKind.EVENT, "their_people", said.text(words=words),
@@ -434,7 +435,8 @@ def scheduled(said: Said) -> list[Candidate]:
     ):
         return []
     words = sorted(
-        {*(w for w in said.sentence.subtree(subject.i) if w.lower != "my"), *clause_words(clause)},
+        {*(w for w in said.sentence.subtree(subject.i) if w.lower not in ("my", "our")),
+         *clause_words(clause)},
         key=lambda w: w.i,
     )
     inside = {w.i for w in words}

@@ -23,6 +23,57 @@ from domain.extraction.slots import canonical_slot
 from domain.model import MemoryKind
 from domain.text.parse import Word, joined
 
+# --- what they are called -------------------------------------------------------------------------
+
+_CALLING = frozenset({"everyone", "everybody", "people", "friends", "most", "all"})
+
+
+def own_name(said: Said) -> list[Candidate]:
+    """The person's own name: "my name is Sam", "I'm Maria", "Dr Patel here" is not read (no
+    verb); what they want to be called: "call me Sam", "you can call me Sam"; what others call
+    them: "everyone calls me Bea". One slot, `name`: a later "call me Sam" replaces "Samantha"."""
+    clause = said.clause
+    if clause.negated or clause.asked or clause.reported:
+        return []
+    head = clause.head
+    if clause.lemma == "be" and not clause.past and not clause.supposed:
+        named = children(said, head, "attr", "acomp")
+        subject = clause.subject
+        mine = clause.person == "my" and subject is not None and subject.lemma.lower() == "name" and any(
+            c.lower == "my" for c in children(said, subject, "poss"))
+        me = clause.person == "i" and bool(named) and named[0].ent == "PERSON"
+        if (mine or me) and named and _a_name(said, named[0]):
+            return _named(said, named[0], "Is named {}", MemoryKind.FACT)
+    if clause.lemma == "call" and not clause.past:
+        if not any(o.lower == "me" for o in children(said, head, "dobj")) or children(said, head, "mark"):
+            return []  # "if you call me Sam, ...": supposed, not asked for
+        named = [w for w in children(said, head, "oprd", "xcomp", "attr") if _a_name(said, w)]
+        subject = clause.subject
+        if not named:
+            return []
+        if subject is None or subject.lower == "you":  # "call me Sam", "you can call me Sam"
+            return _named(said, named[0], "Wants to be called {}", MemoryKind.PREFERENCE)
+        if subject.lower in _CALLING and not clause.supposed:  # "everyone calls me Bea"
+            return _named(said, named[0], "Goes by {}", MemoryKind.FACT)
+    return []
+
+
+def _a_name(said: Said, word: Word) -> bool:
+    """A name as written: a proper noun, no one's ("Sam's dad"), not a people or a place's adjective."""
+    return (
+        word.pos == "PROPN"
+        and word.ent not in ("NORP", "DATE", "TIME", "ORG")
+        and not any(c.tag == "POS" or c.dep in ("det", "poss") for c in said.sentence.children(word.i))
+    )
+
+
+def _named(said: Said, word: Word, form: str, kind: MemoryKind) -> list[Candidate]:
+    name = joined([w for w in said.sentence.subtree(word.i)
+                   if w.i == word.i or (w.dep in ("compound", "flat") and w.pos == "PROPN")])
+    return one(candidate(said, kind, "name", form.format(name), attribute="name", value=name,
+                         entities=(name,), confidence=0.9))
+
+
 # --- where they live, where and as what they work ------------------------------------------------
 
 

@@ -47,6 +47,16 @@ _DEFINING = frozenset(
 )
 
 
+def _learnt(said: Said) -> bool:
+    """What is being learnt is named: a thing ("Welsh", "the piano") or a skill by its verb ("to
+    code", "to drive")."""
+    head = said.clause.head
+    objects = children(said, head, "dobj")
+    if objects:
+        return names_a_thing(said, said.sentence.subtree(objects[0].i))
+    return any(x.pos == "VERB" and children(said, x, "aux") for x in children(said, head, "xcomp"))
+
+
 def habit(said: Said) -> list[Candidate]:
     clause = said.clause
     lemma = clause.lemma
@@ -54,15 +64,12 @@ def habit(said: Said) -> list[Candidate]:
         return []
     if (
         lemma in ("learn", "study")
-        and clause.looking_ahead
         and clause.head.tag == "VBG"
-        and (objects := children(said, clause.head, "dobj"))
-        and names_a_thing(said, [w for w in said.sentence.subtree(objects[0].i)])
-        and not said.dated
+        # "I'm learning Welsh"; "I've been learning Spanish for a year": begun, going on still
+        and ((clause.looking_ahead and not said.dated) or clause.perfect)
+        and _learnt(said)
     ):
-        return one(
-            candidate(said, MemoryKind.FACT, "learning", said.text(), confidence=0.8)
-        )  # "I'm learning Welsh"
+        return one(candidate(said, MemoryKind.FACT, "learning", said.text(), confidence=0.8))
     if lemma == "use" and clause.head.tag in ("VBD",) and children(said, clause.head, "xcomp"):
         return one(candidate(said, MemoryKind.FACT, "used_to", said.text(), confidence=0.75))
     taken_up = _taken_up(said)
@@ -376,7 +383,8 @@ def health(said: Said) -> list[Candidate]:
         if recurring:
             return _health(said, "recurring", recurring)
         if lemma in ("have", "get", "develop", "catch") and objects:
-            thing = objects[0]
+            # "I've got type 2 diabetes": the parser may hang "type" beside the condition
+            thing = next((o for o in objects if is_condition(o, said)), objects[0])
             # "I have asthma"; "I got a bad back" (had, since); "I developed eczema in May"
             if (
                 is_condition(thing, said)

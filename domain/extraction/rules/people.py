@@ -297,16 +297,21 @@ def people(
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
         told = _age_said_after(sentence, word, relation, name)
-        if pet is not None:
+        gone = _gone(sentence, word)
+        if pet is not None and gone is None:
             found.append(_aged(theirs(said, relation, pet, name), told))
             continue
-        gone = _gone(sentence, word)
-        if gone is not None and pet is not None:
-            continue  # a pet that died is no pet of theirs now
         if gone is not None:
             # no longer theirs: no slot; a death is kept with its time
             past = [d for d in dated if d.when.moment().date() <= at.date()]
             when = past[0].when if past else None
+        if gone is not None and pet is not None:
+            # a pet that died is no pet of theirs now, and its death a day in their life
+            text = f"{relation.capitalize()} {name} died {when.text if when else ''}".strip()
+            found.append(candidate(said, MemoryKind.EVENT, "person", text, entities=(name,), confidence=0.85,
+                                   valid_from=when.moment() if when else None))
+            continue
+        if gone is not None:
             relation_text = f"ex-{relation}" if gone == "ex" else f"late {relation}"
             text = (
                 f"{relation.capitalize()} {name} died {when.text if when else ''}".strip()
@@ -575,10 +580,16 @@ def relative(said: Said) -> list[Candidate]:
     if clause.lemma == "be":
         # "my husband is diabetic": how one of theirs is, which the person lives with too
         unwell = any(w.lower in lex.HEALTH_STATES for w in children(said, clause.head, "acomp", "attr"))
-        a_kind = any(w.pos == "NOUN" or w.lemma.lower() in lex.OCCUPATIONS
+        # what they are, not what they are to the person ("our kids are our future", "my rock")
+        a_kind = any((w.pos == "NOUN" or w.lemma.lower() in lex.OCCUPATIONS) and not children(said, w, "poss")
                      for w in children(said, clause.head, "attr"))
         if not a_kind and not (name and _nationality(said)) and not unwell:
             return []  # "my sister is great", "my son is 7" (an age: another rule)
+    elif clause.lemma == "have":
+        # "my dad has diabetes": a condition of one of theirs, which the person lives with too
+        if not any(o.lemma.lower() in lex.CONDITIONS or o.lower in lex.CONDITIONS
+                   for o in children(said, clause.head, "dobj")):
+            return []
     elif clause.lemma not in _LASTING or not names_a_thing(said, after):
         return []
     subject_words = [w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")]

@@ -14,7 +14,8 @@ from domain.extraction.render import Dated, clause_words, tidy, written_words
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
-RULES_VERSION = "rules/7"  # 7: habits changed, reminders said otherwise, family days ahead, names known
+# 8: places the parser missed, a thing that suits the person, a condition after "type"
+RULES_VERSION = "rules/8"
 _NOT_A_START = frozenset(
     {
         "to",

@@ -54,6 +54,50 @@ def liking(said: Said) -> list[Candidate]:
     )
 
 
+_BEST = frozenset({"best", "better", "easiest", "easier", "ideal"})
+
+
+def suits(said: Said) -> list[Candidate]:
+    """A kind of thing said to suit the person: "bullet points are best for me", "short answers
+    work best for me", "mornings suit me better", "email works better for me than calls". Only of
+    things in general: "this time is better for me", "Tuesday works for me" choose once, and last
+    no longer than the choice."""
+    clause = said.clause
+    subject = clause.subject
+    if clause.person != "other" or not clause.asserted or clause.past or subject is None:
+        return []
+    if subject.pos != "NOUN" or children(said, subject, "det", "poss", "nummod", "predet"):
+        return []
+    best = [w for w in children(said, clause.head, "acomp", "advmod") if w.lower in _BEST]
+    below = [clause.head, *best]
+    to_me = any(
+        p.lower == "for" and any(o.lower == "me" for o in children(said, p, "pobj"))
+        for w in below for p in children(said, w, "prep")
+    )
+    if clause.lemma == "suit":
+        to_me = any(o.lower == "me" for o in children(said, clause.head, "dobj"))
+    elif clause.lemma not in ("be", "work") or not best:
+        return []
+    if not to_me:
+        return []
+    rather = [o for w in below for p in children(said, w, "prep") if p.lower == "than"
+              for o in children(said, p, "pobj")]
+    text = "Prefers " + _phrase(said, subject)
+    if rather:
+        text += " to " + _phrase(said, rather[0])
+    return one(candidate(said, MemoryKind.PREFERENCE, "suits", text, confidence=0.8))
+
+
+def _phrase(said: Said, noun: Word) -> str:
+    """A noun with its words, as said mid-sentence; words the parser hung on it from before a comma
+    ("keep it short, bullet points ...") are the clause before's."""
+    words = said.sentence.subtree(noun.i)
+    commas = [w.i for w in words if w.pos == "PUNCT" and w.i < noun.i]
+    words = [w for w in words if not commas or w.i > commas[-1]]
+    text = written_words(words, [], drop_subject_agreement=False)
+    return text if words[0].pos == "PROPN" else text[:1].lower() + text[1:]
+
+
 def goal(said: Said) -> list[Candidate]:
     clause = said.clause
     lemma = clause.lemma
