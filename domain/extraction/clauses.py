@@ -111,8 +111,12 @@ class Clause:
             return False
         verbs = [self.head, *self.children("aux", "auxpass")]
         alone = self.head.tag == "VBN" and self.head.dep == "ROOT" and len(verbs) == 1  # "Sold the flat!"
+        # "I quit drinking in January": the same word in the past, which the tagger reads as now
+        # (one does not quit as a habit)
+        quit = self.head.lower == "quit" and self.head.tag == "VBP" and len(verbs) == 1
         return (
-            any(w.tag == "VBD" for w in verbs)
+            quit
+            or any(w.tag == "VBD" for w in verbs)
             or alone
             or (self.head.tag == "VBN" and any(w.lemma == "have" for w in verbs))
         )

@@ -92,10 +92,12 @@ class SpacyParser:
 
 # Where a place is named after a preposition of where: "live in", "moved to", "from", "near".
 _WHERE = frozenset({"in", "to", "from", "into", "near", "outside", "around", "towards", "across"})
+# What the model takes a city it does not know for ("to Leeds": a product); never a person's name.
+_MISREAD = frozenset({"", "ORG", "PRODUCT", "WORK_OF_ART", "FAC", "EVENT"})
 
 
 def _taken_whole(tokens: list[Any]) -> bool:
-    """Whether an organisation the tokens are part of is only they ("Cardiff", not "Cardiff" of
+    """Whether an entity the tokens are part of is only they ("Cardiff", not "Cardiff" of
     "Cardiff Met"), or two names the model ran together over a preposition ("Bristol to Cardiff")."""
     entity = next((e for e in tokens[0].doc.ents if e.start <= tokens[0].i < e.end), None)
     if entity is None:
@@ -106,7 +108,7 @@ def _taken_whole(tokens: list[Any]) -> bool:
 
 def _places_missed(span: Any) -> set[int]:
     """The tokens of names the model gave no place to although they are one: a capitalised name
-    (no entity, or read as an organisation) right after a preposition of where, with no article
+    (no entity, or read as an organisation, a product ...) right after a preposition of where, with no article
     ("to the University" is no city), that the GeoNames list knows ("I live in Cardiff")."""
     found: set[int] = set()
     for prep in span:
@@ -119,8 +121,8 @@ def _places_missed(span: Any) -> set[int]:
             if (
                 not name
                 or name[0].i != prep.i + 1
-                or any(not t.text[:1].isupper() or t.ent_type_ not in ("", "ORG") for t in name)
-                or (noun.ent_type_ == "ORG" and not _taken_whole(name))
+                or any(not t.text[:1].isupper() or t.ent_type_ not in _MISREAD for t in name)
+                or (noun.ent_type_ != "" and not _taken_whole(name))
             ):
                 continue
             if known_place(" ".join(t.text for t in name)):
@@ -145,9 +147,15 @@ def _as_tagged(token: Any) -> tuple[str, str, str]:
     """(pos, tag, dep) of a token. The small model calls some words it has never seen punctuation
     (a lower-case name with digits in it, "zermatt3e"), and a punctuation mark is left out of what
     the rules write: a token with a letter or a digit in it is taken for the proper noun it most
-    likely is, attached where the tagger put it."""
+    likely is, attached where the tagger put it. "IT" in capitals after a sentence's start is the
+    field of work, which the model reads as the pronoun. (Lines typed all in capitals are written
+    plainly before they are parsed.)"""
     if token.pos_ == "PUNCT" and any(ch.isalnum() for ch in token.text):
         return "PROPN", "NNP", "npadvmod" if token.dep_ == "punct" else token.dep_
+    if token.text == "IT" and token.pos_ == "PRON" and token.dep_ in ("pobj", "compound") and any(
+        t.is_lower for t in token.sent
+    ):  # "I work in IT": the field, in capitals, not "it" (nor "I really LOVE IT", shouted)
+        return "PROPN", "NNP", token.dep_
     return token.pos_, token.tag_, token.dep_
 
 

@@ -243,3 +243,60 @@ def test_no_plan_from_a_wedding_denied_or_without_a_day(line: str) -> None:
 @pytest.mark.parametrize("line", ["our kids are our future", "my wife is my best friend"])
 def test_what_one_of_theirs_is_to_the_person_is_no_fact_of_them(line: str) -> None:
     assert found(line) == []
+
+
+# --- a field in capitals, a house moved, "quit" in the past, a way of answering to stop --------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [("I work in IT", "Works in IT"),
+     ("i work in IT support for the council", "Works in IT support for the council")],
+)
+def test_a_field_of_work_written_in_capitals_is_where_they_work(line: str, content: str) -> None:
+    assert [(c.kind.value, c.content) for c in found(line)] == [("fact", content)]
+
+
+@pytest.mark.parametrize("line", ["I LOVE IT", "I really LOVE IT", "I work in it every day"])
+def test_it_shouted_or_written_small_is_the_pronoun(line: str) -> None:
+    assert not any("IT" in c.content for c in found(line))
+
+
+def test_moving_house_to_a_city_fills_the_home() -> None:
+    assert homes("we've just moved house to Leeds") == [("Leeds", "Has moved house to Leeds")]
+
+
+@pytest.mark.parametrize(
+    ("line", "start"),
+    [("I quit drinking in January", "2026-01-01"), ("I quit smoking last year", "2025-01-01")],
+)
+def test_quit_with_a_time_gone_is_in_the_past(line: str, start: str) -> None:
+    (made,) = found(line)
+    assert (made.kind.value, made.valid_from.date().isoformat()) == ("health", start)
+
+
+def test_quit_ahead_is_a_wish_not_a_thing_done() -> None:
+    assert [(c.kind.value, c.content) for c in found("I want to quit smoking")] == [
+        ("goal", "Wants to quit smoking")]
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("please stop using so many headings", "Does not want so many headings"),
+        ("can you stop using emojis", "Does not want emojis"),
+        ("can you stop adding a summary at the end",
+         "Wants the assistant to stop adding a summary at the end"),
+    ],
+)
+def test_a_way_of_answering_asked_to_stop_is_a_lasting_preference(line: str, content: str) -> None:
+    assert [(c.kind.value, c.content) for c in found(line)] == [("preference", content)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["stop it", "I stopped using Facebook", "my boss told me to stop using emojis",
+     "don't stop using headings"],
+)
+def test_no_request_from_a_stop_not_asked_of_the_assistant(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":request")] == []

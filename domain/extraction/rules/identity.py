@@ -332,11 +332,21 @@ def _a_workplace(said: Said, prep: Word) -> bool:
     if clause.past and not clause.perfect:
         return False
     place = next((w for w in said.sentence.children(prep.i) if w.dep == "pobj"), None)
-    if place is None or place.pos != "NOUN":
+    if place is None:
+        return False
+    # a field written as its letters, alone or before what one does in it: "in IT", "in IT support"
+    named = [w for w in (place, *said.sentence.children(place.i)) if w.i <= place.i
+             and (w is place or w.dep == "compound")]
+    if prep.lower == "in" and any(w.text in _FIELDS_BY_LETTERS for w in named):
+        return True
+    if place.pos != "NOUN":
         return False
     kind = place.lemma.lower()
     return (prep.lower in ("at", "in", "for") and kind in lex.WORKPLACES) or (
         prep.lower == "in" and kind in lex.FIELDS)
+
+
+_FIELDS_BY_LETTERS = frozenset({"IT", "HR", "PR", "QA", "UX", "R&D", "ICT"})
 
 
 def _home_said_here(said: Said) -> list[Candidate]:

@@ -367,7 +367,7 @@ def standing_request(said: Said) -> list[Candidate]:
     patients": how the person wants to be answered, from now on — said so, or asked of answers in
     general, or for a reason that lasts."""
     clause = said.clause
-    liked = _when_you(said) if clause.person == "i" else []
+    liked = _when_you(said) if clause.person == "i" else _stopped(said)
     if liked or not _imperative(said):
         return liked
     children_ = said.sentence.children(clause.head.i)
@@ -427,6 +427,25 @@ def standing_request(said: Said) -> list[Candidate]:
         if pointed:  # "explain it simply, I've never really cooked": things, from now on
             body = f" {body} ".replace(" it ", " things ", 1).strip()
         text = f"Wants the assistant {'never to' if negated else 'always to'} {body[:1].lower()}{body[1:]}"
+    return one(candidate(said, MemoryKind.PREFERENCE, "request", text, confidence=0.8))
+
+
+def _stopped(said: Said) -> list[Candidate]:
+    """ "stop using so many headings", "can you stop adding a summary": what the assistant is asked
+    to stop doing in its answers, which lasts (one does not ask to stop for one answer)."""
+    clause = said.clause
+    if clause.lemma != "stop" or clause.negated or not _imperative(said):
+        return []
+    doing = next((x for x in children(said, clause.head, "xcomp")
+                  if x.tag == "VBG" and x.lemma.lower() in _ANSWERING), None)
+    objects = children(said, doing, "dobj") if doing is not None else []
+    if doing is None or not objects or not names_a_thing(said, said.sentence.subtree(objects[0].i)):
+        return []
+    if doing.lemma.lower() in _WANTED_AS_THING:
+        text = "Does not want " + _as_said(said.sentence.subtree(objects[0].i))
+    else:
+        done = written_words(said.sentence.subtree(doing.i), [], drop_subject_agreement=False, assistant=True)
+        text = "Wants the assistant to stop " + done[:1].lower() + done[1:]
     return one(candidate(said, MemoryKind.PREFERENCE, "request", text, confidence=0.8))
 
 
