@@ -84,7 +84,7 @@ class Clause:
         lower = self.head.lower
         if lower in ("m", "'m", "am", "im"):
             return "be"
-        if self.has_got:
+        if self.has_got or _obliged(self.sentence, self.head):
             return "have"
         return _LEMMA_FIXES.get(lower, self.head.lemma.lower())
 
@@ -107,7 +107,7 @@ class Clause:
 
     @property
     def past(self) -> bool:
-        if self.has_got:
+        if self.has_got or _obliged(self.sentence, self.head):
             return False
         verbs = [self.head, *self.children("aux", "auxpass")]
         alone = self.head.tag == "VBN" and self.head.dep == "ROOT" and len(verbs) == 1  # "Sold the flat!"
@@ -199,6 +199,20 @@ def subject_of(sentence: Sentence, head: Word) -> Word | None:
     return None
 
 
+def _obliged(sentence: Sentence, head: Word) -> bool:
+    """ "I've got to pay the council tax", "gotta call the bank": "('ve) got to" and a verb is
+    "have to"."""
+    if head.lower != "got":
+        return False
+    has = any(a.dep == "aux" and a.lemma.lower() == "have" for a in sentence.children(head.i))
+    return any(
+        x.pos in ("VERB", "AUX")
+        and any(a.dep == "aux" and (a.lower == "ta" or (has and a.lower == "to"))
+                for a in sentence.children(x.i))
+        for x in sentence.children(head.i) if x.dep == "xcomp"
+    )  # not "I got to see the Northern Lights": was able to
+
+
 def _person(sentence: Sentence, subject: Word | None, head: Word) -> str:
     if subject is None:
         first = next(
@@ -212,16 +226,27 @@ def _person(sentence: Sentence, subject: Word | None, head: Word) -> str:
             and any(c.dep in ("dobj", "prep", "prt") for c in sentence.children(head.i))
         ):
             return "i"
+        # "got diagnosed with IBS in May", "got promoted last week!": the same, said with "got"
+        if (
+            head.dep == "ROOT"
+            and head.tag == "VBN"
+            and first is not None
+            and first.lower == "got"
+            and first.dep == "auxpass"
+            and first.head == head.i
+        ):
+            return "i"
         # "Training for the Berlin marathon!", "Moving to Leeds next week": a chat line that opens
         # with its verb in -ing, its "I'm" left out
         if head.dep == "ROOT" and head.tag == "VBG" and first is head and not is_question(sentence):
             return "i"
-        # "Need to renew my passport by Friday", "Have to call the bank": a need, its "I" left out
+        # "Need to renew my passport by Friday", "Have to call the bank", "gotta call the bank": a
+        # need, its "I" left out
         if (
             head.dep == "ROOT"
             and first is head
-            and head.lemma.lower() in ("need", "have", "want")
-            and head.tag in ("VB", "VBP")
+            and (head.lemma.lower() in ("need", "have", "want") and head.tag in ("VB", "VBP")
+                 or _obliged(sentence, head))
             and any(c.dep == "xcomp" for c in sentence.children(head.i))
             and not is_question(sentence)
         ):

@@ -300,3 +300,56 @@ def test_a_way_of_answering_asked_to_stop_is_a_lasting_preference(line: str, con
 )
 def test_no_request_from_a_stop_not_asked_of_the_assistant(line: str) -> None:
     assert [c for c in found(line) if c.extractor.endswith(":request")] == []
+
+
+# --- a couple that parted, what one has got to do, a line opening with "got" --------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my boyfriend and I broke up last month", "Broke up with their boyfriend in March 2026"),
+        ("my wife and I separated in March", "Separated from their wife in March 2026"),
+        ("my husband and I divorced in 2024", "Divorced their husband in 2024"),
+    ],
+)
+def test_a_couple_said_as_the_subject_that_parted_is_an_event(line: str, content: str) -> None:
+    assert [(c.kind.value, c.content) for c in found(line)] == [("event", content)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["we split up last month", "my boyfriend and I might break up", "my brother and his wife split up",
+     "my sister and I broke up the fight"],
+)
+def test_no_parting_of_the_persons_where_it_is_unsaid_whose_or_not_theirs(line: str) -> None:
+    assert [c for c in found(line) if c.extractor.endswith(":parted")] == []
+
+
+@pytest.mark.parametrize(
+    "line", ["I've got to pay the council tax by Friday", "gotta pay the council tax by Friday"]
+)
+def test_what_one_has_got_to_do_by_a_day_is_a_to_do(line: str) -> None:
+    assert [(c.kind.value, c.content, c.due_at and c.due_at.date().isoformat()) for c in found(line)] == [
+        ("todo", "Pay the council tax by 17 April 2026", "2026-04-17")]
+
+
+@pytest.mark.parametrize(
+    "line", ["I got to see the Northern Lights last year", "I had to pay the council tax last Friday"]
+)
+def test_no_to_do_from_what_one_was_able_or_had_to_do(line: str) -> None:
+    assert [c for c in found(line) if c.kind.value == "todo"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "content"),
+    [
+        ("got diagnosed with IBS a couple of months ago", "health",
+         "Got diagnosed with IBS in February 2026"),
+        ("got promoted last week!", "event", "Got promoted in the week of 6 April 2026"),
+    ],
+)
+def test_a_line_that_opens_with_got_and_leaves_out_its_i_is_the_persons(
+    line: str, kind: str, content: str
+) -> None:
+    assert [(c.kind.value, c.content) for c in found(line)] == [(kind, content)]

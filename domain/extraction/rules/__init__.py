@@ -81,6 +81,8 @@ def _direction(clause: Clause) -> bool | None:
     """Whether the times of a clause are ahead (a plan, a wish, a reminder) or behind (the past)."""
     if clause.lemma in lex.WANTING or clause.lemma in ("remind", "need", "decide", "plan", "save", "train"):
         return True
+    if clause.lemma == "have" and clause.children("xcomp"):
+        return True  # "I've got to pay the council tax by Friday": what one has to do is ahead
     if clause.past:
         return False
     if clause.looking_ahead or clause.head.tag == "VB":

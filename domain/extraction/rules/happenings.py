@@ -84,6 +84,32 @@ def _parted(said: Said) -> bool:
     )
 
 
+_PARTING = {
+    "break": "Broke up with", "split": "Split up with", "separate": "Separated from", "divorce": "Divorced"}
+
+
+def _parted_as_a_couple(said: Said) -> list[Candidate]:
+    """ "my boyfriend and I broke up last month", "my wife and I separated in March": the couple,
+    said as the subject, parted ("we split up" says not who)."""
+    clause = said.clause
+    head = clause.head
+    if not clause.asserted or not clause.past or clause.lemma not in _PARTING:
+        return []
+    if clause.lemma in ("break", "split") and not any(p.lower == "up" for p in children(said, head, "prt")):
+        return []
+    subjects = [w for w in children(said, head, "nsubj", "nsubjpass")]
+    together = {w.i: w for s in subjects
+                for w in (s, *(c for c in said.sentence.subtree(s.i) if c.dep == "conj"))}
+    partner = next((w for w in together.values() if w.lemma.lower() in lex.PARTNERS
+                    and any(c.lower in ("my", "our") for c in children(said, w, "poss"))), None)
+    if partner is None or not any(w.lower == "i" for w in together.values()):
+        return []
+    gone = [d for d in said.dated if d.when.moment().date() <= said.at.date()]
+    text = f"{_PARTING[clause.lemma]} their {partner.lower} {gone[0].text if gone else ''}".strip()
+    return one(candidate(said, MemoryKind.EVENT, "parted", text, confidence=0.8,
+                         valid_from=gone[0].when.moment() if gone else None))
+
+
 def event(said: Said) -> list[Candidate]:
     clause = said.clause
     lemma = clause.lemma
@@ -95,6 +121,9 @@ def event(said: Said) -> list[Candidate]:
         and any(o.lemma.lower() in _BABY for o in children(said, clause.head, "dobj"))
     ):
         return one(candidate(said, MemoryKind.EVENT, "expecting", said.text(), confidence=0.85))  # a baby
+    parted = _parted_as_a_couple(said)
+    if parted:
+        return parted
     if clause.person == "my" and clause.asserted and clause.past:
         return _their_peoples(said)
     if clause.person not in ("i", "we") or not clause.asserted or not clause.past:

@@ -54,7 +54,7 @@ def reminder(said: Said) -> list[Candidate]:
     words = [
         w
         for w in said.sentence.subtree(task.i)
-        if not (w.dep == "aux" and w.lower == "to")
+        if not (w.dep == "aux" and w.lower in ("to", "ta"))  # "gotta pay": "got" + "ta"
         and not (w.lower in ("here", "there") and w.dep == "advmod")
     ]
     return _task(said, words)
@@ -158,7 +158,7 @@ def need(said: Said) -> list[Candidate]:
     words = [
         w
         for w in said.sentence.subtree(task.i)
-        if not (w.dep == "aux" and w.lower == "to")
+        if not (w.dep == "aux" and w.lower in ("to", "ta"))  # "gotta pay": "got" + "ta"
         and not (w.lower in ("here", "there") and w.dep == "advmod")
     ]
     if not names_a_thing(said, words):
