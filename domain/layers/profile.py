@@ -149,6 +149,7 @@ _SLOT_PHRASES = {
     "diet": "is {v}",
     "editor": "uses {v} as their editor",
     "editor_theme": "prefers the {v} theme",
+    "name": "goes by {v}",
 }
 
 

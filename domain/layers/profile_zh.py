@@ -37,6 +37,7 @@ _SLOT_PHRASES = {
     "editor": "用{v}当编辑器",
     "editor_theme": "喜欢{v}主题",
     "browser": "用{v}浏览器",
+    "name": "名字是{v}",
 }
 _ANIMALS = {"cat": "猫", "dog": "狗", "rabbit": "兔子", "hamster": "仓鼠", "parrot": "鹦鹉", "turtle": "乌龟",
             "fish": "鱼"}

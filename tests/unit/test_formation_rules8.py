@@ -353,3 +353,12 @@ def test_a_line_that_opens_with_got_and_leaves_out_its_i_is_the_persons(
     line: str, kind: str, content: str
 ) -> None:
     assert [(c.kind.value, c.content) for c in found(line)] == [(kind, content)]
+
+
+def test_the_name_slot_reads_as_what_the_person_goes_by_in_the_profile() -> None:
+    from domain.layers.profile import SlotValue, slot_clause
+
+    said = [SlotValue("name", "Samantha", SAID_AT, SAID_AT.replace(day=20)),
+            SlotValue("name", "Sam", SAID_AT.replace(day=20), None)]
+    assert slot_clause("name", said) == (
+        "goes by Sam (since 20 Apr 2026; before that Samantha, from 14 Apr 2026)")
