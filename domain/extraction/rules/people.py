@@ -298,41 +298,32 @@ def people(
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
         told = _age_said_after(sentence, word, relation, name)
         gone = _gone(sentence, word)
-        if pet is not None and gone is None:
+        if gone is None:
             found.append(_aged(theirs(said, relation, pet, name), told))
             continue
-        if gone is not None:
-            # no longer theirs: no slot; a death is kept with its time
-            past = [d for d in dated if d.when.moment().date() <= at.date()]
-            when = past[0].when if past else None
-        if gone is not None and pet is not None:
+        # no longer theirs: no slot; a death is kept with its time
+        past = [d for d in dated if d.when.moment().date() <= at.date()]
+        when = past[0].when if past else None
+        died = f"{relation.capitalize()} {name} died {when.text if when else ''}".strip()
+        if pet is not None:
             # a pet that died is no pet of theirs now, and its death a day in their life
-            text = f"{relation.capitalize()} {name} died {when.text if when else ''}".strip()
-            found.append(candidate(said, MemoryKind.EVENT, "person", text, entities=(name,), confidence=0.85,
+            found.append(candidate(said, MemoryKind.EVENT, "person", died, entities=(name,), confidence=0.85,
                                    valid_from=when.moment() if when else None))
             continue
-        if gone is not None:
-            relation_text = f"ex-{relation}" if gone == "ex" else f"late {relation}"
-            text = (
-                f"{relation.capitalize()} {name} died {when.text if when else ''}".strip()
-                if gone == "died"
-                else f"{relation_text.capitalize()} is named {name}"
+        relation_text = f"ex-{relation}" if gone == "ex" else f"late {relation}"
+        found.append(
+            candidate(
+                said,
+                MemoryKind.PERSON,
+                "person",
+                died if gone == "died" else f"{relation_text.capitalize()} is named {name}",
+                entities=(name,),
+                typed="person",
+                relation=relation_text.replace(" ", "_").replace("-", "_"),
+                confidence=0.85,
+                valid_from=when.moment() if when and gone == "died" else None,
             )
-            found.append(
-                candidate(
-                    said,
-                    MemoryKind.PERSON,
-                    "person",
-                    text,
-                    entities=(name,),
-                    typed="person",
-                    relation=relation_text.replace(" ", "_").replace("-", "_"),
-                    confidence=0.85,
-                    valid_from=when.moment() if when and gone == "died" else None,
-                )
-            )
-            continue
-        found.append(_aged(theirs(said, relation, pet, name), told))
+        )
     return [f for f in found if f]
 
 

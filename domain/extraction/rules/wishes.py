@@ -70,13 +70,14 @@ def suits(said: Said) -> list[Candidate]:
         return []
     best = [w for w in children(said, clause.head, "acomp", "advmod") if w.lower in _BEST]
     below = [clause.head, *best]
-    to_me = any(
-        p.lower == "for" and any(o.lower == "me" for o in children(said, p, "pobj"))
-        for w in below for p in children(said, w, "prep")
-    )
-    if clause.lemma == "suit":
+    if clause.lemma == "suit":  # "mornings suit me better"
         to_me = any(o.lower == "me" for o in children(said, clause.head, "dobj"))
-    elif clause.lemma not in ("be", "work") or not best:
+    elif clause.lemma in ("be", "work") and best:  # "... are best for me", "... work best for me"
+        to_me = any(
+            p.lower == "for" and any(o.lower == "me" for o in children(said, p, "pobj"))
+            for w in below for p in children(said, w, "prep")
+        )
+    else:
         return []
     if not to_me:
         return []
