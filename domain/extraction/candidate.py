@@ -31,6 +31,14 @@ class Candidate(BaseModel):
         default=None, description="A canonical slot (slots.py), when single-valued."
     )
     value: str | None = None
+    ends: tuple[str, ...] = Field(
+        default=(), description="Slots this memory says ended at its valid_from, with no value after "
+        "(a job lost ends employer and job_title; a pet that died its pet_ slot)."
+    )
+    ended_value: str | None = Field(
+        default=None, description="The value that ended, where the memory names it (the pet's name): "
+        "a slot holding another value is left alone."
+    )
     valid_from: UtcDatetime = Field(description="When it became true, resolved against the message's time.")
     due_at: UtcDatetime | None = Field(default=None, description="For a to-do: when it is due.")
     entities: tuple[str, ...] = ()

@@ -30,8 +30,8 @@ from domain.extraction.candidate import Candidate, importance
 from domain.extraction.consolidate import Judgement, judge
 from domain.extraction.policy import ExtractionPolicy
 from domain.memories.deciders import remind_before
-from domain.model import MemoryKind, derived_id
-from domain.state import MemoryState, UserState, evolve
+from domain.model import MemoryKind, derived_id, normalized
+from domain.state import MemoryState, UserState, evolve, slot_key
 
 
 def extraction_command_id(extraction_id: str) -> str:
@@ -80,6 +80,9 @@ def decide_record_extraction(
             vectors[number],
             merge_vectors,
         )
+        if taken.memory_id is not None and taken.judgement.verdict != "kept_out":
+            taken.events.extend(_endings(candidate, taken.memory_id, scratch, envelope,
+                                         taken.judgement.decided_by or _decided_by(command)))
         evolve(scratch, taken.events)
         changes.extend(taken.events)
         found = taken.judgement
@@ -151,6 +154,32 @@ def _take(
     return _Taken(
         found, memory_id, _recorded_from(command, candidate, found, envelope, memory_id, by, vector, base)
     )
+
+
+def _endings(candidate: Candidate, memory_id: str, state: UserState, envelope: Envelope,
+             decided_by: str) -> list[Event]:
+    """What a memory says has ended ("I was laid off last month": the employer and the job; "our
+    dog Bruno died": the dog named Bruno): the value each slot held then is closed at the memory's
+    time, superseded by it. A slot that held nothing then, or another value than the one named, is
+    left alone, and so is a value that began after it ("I was laid off in 2019" ends no job of now)."""
+    events: list[Event] = []
+    own = slot_key(candidate.attribute)
+    for slot in dict.fromkeys(k for name in candidate.ends if (k := slot_key(name)) is not None and k != own):
+        held = _held_at(state, slot, candidate.valid_from)
+        if held is None or held.memory_id == memory_id or (
+                candidate.ended_value is not None and held.value_key != normalized(candidate.ended_value)):
+            continue
+        events.append(MemorySuperseded(
+            **envelope(), memory_id=held.memory_id, by_memory_id=memory_id, valid_until=candidate.valid_from,
+            decided_by=decided_by, reason=f"{slot} ended: {candidate.content}"))
+    return events
+
+
+def _held_at(state: UserState, slot: str, moment: datetime) -> MemoryState | None:
+    """The value `slot` held at `moment`, if any."""
+    held = [m for m in state.timeline(slot)
+            if not m.forgotten and not m.merged_into and m.valid_from <= moment]
+    return held[-1] if held and held[-1].holds_at(moment) else None
 
 
 def _decided_by(command: RecordExtraction) -> str:

@@ -285,7 +285,7 @@ def tidy(text: str) -> str:
 def leading_trimmed(words: list[Word], head: Word | None = None) -> list[Word]:
     """Without the openers, fillers and laughs a chat line starts or ends with; never the clause's
     own verb ("I like spicy food": "like" is a filler only when it is not the verb)."""
-    while words and words[0] is not head and (
+    while words and words[0] is not head and words[0].dep != "neg" and (  # "no longer": no opener
         words[0].lower in DISCOURSE
         or words[0].pos in ("PUNCT", "INTJ", "CCONJ")
         or words[0].dep in ("cc", "intj")
@@ -352,7 +352,11 @@ _OTHERS = frozenset(
 )
 _REMOVABLE = frozenset({"advcl", "xcomp", "prep", "relcl", "acl", "npadvmod", "ccomp", "appos", "conj"})
 _CORE = frozenset({"ccomp", "xcomp"})
-_STEADY = frozenset({"always", "usually", "often", "never", "sometimes", "recently", "still", "mostly"})
+_STEADY = frozenset({"always", "usually", "often", "never", "sometimes", "recently", "still", "mostly",
+                     "rarely", "seldom", "hardly", "barely", "occasionally", "normally", "generally",
+                     "regularly", "frequently", "mainly", "only"})
+# an adverb that says how often or since when only with the word before it: "no longer", "hardly ever"
+_BY_WHAT_BEFORE = {"longer": frozenset({"no"}), "ever": frozenset({"hardly", "barely", "rarely", "never"})}
 _FILLERS = (
     ("by", "the", "way"),
     ("to", "be", "honest"),
@@ -492,7 +496,12 @@ def _head_first(words: list[Word], head: Word) -> list[Word]:
         # "Tom and I went ...", misread: Tom is who went with them, not a time to move
         and not (w.pos == "PROPN" and w.dep == "npadvmod" and _before_and_i(w, places))
     ]
-    kept_adverbs = [w for w in before if w.dep == "advmod" and w.lower in _STEADY]
+    # how often, or that no longer ("I no longer have a car", "I hardly ever drink"): the adverb
+    # with the words that make it one
+    steady = {w.i for w in before if w.dep == "advmod" and w.head == head.i and (
+        w.lower in _STEADY or (w.lower in _BY_WHAT_BEFORE and any(
+            c.head == w.i and c.lower in _BY_WHAT_BEFORE[w.lower] for c in before)))}
+    kept_adverbs = [w for w in before if w.i in steady or (w.head in steady and w.dep in ("neg", "advmod"))]
     names = any(w.pos in ("NOUN", "PROPN", "NUM") for w in moved)
     return [*kept_adverbs, *rest, *moved] if names else [*kept_adverbs, *rest]
 

@@ -13,6 +13,7 @@ from domain.events import (
     Embedding,
     Event,
     MemoryRecorded,
+    MemorySuperseded,
     ProfileDue,
     ProfileRevised,
     SessionSummarized,
@@ -65,8 +66,10 @@ def profile_due(state: UserState, events: Sequence[Event], envelope: Envelope) -
     """A ProfileDue after what a command changed, where it makes a new version due (profile.py)."""
     if state.profile.due or not events:
         return []
-    slot = next((e.attribute for e in events if isinstance(e, MemoryRecorded) and e.attribute and e.asserted),
-                None)
+    recorded = (e.attribute for e in events if isinstance(e, MemoryRecorded) and e.attribute and e.asserted)
+    ended = (m.slot for e in events if isinstance(e, MemorySuperseded)  # "I was laid off": the employer
+             and (m := state.memories.get(e.memory_id)) is not None and m.slot and m.asserted)
+    slot = next(recorded, None) or next(ended, None)
     new = sum(counts_for_profile(state.summaries.get(e.summary_id), e)
               for e in events if isinstance(e, SessionSummarized))
     reason = profile.due_reason(state.profile.version, state.profile.summaries_since + new,

@@ -32,7 +32,8 @@ from infra.nlp import english_parser
 
 ENTITY_TYPES = frozenset({"person", "place", "organization", "software", "thing"})
 _NOT_A_WORD = re.compile(r"[^a-z0-9]+")
-PROMPT_VERSION = "extract-memories/6"  # 5: health, plan; 6: memories in the conversation's language
+# 5: health, plan; 6: memories in the conversation's language; 7: what ended ("ends")
+PROMPT_VERSION = "extract-memories/7"
 log = logging.getLogger(__name__)
 
 SYSTEM = f"""You keep the long-term memory of a personal assistant. From a conversation between a
@@ -53,6 +54,9 @@ plans, events, the people and pets in their life, and to-dos they asked for. Rul
 - A single-valued property (where they live, their employer, job, editor, diet, partner, a pet of
   one kind, a favourite X) gets "attribute" and "value"; prefer these attribute names:
   {", ".join(SLOTS)}, pet_<animal>, favorite_<thing>. A job and an employer are two memories.
+- What says such a property ended with nothing in its place (a job lost or left, a break-up, a pet
+  or partner who died) gets "ends": the attributes it ends (["employer", "job_title"]), and
+  "ended_value" when it names the one that ended (the pet's name); a new value needs no "ends".
 - "health": a condition, allergy, medicine, injury, operation ("Takes metformin twice a day");
   "plan": arranged for a date ahead ("Moving to Leeds in May 2026"); "goal": wanted, no date set;
   "person": their people ("Wife is named Ana"; one who died or an ex fills no "partner").
@@ -128,6 +132,8 @@ class ExtractedMemory(BaseModel):
     content: str = Field(min_length=1, max_length=1000)
     attribute: str | None = None
     value: str | None = None
+    ends: list[str] = Field(default_factory=list, max_length=5)
+    ended_value: str | None = Field(default=None, max_length=200)
     when: str | None = None
     due: str | None = None
     entities: list[str] = Field(default_factory=list, max_length=20)
@@ -244,8 +250,9 @@ def _candidate(found: ExtractedMemory, messages: Sequence[Message], at: datetime
                       for r in found.relations if _snake(r.predicate))
     types = tuple((r.object, r.object_type.lower()) for r in found.relations
                   if r.object_type and r.object_type.lower() in ENTITY_TYPES)
+    ends = tuple(dict.fromkeys(canonical_slot(name) for name in found.ends if name.strip()))
     return Candidate(kind=kind, category=found.category, content=found.content, attribute=attribute,
-                     value=value,
+                     value=value, ends=ends, ended_value=found.ended_value if ends else None,
                      valid_from=when or said_at, due_at=due, entities=tuple(dict.fromkeys(found.entities)),
                      entity_types=types, relations=relations,
                      confidence=found.confidence, asserted=found.asserted, positions=positions,

@@ -96,7 +96,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
                                                                     neo4j: Driver) -> None:
     talk(client, "first-chat", BERLIN)
     first = end(client, "first-chat")
-    assert first["extraction"]["status"] == "done" and first["extraction"]["extractor"] == "rules/8"
+    assert first["extraction"]["status"] == "done" and first["extraction"]["extractor"] == "rules/9"
     talk(client, "second-chat", LISBON)
     second = end(client, "second-chat")["extraction"]
     assert second["status"] == "done" and second["candidates"] == 3, second
@@ -106,7 +106,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
     assert timeline(client, "editor") == [("VS Code", "2026-01-10", "2026-03-15"),
                                           ("Neovim", "2026-03-15", None)]
     editor = client.get("/v1/users/ada/memories", params={"attribute": "editor"}).json()["items"]
-    assert [(m["kind"], m["value"], m["decided_by"]) for m in editor] == [("preference", "Neovim", "rules/8")]
+    assert [(m["kind"], m["value"], m["decided_by"]) for m in editor] == [("preference", "Neovim", "rules/9")]
     (todo,) = client.get("/v1/users/ada/memories", params={"kind": "todo"}).json()["items"]
     assert "renew their passport" in todo["content"].lower() and todo["due_at"].startswith("2026-03-20")
 
@@ -114,7 +114,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
         "MATCH (new:Memory {value: 'Lisbon'})-[s:SUPERSEDES]->(old:Memory {value: 'Berlin'}) "
         "MATCH (new)-[:FROM_MESSAGE]->(x:Message) "
         "RETURN s.decided_by AS by, s.reason AS reason, x.content AS said")
-    assert [(r["by"], r["said"]) for r in records] == [("rules/8", "Big news: I moved to Lisbon last month.")]
+    assert [(r["by"], r["said"]) for r in records] == [("rules/9", "Big news: I moved to Lisbon last month.")]
     assert "berlin" in records[0]["reason"] and "lisbon" in records[0]["reason"]
     records, _, _ = neo4j.execute_query(
         "MATCH (:User {user_id: 'ada'})-[r:RELATES]->(e:Entity) RETURN r.predicate AS p, e.name AS name, "
@@ -125,6 +125,45 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
     # Nothing is due any more, and each extraction was answered once.
     records, _, _ = neo4j.execute_query("MATCH (x:Extraction) RETURN x.status AS status, count(*) AS n")
     assert {r["status"]: r["n"] for r in records} == {"done": 2}
+
+
+def test_a_job_lost_ends_the_employer_now_and_keeps_it_as_of_before(client: TestClient,
+                                                                     neo4j: Driver) -> None:
+    talk(client, "at-work", turns(BERLIN_DAY, ("user", "I work at Tesco."), ("assistant", "Good to know."),
+                                  ("user", "I live in Berlin."), ("assistant", "Noted.")), user="bo")
+    end(client, "at-work", user="bo")
+    wait_until(lambda: client.get("/v1/users/bo/profile").json()["version"] >= 1, "the first profile")
+    talk(client, "let-go", turns(LISBON_DAY, ("user", "Bad news, I was laid off last week."),
+                                 ("assistant", "I'm sorry to hear that."),
+                                 ("user", "Not sure what comes next, to be honest."),
+                                 ("assistant", "Noted.")), user="bo")
+    end(client, "let-go", user="bo")
+
+    (tesco,) = timeline(client, "employer", user="bo")
+    assert tesco[:2] == ("Tesco", "2026-01-10") and tesco[2] is not None and tesco[2] < LISBON_DAY[:10]
+    records, _, _ = neo4j.execute_query(
+        "MATCH (:User {user_id: 'bo'})-[:REMEMBERS]->(new:Memory)-[s:SUPERSEDES]->(:Memory {value: 'Tesco'}) "
+        "RETURN new.kind AS kind, new.content AS content, s.decided_by AS by, s.reason AS reason")
+    assert [(r["kind"], r["by"]) for r in records] == [("event", "rules/9")]
+    assert records[0]["content"].startswith("Was laid off") and "employer ended" in records[0]["reason"]
+    def listed(**params: str) -> list[str]:
+        answer = client.get("/v1/users/bo/memories", params={"attribute": "employer", **params})
+        items = answer.json()["items"]
+        return [m["value"] for m in items]
+
+    assert listed() == [] and listed(status="superseded") == ["Tesco"]
+    def employers(valid_at: str) -> list[str | None]:
+        answer = client.post("/v1/users/bo/search", json={"query": "Tesco", "types": ["memory"],
+                                                          "valid_at": valid_at})
+        assert answer.status_code == 200, answer.text
+        return [h["value"] for h in answer.json()["hits"] if h["attribute"] == "employer"]
+
+    assert employers("2026-02-01T00:00:00Z") == ["Tesco"] and employers(LISBON_DAY) == []
+    # the profile is written anew for the ended slot, and says it ended
+    wait_until(lambda: client.get("/v1/users/bo/profile").json()["version"] >= 2, "the profile written anew")
+    profile = client.get("/v1/users/bo/profile").json()
+    assert "Employer: Tesco until" in profile["narrative"] and "works at Tesco" not in profile["narrative"]
+    assert "employer" not in {b["key"] for b in profile["basic_info"]}
 
 
 def test_every_fifth_turn_is_extracted_without_waiting_for_the_end(client: TestClient) -> None:
@@ -177,7 +216,7 @@ def test_a_backlog_left_by_extraction_off_is_estimated_then_answered_from_the_cl
     monkeypatch.setenv("LORE_EXTRACTOR", "rules")
     answered = CliRunner().invoke(app, ["extract"])
     assert answered.exit_code == 0, answered.output
-    assert "answered 1 extractions with rules/8" in answered.output
+    assert "answered 1 extractions with rules/9" in answered.output
     records, _, _ = neo4j.execute_query("MATCH (x:Extraction) RETURN x.status AS status")
     assert [r["status"] for r in records] == ["done"]
     assert timeline_of(neo4j, "home_city") == ["Lisbon"]

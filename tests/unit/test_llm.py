@@ -103,6 +103,25 @@ def test_the_extractor_turns_the_models_answer_into_candidates() -> None:
     assert json.loads(raw.raw) == answer and "[2] (2026-03-10) user: Remind me" in stub.asked[0]
 
 
+def test_what_a_model_says_ended_names_canonical_slots() -> None:
+    messages = [Message(role="user", content=text, timestamp=SAID_AT) for text in
+                ("I was laid off last week.", "We had to put our dog Bruno down.")]
+    answer = {"memories": [
+        {"kind": "event", "content": "Was laid off in the week of 2 March 2026", "ends": ["Company", "job"],
+         "confidence": 0.9, "messages": [0]},
+        {"kind": "event", "content": "Dog Bruno died", "ends": ["pet_dog"], "ended_value": "Bruno",
+         "confidence": 0.9, "messages": [1]},
+        {"kind": "fact", "content": "Has a dog named Bruno", "ended_value": "Bruno", "confidence": 0.9,
+         "messages": [1]},
+    ]}
+    with chat_stub(json.dumps(answer)) as stub:
+        laid_off, died, kept = extract_with(llm(stub.url), messages, SAID_AT)[0]
+    assert (laid_off.ends, laid_off.ended_value) == (("employer", "job_title"), None)
+    assert (died.ends, died.ended_value) == (("pet_dog",), "Bruno")
+    assert (kept.ends, kept.ended_value) == ((), None)  # a value that ends nothing is dropped
+    assert '"ends"' in stub.requests[0]["messages"][0]["content"]  # the prompt asks for it
+
+
 def test_what_a_model_leaves_out_the_rules_make_exact_and_nothing_more() -> None:
     at = datetime(2026, 3, 15, 10, tzinfo=UTC)
     said = ["Big news: I moved to Lisbon last month.", "Congratulations!", "I switched to Neovim.", "Brave.",
@@ -188,8 +207,8 @@ def test_a_window_longer_than_the_context_is_asked_in_parts_and_put_together() -
     answers = [(200, json.dumps({"memories": [{"kind": "preference", "content": f"Likes colour {i}",
                                                "confidence": 0.9, "messages": [0]}]}))
                for i in (0, 3)]
-    with chat_stub("unused", script=answers) as stub:  # 4,200 tokens leave ~1,200 for a part
-        extraction = LLMExtractor(llm(stub.url), context_tokens=4_200).extract(messages, SAID_AT)
+    with chat_stub("unused", script=answers) as stub:  # 4,300 tokens leave ~1,200 for a part
+        extraction = LLMExtractor(llm(stub.url), context_tokens=4_300).extract(messages, SAID_AT)
     assert len(stub.requests) == 2
     assert stub.asked[1].startswith("[0] (2026-03-10) assistant: I like colour 3.")  # positions start again
     assert [(c.content, c.positions) for c in extraction.candidates] == [("Likes colour 0", (0,)),

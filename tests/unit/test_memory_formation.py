@@ -25,6 +25,7 @@ from domain.events import (
     MemoryRecorded,
     MemoryReinforced,
     MemorySuperseded,
+    ProfileDue,
     SessionAdvanced,
     SummaryDue,
 )
@@ -433,3 +434,59 @@ def test_content_words_stay_right_when_extractions_run_on_several_threads_at_onc
     texts = [f"{a}{b}{c}ations {a}{b}{c}ingly {a}{b}{c}ness" for a in "bcdfgklmnprst" for b in "aeiou"
              for c in "dlmnrst"]
     assert misread_under_threads({t: content_words(t) for t in texts}, content_words) == []
+
+
+# -- what a memory says has ended ------------------------------------------------------------------
+
+def _employed(person: Person, since: datetime) -> str:
+    events = person.extract([candidate("Works at Tesco", attribute="employer", value="Tesco",
+                                       valid_from=since)])
+    (recorded,) = [e for e in events if isinstance(e, MemoryRecorded)]
+    return recorded.memory_id
+
+
+def test_a_job_lost_closes_the_employer_in_force_then() -> None:
+    person = Person()
+    tesco = _employed(person, day(1))
+    person.state.profile.version = 1  # a profile written: what changes it makes the next one due
+    events = person.extract([candidate("Was laid off in March 2026", MemoryKind.EVENT, valid_from=day(3),
+                                       ends=("employer", "job_title"))])
+    assert [e.reason for e in events if isinstance(e, ProfileDue)] == ["employer changed"]
+    (laid_off,) = [e for e in events if isinstance(e, MemoryRecorded)]
+    (closed,) = [e for e in events if isinstance(e, MemorySuperseded)]
+    assert (closed.memory_id, closed.by_memory_id, closed.valid_until) == (tesco, laid_off.memory_id, day(3))
+    assert "employer ended" in (closed.reason or "")
+    assert person.state.memories[tesco].valid_until == day(3)
+    assert not person.state.memories[tesco].holds_at(day(4))
+    # the same messages read again close nothing twice
+    again = person.extract([candidate("Was laid off in March 2026", MemoryKind.EVENT, valid_from=day(3),
+                                      ends=("employer", "job_title"))])
+    assert not [e for e in again if isinstance(e, MemorySuperseded)]
+
+
+def test_an_ending_before_the_value_began_or_of_another_value_closes_nothing() -> None:
+    person = Person()
+    tesco = _employed(person, day(2))
+    events = person.extract([candidate("Was laid off in January 2026", MemoryKind.EVENT, valid_from=day(1),
+                                       ends=("employer",))])
+    assert not [e for e in events if isinstance(e, MemorySuperseded)]
+    events = person.extract([candidate("Left Google in May 2026", MemoryKind.EVENT, valid_from=day(5),
+                                       ends=("employer",), ended_value="Google")])
+    assert not [e for e in events if isinstance(e, MemorySuperseded)]
+    assert person.state.memories[tesco].valid_until is None
+    events = person.extract([candidate("Left Tesco in May 2026", MemoryKind.EVENT, valid_from=day(5),
+                                       ends=("employer",), ended_value="tesco")])
+    assert [e.memory_id for e in events if isinstance(e, MemorySuperseded)] == [tesco]
+
+
+def test_a_new_value_after_an_ending_starts_the_slot_again() -> None:
+    person = Person()
+    tesco = _employed(person, day(1))
+    person.extract([candidate("Was made redundant in March 2026", MemoryKind.EVENT, valid_from=day(3),
+                              ends=("employer",))])
+    events = person.extract([candidate("Works at Aldi", attribute="employer", value="Aldi",
+                                       valid_from=day(5))])
+    assert kinds(events) == ["MemoriesExtracted", "MemoryRecorded"]
+    timeline = person.state.timeline("employer")
+    assert [(m.value_key, m.valid_until) for m in timeline] == [("tesco", day(3)), ("aldi", None)]
+    assert person.state.memories[tesco].superseded_by is not None

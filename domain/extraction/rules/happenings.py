@@ -106,7 +106,7 @@ def _parted_as_a_couple(said: Said) -> list[Candidate]:
     gone = [d for d in said.dated if d.when.moment().date() <= said.at.date()]
     text = f"{_PARTING[clause.lemma]} their {partner.lower} {gone[0].text if gone else ''}".strip()
     return one(candidate(said, MemoryKind.EVENT, "parted", text, confidence=0.8,
-                         valid_from=gone[0].when.moment() if gone else None))
+                         valid_from=gone[0].when.moment() if gone else None, ends=("partner",)))
 
 
 def event(said: Said) -> list[Candidate]:
@@ -134,9 +134,9 @@ def event(said: Said) -> list[Candidate]:
         p.lower == "to" and children(said, p, "pobj") for p in children(said, clause.head, "prep"))):
         # "lost my dad", "broke up with my boyfriend", "visited my grandma on Sunday", "took the
         # kids to the zoo last weekend"
-        return one(
-            candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8)
-        )
+        ended_couple: tuple[str, ...] = ("partner",) if lemma in _PARTING else ()
+        return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(),
+                             confidence=0.8, ends=ended_couple))
     if lemma in ("go", "travel", "fly", "visit", "come"):
         where = next(
             (
@@ -173,14 +173,8 @@ def event(said: Said) -> list[Candidate]:
     passive = clause.head.tag == "VBN"
     if not known and lemma in ("marry", "engage", "promote", "hire", "fire", "sack") and passive:
         known = True
-    if passive and (
-        (lemma == "make" and any(c.lower == "redundant"
-                                 for c in children(said, clause.head, "oprd", "acomp")))
-        or (lemma == "let" and any(c.lower == "go" for c in children(said, clause.head, "xcomp")))
-    ):
-        known = True  # "I've been made redundant", "I was let go": a job lost
-    if lemma == "lay" and any(p.lower == "off" for p in children(said, clause.head, "prt")):
-        known = True  # "I was laid off"
+    lost = _job_lost(said, lemma, objects)
+    known = known or lost  # "I've been made redundant", "I was let go", "I was laid off"
     if lemma == "get" and objects and _marked(said, objects[0]):
         known = True  # "I got a B in the class test", "got 92 on the quiz"
     if lemma == "sign" and any(p.lower == "up" for p in children(said, clause.head, "prt")) and any(
@@ -192,11 +186,58 @@ def event(said: Said) -> list[Candidate]:
         o.lemma.lower() in ("notice", "resignation") for o in objects
     ):
         known = True  # "I handed in my notice"
-    if not known:
+    left = _employer_left(said, lemma, objects)
+    if not known and left is None:
         return []
     title = _job_got(said, lemma, objects)
+    ends = ("employer", "job_title") if lost or left else ("partner",) if _divorced(said, lemma) else ()
     return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8,
-                         attribute="job_title" if title else None, value=title))
+                         attribute="job_title" if title else None, value=title, ends=ends, ended_value=left))
+
+
+def _divorced(said: Said, lemma: str) -> bool:
+    """ "I got divorced last year", "we divorced in 2019": the couple parted."""
+    return lemma == "divorce" or (lemma == "get" and any(
+        c.lower == "divorced" for c in children(said, said.clause.head, "acomp", "oprd", "dobj", "attr")))
+
+
+# What a job is called when it is left or lost: "lost my job", "quit my job at the bank".
+_JOBS = frozenset({"job", "position", "role", "post"})
+
+
+def _job_lost(said: Said, lemma: str, objects: list[Word]) -> bool:
+    """ "I was laid off last month", "I've been made redundant", "I got fired", "I lost my job",
+    "I quit my job", "I retired in May": the person's work ended (not "I lost my keys", "I left
+    my job application on the desk", "fired the starting gun")."""
+    head = said.clause.head
+    if lemma in ("retire", "resign") and not objects:
+        return True
+    passive = head.tag == "VBN" or any(c.dep == "auxpass" for c in children(said, head))
+    if lemma in ("fire", "sack", "dismiss") and passive:
+        return True
+    if lemma == "lay" and any(p.lower == "off" for p in children(said, head, "prt")):
+        return True
+    if passive and lemma == "make" and any(
+            c.lower == "redundant" for c in children(said, head, "oprd", "acomp")):
+        return True
+    if passive and lemma == "let" and any(c.lower == "go" for c in children(said, head, "xcomp")):
+        return True
+    return lemma in ("lose", "quit", "leave") and any(
+        o.lemma.lower() in _JOBS and any(c.lower in ("my", "our") for c in children(said, o, "poss"))
+        and not children(said, o, "compound")  # "my job application", read as "job" with a compound
+        for o in objects)
+
+
+def _employer_left(said: Said, lemma: str, objects: list[Word]) -> str | None:
+    """ "I left Google in May", "I quit Tesco last week", "I resigned from Aviva": the organisation
+    they worked at, named as the place left (its name); None when no organisation is named."""
+    named = objects if lemma in ("leave", "quit") else [
+        o for p in children(said, said.clause.head, "prep") if p.lower == "from" and lemma == "resign"
+        for o in children(said, p, "pobj")]
+    for thing in named:
+        if thing.ent == "ORG" and thing.pos == "PROPN":
+            return " ".join(w.text for w in said.sentence.subtree(thing.i) if w.ent == "ORG")
+    return None
 
 
 _ASSESSED = frozenset({"test", "exam", "quiz", "essay", "assignment", "assessment", "paper", "coursework",

@@ -273,6 +273,16 @@ def _medicines_given(said: Said) -> list[Candidate]:
     return found
 
 
+_TAKING_IN = frozenset({"eat", "drink", "have", "buy", "use", "take"})
+
+
+def _taking_in(said: Said, verb: Word) -> bool:
+    """ "eating meat", "drinking fizzy drinks": an -ing of taking in what is eaten or drunk."""
+    return verb.tag == "VBG" and verb.lemma.lower() in _TAKING_IN and any(
+        w.lemma.lower() in lex.FOODS | lex.GIVEN_UP
+        for o in children(said, verb, "dobj") for w in said.sentence.subtree(o.i))
+
+
 def _cutting_back(said: Said) -> list[Candidate]:
     """ "I'm cutting back on beer and red meat", "cutting down to one coffee in the morning": a
     change of habit under way, which is a goal until it is done."""
@@ -365,6 +375,11 @@ def health(said: Said) -> list[Candidate]:
     if clause.person == "i":
         if lemma == "diagnose":
             return _health(said, "diagnosis", said.text(), said.when())
+        if lemma == "suffer" and any(
+            p.lower == "from" and any(is_condition(w, said) for w in children(said, p, "pobj", "conj"))
+            for p in children(said, head, "prep")
+        ):
+            return _health(said, "condition", said.text())  # "I suffer from migraines"
         if lemma == "be" and not clause.past:
             for word in children(said, head, "attr", "acomp"):
                 # "lactose intolerant", read as two words
@@ -413,7 +428,12 @@ def health(said: Said) -> list[Candidate]:
             x
             for x in children(said, head, "xcomp", "dobj")
             if x.lemma.lower() in lex.GIVEN_UP or x.lower in lex.GIVEN_UP or x.lemma.lower() in lex.FOODS
+            or _taking_in(said, x)
         ]
+        if lemma == "cut" and (clause.perfect or clause.past):
+            # "I've cut down on caffeine": done, as "I've cut out sugar"
+            gerunds += [w for p in children(said, head, "prep") if p.lower == "on"
+                        for w in children(said, p, "pobj") if w.lemma.lower() in lex.FOODS | lex.GIVEN_UP]
         cutting = _cutting_back(said)
         if cutting:
             return cutting

@@ -134,6 +134,31 @@ def _gone(sentence: Sentence, word: Word) -> str | None:
     return None
 
 
+def _put_down(sentence: Sentence, animal: Word) -> bool:
+    """ "we had to put our dog Bruno down", "we had our cat put to sleep", "our dog Max was put
+    down": an animal put down is one that died ("put the dog down for a nap" is no death)."""
+    held = sentence.words[animal.head] if animal.dep == "compound" else animal  # "my dog Rex": Rex is put
+    verb = sentence.words[held.head]
+    causative = held.dep == "dobj" and verb.lemma.lower() == "have"
+    if held.dep == "nsubj" and verb.dep == "ccomp" and sentence.words[verb.head].lemma.lower() == "have":
+        causative = True  # "we had our dog Bruno put down", read as a clause of its own
+    elif causative:
+        # "had our cat (Luna) put to sleep": the putting hangs on the animal or its name
+        verb = next((w for w in sentence.subtree(held.i) if w.lemma.lower() == "put"), verb)
+    elif held.dep not in ("dobj", "nsubjpass"):
+        return False
+    if verb.lemma.lower() != "put":
+        return False
+    below = [*sentence.children(verb.i), *sentence.children(held.i)]
+    if any(c.lower == "for" for c in below):
+        return False  # down for a nap, for the night
+    if verb.dep != "xcomp" and held.dep != "nsubjpass" and not causative:
+        return False  # "I put my cat down and he ran off": set down; "had to put ... down" is not
+    return any(c.lower == "down" and c.dep in ("prt", "advmod") for c in below) or any(
+        c.lower == "to" and any(g.lower == "sleep" for g in sentence.children(c.i)) for c in below
+    )
+
+
 def _age(sentence: Sentence, word: Word) -> str | None:
     """ "my daughter is 7", "my son Leo is 12 years old": the age said of a relative."""
     subject = word
@@ -297,7 +322,7 @@ def people(
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
         told = _age_said_after(sentence, word, relation, name)
-        gone = _gone(sentence, word)
+        gone = _gone(sentence, word) or ("died" if pet is not None and _put_down(sentence, word) else None)
         if gone is None:
             found.append(_aged(theirs(said, relation, pet, name), told))
             continue
@@ -308,7 +333,8 @@ def people(
         if pet is not None:
             # a pet that died is no pet of theirs now, and its death a day in their life
             found.append(candidate(said, MemoryKind.EVENT, "person", died, entities=(name,), confidence=0.85,
-                                   valid_from=when.moment() if when else None))
+                                   valid_from=when.moment() if when else None,
+                                   ends=(f"pet_{pet.replace(' ', '_')}",), ended_value=name))
             continue
         relation_text = f"ex-{relation}" if gone == "ex" else f"late {relation}"
         found.append(
@@ -322,6 +348,9 @@ def people(
                 relation=relation_text.replace(" ", "_").replace("-", "_"),
                 confidence=0.85,
                 valid_from=when.moment() if when and gone == "died" else None,
+                # "my husband Ernesto died", "my ex-wife Maria": no longer the one in their slot
+                ends=(slot,) if (slot := lex.SINGLE.get(relation)) else (),
+                ended_value=name,
             )
         )
     return [f for f in found if f]

@@ -113,7 +113,16 @@ def _not_to_forget(said: Said) -> list[Candidate]:
     if task is not None:
         return _task(said, [w for w in sentence.subtree(task.i) if not (w.dep == "aux" and w.lower == "to")])
     thing = next((w for w in sentence.children(head.i) if w.dep == "dobj"), None)
-    return _errand(said, sentence.subtree(thing.i)) if thing is not None else []
+    if thing is not None:
+        return _errand(said, sentence.subtree(thing.i))
+    # "don't let me forget my passport expires in June": a thing of theirs that falls due
+    due_thing = next((w for w in sentence.children(head.i) if w.dep == "ccomp" and any(
+        s.dep == "nsubj" and any(p.lower in ("my", "our") for p in sentence.children(s.i))
+        for s in sentence.children(w.i))), None)
+    if due_thing is None:
+        return []
+    return _errand(said, [w for w in sentence.subtree(due_thing.i)
+                          if not (w.dep == "mark" and w.lower == "that")])
 
 
 def _what_came_before(said: Said) -> list[Candidate]:

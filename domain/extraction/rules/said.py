@@ -15,7 +15,7 @@ from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
 # 8: places the parser missed, a thing that suits the person, a condition after "type"
-RULES_VERSION = "rules/8"
+RULES_VERSION = "rules/9"
 _NOT_A_START = frozenset(
     {
         "to",
@@ -156,6 +156,8 @@ def candidate(
     confidence: float = 0.9,
     valid_from: datetime | None = None,
     due_at: datetime | None = None,
+    ends: tuple[str, ...] = (),
+    ended_value: str | None = None,
 ) -> Candidate | None:
     content = tidy(content)
     if said.clause.has_got and content.startswith("Has got "):
@@ -171,6 +173,8 @@ def candidate(
         value=value,
         valid_from=valid_from or said.at,
         due_at=due_at,
+        ends=ends,
+        ended_value=ended_value,
         entities=entities,
         confidence=confidence,
         positions=(said.position,),

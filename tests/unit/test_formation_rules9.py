@@ -1,0 +1,164 @@
+"""Round nine of the offline rules (issue 29, and keeping what is true): what has ended ends. A job
+lost, a couple parted, a pet put down or a partner who died says that a value the person gave
+before no longer holds (`Candidate.ends`: the slot, and where it is named, the value); "no longer"
+and "rarely" stay in the memory instead of leaving its opposite; a habit given up said with its
+-ing ("I stopped eating meat"), a condition one suffers from, a thing of theirs that falls due
+("don't let me forget my passport expires in June"). Every sentence is our own, none from a
+benchmark; each rule with what it must leave alone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from domain.commands import Message
+from domain.extraction.candidate import Candidate
+from domain.extraction.rules import extract
+from infra.nlp import english_parser
+
+SAID_AT = datetime(2026, 4, 14, 8, 10, tzinfo=UTC)  # a Tuesday
+
+
+def found(line: str) -> list[Candidate]:
+    return extract([Message(role="user", content=line, timestamp=SAID_AT)], SAID_AT, english_parser())
+
+
+def said(line: str) -> list[tuple[str, str]]:
+    return [(c.kind.value, c.content) for c in found(line)]
+
+
+def ended(line: str) -> list[tuple[tuple[str, ...], str | None]]:
+    return [(c.ends, c.ended_value) for c in found(line) if c.ends]
+
+
+# --- what ended ---------------------------------------------------------------------------------------
+
+JOB = ("employer", "job_title")
+
+
+@pytest.mark.parametrize(
+    ("line", "ends", "value"),
+    [
+        ("I was laid off last month", JOB, None),
+        ("I got made redundant in March", JOB, None),
+        ("I lost my job last week", JOB, None),
+        ("I got fired on Monday", JOB, None),
+        ("I was let go in February", JOB, None),
+        ("I retired last year", JOB, None),
+        ("I quit my job at the bank", JOB, None),
+        ("I left Google in May", JOB, "Google"),  # only if Google is the employer in force then
+        ("I broke up with my boyfriend last month", ("partner",), None),
+        ("my wife and I separated in March", ("partner",), None),
+        ("I got divorced last year", ("partner",), None),
+        ("we had to put our dog Bruno down", ("pet_dog",), "Bruno"),
+        ("our dog Max was put down last week", ("pet_dog",), "Max"),
+        ("my husband Ernesto died last year", ("partner",), "Ernesto"),
+        ("my former boss Anna called me", ("manager",), "Anna"),
+    ],
+)
+def test_what_the_person_says_has_ended_names_the_slot_it_ends(
+    line: str, ends: tuple[str, ...], value: str | None
+) -> None:
+    assert ended(line) == [(ends, value)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I lost my keys",
+        "I left my job application on the desk",
+        "I left the party early",
+        "I quit smoking",  # a habit, not a job
+        "I'm leaving Google in June",  # a plan: nothing has ended yet
+        "I got married last year",
+        "I put my dog Rex down for a nap",  # set down
+        "I put my cat Tom down and he ran off",
+        "we had our dog Bruno groomed",
+        "my dog Pip is sleeping",
+        "I lost my dad in May",  # one of theirs died, no slot of theirs
+        "my sister's boyfriend dumped her",  # someone else's parting
+    ],
+)
+def test_what_has_not_ended_ends_nothing(line: str) -> None:
+    assert ended(line) == []
+
+
+def test_a_pet_put_down_is_a_death_not_a_pet_in_its_slot() -> None:
+    assert said("we had to put our dog Bruno down last week") == [
+        ("event", "Dog Bruno died in the week of 6 April 2026")]
+    assert ("fact", "Has a dog named Rex") in said("I put my dog Rex down for a nap")
+
+
+# --- no longer, rarely --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I no longer drink coffee", "No longer drinks coffee"),  # was "Drinks coffee"
+        ("I no longer have a car", "No longer has a car"),  # was "Has a car"
+        ("I rarely drink these days", "Rarely drinks these days"),  # was "Drinks these days"
+        ("I always cycle to work", "Always cycles to work"),
+    ],
+)
+def test_how_often_and_no_longer_stay_with_what_they_qualify(line: str, memory: str) -> None:
+    assert memory in [content for _, content in said(line)]
+
+
+def test_a_no_at_the_start_of_a_line_is_still_an_opener() -> None:
+    assert all(not content.startswith("No ") for _, content in said("No, I live in Leeds"))
+
+
+# --- given up, suffered, falling due ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I stopped eating meat two years ago", "Stopped eating meat in 2024"),
+        ("I stopped drinking fizzy drinks in January", "Stopped drinking fizzy drinks in January 2026"),
+        ("I've cut down on caffeine", "Has cut down on caffeine"),
+        ("I cut down on sugar last month", "Cut down on sugar in March 2026"),
+        ("I suffer from migraines", "Suffers from migraines"),
+        ("I've suffered from asthma since I was a kid", "Has suffered from asthma"),
+    ],
+)
+def test_a_habit_given_up_and_a_condition_suffered_are_health(line: str, memory: str) -> None:
+    assert ("health", memory) in said(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I stopped eating at restaurants",  # no food given up
+        "I stopped taking the bus",
+        "I'll stop eating meat next year",  # not done yet
+        "I cut the bread",
+        "I suffer from a lack of sleep",  # no condition named
+        "my mum suffers from migraines",  # hers
+        "I don't suffer from anxiety",
+    ],
+)
+def test_no_habit_or_condition_of_theirs_is_health(line: str) -> None:
+    assert [k for k, _ in said(line) if k == "health"] == []
+
+
+def test_a_thing_of_theirs_that_falls_due_is_a_to_do() -> None:
+    (todo,) = found("don't let me forget my passport expires in June")
+    assert (todo.kind.value, todo.content) == ("todo", "Their passport expires in June 2026")
+    assert todo.due_at is not None and (todo.due_at.year, todo.due_at.month) == (2026, 6)
+    (todo,) = found("don't let me forget that my car insurance runs out on the 3rd")
+    assert todo.content == "Their car insurance runs out on 3 May 2026"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "don't let me forget my sister is coming",  # no time
+        "don't let me forget he owes me money on Friday",  # not theirs
+        "I forgot my passport expired in May",  # done, and not asked
+    ],
+)
+def test_what_is_not_theirs_falling_due_is_no_to_do(line: str) -> None:
+    assert [c for c in found(line) if c.kind.value == "todo"] == []
