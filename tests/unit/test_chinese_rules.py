@@ -165,3 +165,46 @@ def test_an_english_store_reads_as_before() -> None:
     extractor = RulesExtractor()
     assert extractor.name == RULES_VERSION
     assert extractor.extract(messages, WEDNESDAY).candidates == []
+
+
+# --- what ended -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "ends", "value"),
+    [
+        ("我上个月被裁员了", ("employer", "job_title"), None),
+        ("我辞职了", ("employer", "job_title"), None),
+        ("我上周从腾讯离职了", ("employer", "job_title"), "腾讯"),
+        ("我退休三年了", ("employer", "job_title"), None),
+        ("我和男朋友分手了", ("partner",), None),
+        ("我去年离婚了", ("partner",), None),
+        ("我们家的狗豆豆上个月去世了", ("pet_dog",), "豆豆"),
+        ("我已经不在腾讯工作了", ("employer",), "腾讯"),
+        ("我已经不住在北京了", ("home_city",), "北京"),
+        ("我不再住在上海", ("home_city",), "上海"),
+    ],
+)
+def test_what_the_person_says_ended_ends_its_value(
+    line: str, ends: tuple[str, ...], value: str | None
+) -> None:
+    found = only(line)
+    assert (found.ends, found.ended_value, found.attribute) == (ends, value, None)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["我想辞职", "我明年退休", "我没离职", "我退休前是老师", "我的退休金不多", "我朋友离婚了",
+     "我在腾讯工作"],
+)
+def test_what_is_ahead_denied_or_someone_elses_ends_nothing(line: str) -> None:
+    assert all(not c.ends for c in said(line))
+
+
+@pytest.mark.parametrize("line", ["我不住在北京", "我没住在北京", "我不在腾讯工作"])
+def test_where_one_does_not_live_or_work_is_no_value_of_theirs(line: str) -> None:
+    assert [c for c in said(line) if c.attribute] == []  # it filled home_city / employer before
+
+
+def test_a_pet_that_died_is_written_of_the_household() -> None:
+    assert only("我们家的狗豆豆上个月去世了").content == "家里的狗豆豆2026年5月去世"

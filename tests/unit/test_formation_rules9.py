@@ -162,3 +162,44 @@ def test_a_thing_of_theirs_that_falls_due_is_a_to_do() -> None:
 )
 def test_what_is_not_theirs_falling_due_is_no_to_do(line: str) -> None:
     assert [c for c in found(line) if c.kind.value == "todo"] == []
+
+
+# --- no longer so ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory", "slot", "value"),
+    [
+        ("I no longer work at Google", "No longer works at Google", "employer", "Google"),
+        ("I don't work at Google anymore", "Does not work at Google anymore", "employer", "Google"),
+        ("I no longer work for Deutsche Bank", "No longer works for Deutsche Bank", "employer",
+         "Deutsche Bank"),
+        ("I don't work there anymore", "No longer works at their old workplace", "employer", None),
+        ("I don't live in London anymore", "Does not live in London anymore", "home_city", "London"),
+        ("I no longer live in Leeds", "No longer lives in Leeds", "home_city", "Leeds"),
+        ("I'm not vegan anymore", "Is not vegan anymore", "diet", "vegan"),
+        ("I'm not veggie any more", "Is not veggie any more", "diet", "vegetarian"),
+        ("I'm not with Tom anymore", "Is not with Tom anymore", "partner", "Tom"),
+    ],
+)
+def test_a_value_said_to_hold_no_longer_is_ended(
+    line: str, memory: str, slot: str, value: str | None
+) -> None:
+    assert [(c.content, c.ends, c.ended_value) for c in found(line)] == [(memory, (slot,), value)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I don't live in London",  # a plain denial says nothing ended
+        "I don't work at Google",
+        "I never worked at Google",
+        "do you still work at Google anymore?",
+        "if I didn't live in London anymore I'd be sad",
+        "my sister doesn't live in London anymore",  # hers
+        "I don't work much anymore",  # no workplace
+        "I'm not hungry anymore",  # no slot
+    ],
+)
+def test_what_is_not_said_to_hold_no_longer_ends_nothing(line: str) -> None:
+    assert ended(line) == []

@@ -95,8 +95,8 @@ def test_each_rule_keeps_its_kind_in_the_third_person(line: str, kind: MemoryKin
     "If I moved to Paris, would I need a visa?",    # a hypothetical
     "Maybe I'll learn to surf one day.",
     "I might adopt a cat.",
-    "I don't live in Berlin anymore.",              # a denial is no residence
-    "I no longer work at ACME.",
+    "I don't live in Berlin.",                      # a denial is no residence
+    "I don't work at ACME.",                        # ("... anymore": an ending, test_formation_rules9)
     "I never ran a marathon.",
     "My friend moved to Madrid.",                   # someone else
     "She works at Globex.",

@@ -26,7 +26,7 @@ from domain.extraction.zh import times
 from domain.model import MemoryKind, utc
 from domain.text import chinese
 
-RULES_VERSION = "rules-zh/1"
+RULES_VERSION = "rules-zh/2"  # 2: what ended (ends)
 
 
 def _words(text: str) -> list[str]:
@@ -85,7 +85,7 @@ class Clause:
 
 def _third_person(text: str) -> str:
     """A clause written of the person without 我: 我家 -> 家里, 我妈 -> 妈妈, 我(们)的 -> ''."""
-    text = re.sub(r"我家", "家里", text)
+    text = re.sub(r"我们?家", "家里", text)
     text = re.sub(r"我(妈|爸|哥|姐|弟|妹)(?![妈爸哥姐弟妹])", r"\1\1", text)
     # the subject, at the start of a clause or after the time it begins with (明年我想...)
     return re.sub(r"(?:^|(?<=[，,年月天周后前号日晚早]))(?:我们|我)的?", "", text)
@@ -135,12 +135,13 @@ def _due(clause: Clause) -> datetime | None:
 def _make(parts: Sequence[Clause], kind: MemoryKind, rule: str, *, content: str | None = None,
           attribute: str | None = None, value: str | None = None, entity: str | None = None,
           typed: str | None = None, relation: str | None = None, valid_from: datetime | None = None,
-          due_at: datetime | None = None, confidence: float = 0.8) -> Candidate | None:
+          due_at: datetime | None = None, confidence: float = 0.8, ends: tuple[str, ...] = (),
+          ended_value: str | None = None) -> Candidate | None:
     text = content if content is not None else _content(parts)
     if len(text) < 2 or "我" in text:
         return None
     return Candidate(
-        kind=kind, content=text, attribute=attribute, value=value,
+        kind=kind, content=text, attribute=attribute, value=value, ends=ends, ended_value=ended_value,
         valid_from=valid_from or parts[0].at, due_at=due_at,
         entities=(entity,) if entity else (),
         entity_types=((entity, typed),) if entity and typed else (),
@@ -187,10 +188,57 @@ def reminder(c: Clause, rest: Sequence[Clause]) -> Made:
     return [made] if made else []
 
 
+# What ended, with nothing in its place (see Candidate.ends): a job (被裁员, 辞职, 离职, 退休), a couple
+# (分手, 离婚), a pet of theirs that died, a home or workplace said to hold no longer (不再住在…, 已经不在…工作了).
+_JOB_ENDED = re.compile(r"被(?:公司)?(?:裁员|裁了|裁掉|辞退|开除|炒鱿鱼|炒了)|(?<![不没])(?:辞职|离职|退休|失业)(?![前后金的])|"
+                        r"丢了工作")  # not 退休前 (before retiring), 退休金 (a pension)
+_COUPLE_ENDED = re.compile(r"(?<![不没])(?:分手|离婚)")
+_PET_DIED = re.compile(rf"(?:我|我们)家?的?(?P<animal>{_PET})(?P<after>[^，,]*?)(?:去世|死|走)了")
+_NO_LONGER = re.compile(r"不再|已经不|早就不|(?<=不)[^，,]*了$")
+_LIVES_NO_LONGER = re.compile(r"(?:不再|不)(?:住在?|定居在?)(?P<where>[^，,]+)")
+_WORKS_NO_LONGER = re.compile(r"(?:不再|不)在(?P<org>[^，,]+?)(?:上班|工作|任职)")
+
+
+def ended(c: Clause, rest: Sequence[Clause]) -> Made:
+    """ "我上个月被裁员了", "我辞职了", "我和男朋友分手了", "我们家的狗豆豆去世了", "我已经不住在北京了":
+    what the person says ended, a memory that ends the value it names. Not what is ahead ("我想辞职",
+    "明年退休"), denied ("没离职") or a plain "not" ("我不住在北京": nothing ended)."""
+    text = c.text
+    if _looks_ahead(text) is True:
+        return None
+    no_longer = _NO_LONGER.search(text) is not None
+    lives = _LIVES_NO_LONGER.search(text) if no_longer else None
+    works = _WORKS_NO_LONGER.search(text) if no_longer else None
+    if lives and (where := _place(lives.group("where"))):
+        made = _make([c, *rest], MemoryKind.FACT, "no_longer", ends=("home_city",), ended_value=city_of(where))
+    elif works:
+        made = _make([c, *rest], MemoryKind.FACT, "no_longer", ends=("employer",),
+                     ended_value=_tidy(works.group("org")))
+    elif _JOB_ENDED.search(text):
+        left = re.search(r"从(?P<org>[^，,]{2,}?)(?:辞职|离职)", text)
+        made = _make([c, *rest], MemoryKind.EVENT, "job_ended", valid_from=_when(c), ends=("employer", "job_title"),
+                     ended_value=left.group("org") if left else None)
+    elif _COUPLE_ENDED.search(text):
+        made = _make([c, *rest], MemoryKind.EVENT, "parted", valid_from=_when(c), ends=("partner",))
+    elif pet := _PET_DIED.search(text):
+        made = _make([c, *rest], MemoryKind.EVENT, "pet_died", valid_from=_when(c),
+                     ends=(f"pet_{_PETS[pet.group('animal')]}",), ended_value=_pet_name(pet.group("after")))
+    else:
+        return None
+    return [made] if made else []
+
+
+def _pet_name(after: str) -> str | None:
+    """The name said right after the animal ("狗豆豆上个月…": 豆豆), not a time or a verb."""
+    tagged = chinese.tagged(after)
+    first = tagged[0] if tagged else None
+    return first[0] if first and first[1] in ("n", "nr", "nz") and len(first[0]) <= 4 else None
+
+
 def residence(c: Clause, rest: Sequence[Clause]) -> Made:
     m = re.search(r"(?:住在|住|定居在?|安家在?|搬(?:家)?(?:到|去|来)了?|回到了?)(?P<where>.+)", c.text)
-    if not m or re.search(r"住院|住宿|住酒店", c.text):
-        return None
+    if not m or re.search(r"住院|住宿|住酒店", c.text) or c.text[max(m.start() - 1, 0):m.start()] in ("不", "没"):
+        return None  # "我不住在北京": where they do not live is no home
     moving = not m.group().startswith(("住", "定居", "安家"))
     where = _place(m.group("where"))
     ahead = moving and _looks_ahead(c.text) is True
@@ -206,7 +254,7 @@ def residence(c: Clause, rest: Sequence[Clause]) -> Made:
 
 
 def work(c: Clause, rest: Sequence[Clause]) -> Made:
-    m = re.search(r"(?<![现正存实所自])在(?P<org>[^，,]+?)(?:的(?P<unit>[^，,]+?))?(?P<verb>(?<!叫)做|当|上班|工作|任职|实习)(?P<title>[^，,]*)",
+    m = re.search(r"(?<![现正存实所自不没])在(?P<org>[^，,]+?)(?:的(?P<unit>[^，,]+?))?(?P<verb>(?<!叫)做|当|上班|工作|任职|实习)(?P<title>[^，,]*)",
                   c.text)
     if m and len(m.group("org")) == 1 and m.group("org") not in _GENERIC_WORKPLACE:
         m = None  # 在学做肉派, 在练瑜伽: 在 says what one is busy doing, not where one works
@@ -348,7 +396,7 @@ def event(c: Clause, rest: Sequence[Clause]) -> Made:
 
 
 RULES: tuple[Callable[[Clause, Sequence[Clause]], Made], ...] = (
-    reminder, residence, work, switch, diet, health, pet, family, ability, liking, goal, habit, event)
+    reminder, ended, residence, work, switch, diet, health, pet, family, ability, liking, goal, habit, event)
 
 
 def person(c: Clause, rest: Sequence[Clause], rel: str) -> Made:
