@@ -195,7 +195,7 @@ def test_what_the_person_says_ended_ends_its_value(
 @pytest.mark.parametrize(
     "line",
     ["我想辞职", "我明年退休", "我没离职", "我退休前是老师", "我的退休金不多", "我朋友离婚了",
-     "我在腾讯工作"],
+     "我在腾讯工作", "我以前被裁员过"],  # the last: a past no date holds, not the job of now
 )
 def test_what_is_ahead_denied_or_someone_elses_ends_nothing(line: str) -> None:
     assert all(not c.ends for c in said(line))

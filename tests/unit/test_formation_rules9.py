@@ -78,6 +78,10 @@ def test_what_the_person_says_has_ended_names_the_slot_it_ends(
         "my dog Pip is sleeping",
         "I lost my dad in May",  # one of theirs died, no slot of theirs
         "my sister's boyfriend dumped her",  # someone else's parting
+        # an ending at a past no date holds names no value of now: a partner may have come since
+        "I broke up with my boyfriend years ago",
+        "I broke up with my ex a long time ago",
+        "I got divorced when I was 30",
     ],
 )
 def test_what_has_not_ended_ends_nothing(line: str) -> None:

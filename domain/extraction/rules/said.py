@@ -166,6 +166,8 @@ def candidate(
         return None  # a fragment ("To relax by reading", "That got ...")
     if attribute in _SLOT_TYPES and typed is None:
         typed, relation = _SLOT_TYPES[attribute]
+    if ends and ended_value is None and valid_from is None and _ended_at_an_unsaid_time(said.sentence):
+        ends = ()  # "I broke up with my boyfriend years ago": not the partner of now
     return Candidate(
         kind=kind,
         content=content,
@@ -182,6 +184,21 @@ def candidate(
         relations=tuple(Relation(predicate=relation, object=name) for name in entities) if relation else (),
         extractor=f"{RULES_VERSION}:{rule}",
     )
+
+
+# Words that place what is told at a past time no date holds: "years ago", "back then", "once".
+_UNDATED_PAST = frozenset({"ago", "back", "once", "then", "long"})
+_WHEN_MARKS = frozenset({"when", "before", "after", "while", "since"})
+
+
+def _ended_at_an_unsaid_time(sentence: Sentence) -> bool:
+    """Whether a sentence places what ended at a past time it gives no date for ("years ago",
+    "when I was 30", "back then"): an ending that names no value is then no ending of the value
+    in force now, which may have begun since. Said with no time at all, it ended lately."""
+    return any(w.lower in _UNDATED_PAST and w.pos in ("ADV", "ADP", "ADJ") for w in sentence.words) or any(
+        w.dep == "advcl" and any(c.dep in ("mark", "advmod") and c.lower in _WHEN_MARKS
+                                 for c in sentence.children(w.i))
+        for w in sentence.words)
 
 
 Rule = Callable[[Said], list[Candidate]]

@@ -216,16 +216,29 @@ def ended(c: Clause, rest: Sequence[Clause]) -> Made:
                      ended_value=_tidy(works.group("org")))
     elif _JOB_ENDED.search(text):
         left = re.search(r"从(?P<org>[^，,]{2,}?)(?:辞职|离职)", text)
-        made = _make([c, *rest], MemoryKind.EVENT, "job_ended", valid_from=_when(c), ends=("employer", "job_title"),
-                     ended_value=left.group("org") if left else None)
+        value = left.group("org") if left else None
+        made = _make([c, *rest], MemoryKind.EVENT, "job_ended", valid_from=_when(c),
+                     ends=_ending(c, ("employer", "job_title"), value), ended_value=value)
     elif _COUPLE_ENDED.search(text):
-        made = _make([c, *rest], MemoryKind.EVENT, "parted", valid_from=_when(c), ends=("partner",))
+        made = _make([c, *rest], MemoryKind.EVENT, "parted", valid_from=_when(c), ends=_ending(c, ("partner",)))
     elif pet := _PET_DIED.search(text):
         made = _make([c, *rest], MemoryKind.EVENT, "pet_died", valid_from=_when(c),
                      ends=(f"pet_{_PETS[pet.group('animal')]}",), ended_value=_pet_name(pet.group("after")))
     else:
         return None
     return [made] if made else []
+
+
+# A past that no date holds: "几年前", "以前", "那时", "当年", "离过婚".
+_UNDATED_PAST = re.compile(r"前|那时|当年|曾经|过婚|过职")
+
+
+def _ending(c: Clause, slots: tuple[str, ...], value: str | None = None) -> tuple[str, ...]:
+    """The slots an ending ends: none when it names no value and says a past with no date
+    ("我几年前离过婚": not the partner of now, who may have come since)."""
+    if value is None and _when(c) is None and _UNDATED_PAST.search(c.text):
+        return ()
+    return slots
 
 
 def _pet_name(after: str) -> str | None:
