@@ -15,6 +15,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from domain.commands import ProposedVerdict, Similar
@@ -125,11 +126,18 @@ def _overruled(ruled: Judgement, why: str) -> Judgement:
     )
 
 
-def _judge_slot(state: UserState, candidate: Candidate, slot: str) -> Judgement:
+def slot_around(
+    state: UserState, slot: str, moment: datetime
+) -> tuple[MemoryState | None, MemoryState | None]:
+    """The values of `slot` (neither forgotten nor merged) that began last at or before `moment`,
+    and first after it."""
     timeline = [m for m in state.timeline(slot) if not m.forgotten and not m.merged_into]
-    at = bisect_right([m.valid_from for m in timeline], candidate.valid_from)
-    before = timeline[at - 1] if at > 0 else None
-    after = timeline[at] if at < len(timeline) else None
+    at = bisect_right([m.valid_from for m in timeline], moment)
+    return (timeline[at - 1] if at > 0 else None), (timeline[at] if at < len(timeline) else None)
+
+
+def _judge_slot(state: UserState, candidate: Candidate, slot: str) -> Judgement:
+    before, after = slot_around(state, slot, candidate.valid_from)
     value = normalized(candidate.value or candidate.content)
     if before is not None and before.holds_at(candidate.valid_from):
         if before.value_key == value:

@@ -27,7 +27,7 @@ from domain.events import (
     Verdict,
 )
 from domain.extraction.candidate import Candidate, importance
-from domain.extraction.consolidate import Judgement, judge
+from domain.extraction.consolidate import Judgement, judge, slot_around
 from domain.extraction.policy import ExtractionPolicy
 from domain.memories.deciders import remind_before
 from domain.model import MemoryKind, derived_id, normalized
@@ -165,21 +165,14 @@ def _endings(candidate: Candidate, memory_id: str, state: UserState, envelope: E
     events: list[Event] = []
     own = slot_key(candidate.attribute)
     for slot in dict.fromkeys(k for name in candidate.ends if (k := slot_key(name)) is not None and k != own):
-        held = _held_at(state, slot, candidate.valid_from)
-        if held is None or held.memory_id == memory_id or (
+        held, _ = slot_around(state, slot, candidate.valid_from)
+        if held is None or not held.holds_at(candidate.valid_from) or (
                 candidate.ended_value is not None and held.value_key != normalized(candidate.ended_value)):
             continue
         events.append(MemorySuperseded(
             **envelope(), memory_id=held.memory_id, by_memory_id=memory_id, valid_until=candidate.valid_from,
             decided_by=decided_by, reason=f"{slot} ended: {candidate.content}"))
     return events
-
-
-def _held_at(state: UserState, slot: str, moment: datetime) -> MemoryState | None:
-    """The value `slot` held at `moment`, if any."""
-    held = [m for m in state.timeline(slot)
-            if not m.forgotten and not m.merged_into and m.valid_from <= moment]
-    return held[-1] if held and held[-1].holds_at(moment) else None
 
 
 def _decided_by(command: RecordExtraction) -> str:

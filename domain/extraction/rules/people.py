@@ -334,7 +334,7 @@ def people(
             # a pet that died is no pet of theirs now, and its death a day in their life
             found.append(candidate(said, MemoryKind.EVENT, "person", died, entities=(name,), confidence=0.85,
                                    valid_from=when.moment() if when else None,
-                                   ends=(f"pet_{pet.replace(' ', '_')}",), ended_value=name))
+                                   ends=(pet_slot(pet),), ended_value=name))
             continue
         relation_text = f"ex-{relation}" if gone == "ex" else f"late {relation}"
         found.append(
@@ -356,6 +356,11 @@ def people(
     return [f for f in found if f]
 
 
+def pet_slot(pet: str) -> str:
+    """The slot of the person's one pet of a kind: `pet_dog`, `pet_guinea_pig`."""
+    return f"pet_{pet.replace(' ', '_')}"
+
+
 def theirs(said: Said, relation: str, pet: str | None, name: str, rule: str | None = None,
            confidence: float = 0.85) -> Candidate | None:
     """The memory of one of the person's people or animals, by name: "Has a dog named Rolo",
@@ -367,7 +372,7 @@ def theirs(said: Said, relation: str, pet: str | None, name: str, rule: str | No
             MemoryKind.FACT,
             rule or "pet",
             f"Has a {pet} named {name}",
-            attribute=f"pet_{pet.replace(' ', '_')}",
+            attribute=pet_slot(pet),
             value=name,
             entities=(name,),
             typed="animal",
