@@ -412,11 +412,10 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
             )
         ):
             inside -= {w.i for w in sentence.subtree(word.i)}
-    inside -= {
-        w.i
-        for w in sentence.subtree(head.i)
-        if w.head == head.i and w.dep == "advmod" and w.lower in DISCOURSE
-    }  # the word alone: what hangs on a misread "lol" is kept
+    discourse = [w for w in sentence.children(head.i) if w.dep == "advmod" and w.lower in DISCOURSE]
+    inside -= {w.i for w in discourse}  # the word alone: what hangs on a misread "lol" is kept
+    inside -= {a.i for w in discourse for a in sentence.children(w.i) if a.dep == "advmod" and a.pos == "ADV"}
+    # ("right now": the adverb of the word left out goes with it)
     inside -= {w.i for w in sentence.words if w.lower in ("here", "there") and w.dep == "advmod"}
     # "Nurse here, I work nights ...": the one speaking introduces themselves; what the clause says
     # is without it ("Works nights ...", not "... in Bristol Nurse").

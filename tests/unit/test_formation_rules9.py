@@ -184,6 +184,9 @@ def test_what_is_not_theirs_falling_due_is_no_to_do(line: str) -> None:
         ("I'm not vegan anymore", "Is not vegan anymore", "diet", "vegan"),
         ("I'm not veggie any more", "Is not veggie any more", "diet", "vegetarian"),
         ("I'm not with Tom anymore", "Is not with Tom anymore", "partner", "Tom"),
+        # the parser hangs "no longer" on the adjective, not on "'m": still a denial, never "Is vegetarian"
+        ("I'm no longer vegetarian.", "Is no longer vegetarian", "diet", "vegetarian"),
+        ("I'm no longer a vegan", "Is no longer a vegan", "diet", "vegan"),
     ],
 )
 def test_a_value_said_to_hold_no_longer_is_ended(
@@ -207,3 +210,99 @@ def test_a_value_said_to_hold_no_longer_is_ended(
 )
 def test_what_is_not_said_to_hold_no_longer_ends_nothing(line: str) -> None:
     assert ended(line) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["I'm no longer vegetarian.", "I'm no longer vegetarian", "I'm no longer a vegan", "I'm not vegetarian"],
+)
+def test_a_diet_denied_on_its_adjective_fills_no_diet(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "diet"] == []
+
+
+# --- moved out, out of work, a couple said as the subject --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory", "value", "since"),
+    [
+        ("I moved out of London last month", "Moved out of London in March 2026", "London", "2026-03-01"),
+        ("we moved away from Berlin in 2020", "Moved away from Berlin in 2020", "Berlin", "2020-01-01"),
+    ],
+)
+def test_a_city_moved_out_of_is_home_no_longer(line: str, memory: str, value: str, since: str) -> None:
+    [moved] = found(line)
+    assert (moved.content, moved.ends, moved.ended_value) == (memory, ("home_city",), value)
+    assert moved.attribute is None  # no new home named
+    assert moved.valid_from is not None and str(moved.valid_from.date()) == since
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'm moving out of London in May",  # ahead: not yet
+        "I moved out of my parents' house",  # no city
+        "I moved the sofa out of the flat",  # a thing moved
+        "my sister moved out of London",  # hers
+        "I never moved away from Leeds",
+    ],
+)
+def test_what_is_no_move_out_of_a_city_ends_nothing(line: str) -> None:
+    assert ended(line) == []
+
+
+def test_a_move_from_one_city_to_another_still_fills_the_slot() -> None:
+    [memory] = found("I moved from London to Leeds")
+    assert (memory.attribute, memory.value, memory.ends) == ("home_city", "Leeds", ())
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I'm unemployed at the moment", "Is unemployed at the moment"),
+        ("I'm currently unemployed", "Is currently unemployed"),
+        ("I'm between jobs right now", "Is between jobs"),
+        ("I'm out of work", "Is out of work"),
+        ("I've been unemployed since March", "Has been unemployed since March 2026"),
+    ],
+)
+def test_being_out_of_work_now_ends_the_job(line: str, memory: str) -> None:
+    assert [(c.content, c.ends, c.ended_value) for c in found(line)] == [(memory, JOB, None)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I was unemployed for two years",  # what was
+        "my brother is unemployed",  # his
+        "I'm not unemployed",
+        "if I'm unemployed next year, I'll move",
+        "are you unemployed?",
+        "I'm out of milk",
+    ],
+)
+def test_what_is_not_being_out_of_work_now_ends_no_job(line: str) -> None:
+    assert ended(line) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["My girlfriend and I split up in March", "my husband and I separated last year"],
+)
+def test_a_couple_said_as_the_subject_parted_however_parsed(line: str) -> None:
+    assert ended(line) == [(("partner",), None)]
+
+
+def test_another_couple_parting_ends_no_partner_of_theirs() -> None:
+    assert ended("My sister and her husband split up") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I'm learning Spanish right now", "Is learning Spanish"),
+        ("I live in Leeds right now", "Lives in Leeds"),
+    ],
+)
+def test_right_now_leaves_with_its_now(line: str, memory: str) -> None:
+    assert [c.content for c in found(line)] == [memory]

@@ -25,7 +25,7 @@ from domain.extraction.clauses import Clause, clauses, is_question, is_sarcastic
 from domain.extraction.render import times
 from domain.extraction.rules.answers import answers
 from domain.extraction.rules.elided import with_subjects
-from domain.extraction.rules.ended import no_longer
+from domain.extraction.rules.ended import no_longer, out_of_work
 from domain.extraction.rules.happenings import event, family_ahead, plan, rescheduled, scheduled
 from domain.extraction.rules.identity import (
     copula,
@@ -54,6 +54,7 @@ RULES: tuple[Rule, ...] = (
     rescheduled,
     own_name,
     no_longer,
+    out_of_work,
     residence,
     origin,
     work,

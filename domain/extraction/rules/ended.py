@@ -31,7 +31,10 @@ def no_longer(said: Said) -> list[Candidate]:
 
 def _no_longer_said(said: Said) -> bool:
     """ "no longer", "anymore", "any more" on the clause's verb."""
-    for word in children(said, said.clause.head, "advmod", "npadvmod"):
+    head = said.clause.head
+    complements = children(said, head, "acomp", "attr") if head.lemma.lower() == "be" else []
+    for word in [*children(said, head, "advmod", "npadvmod"),
+                 *(w for c in complements for w in children(said, c, "advmod"))]:
         below = {c.lower for c in children(said, word)}
         if word.lower == "anymore" or (word.lower == "longer" and "no" in below) or (
                 word.lower == "more" and "any" in below):
@@ -73,3 +76,27 @@ def _what_ended(said: Said) -> tuple[str, str | None] | None:
 def _name(said: Said, word: Word) -> str:
     """The whole name a word is part of ("Deutsche Bank", not "Bank")."""
     return joined([w for w in said.sentence.subtree(word.i) if w.pos == "PROPN"])
+
+
+_WITHOUT_WORK = frozenset({"unemployed", "jobless"})
+
+
+def out_of_work(said: Said) -> list[Candidate]:
+    """ "I'm unemployed", "I'm between jobs", "I've been out of work since March": no employer
+    and no job now, whoever they were. What was ("I was unemployed for two years") ends nothing."""
+    clause = said.clause
+    head = clause.head
+    if clause.person != "i" or not clause.asserted or head.lemma.lower() != "be":
+        return []
+    if clause.past and not clause.perfect:
+        return []
+    without = any(w.lower in _WITHOUT_WORK for w in children(said, head, "acomp")) or any(
+        (p.lower == "between" and any(o.lower == "jobs" for o in children(said, p, "pobj")))
+        or (p.lower == "out" and any(o.lower == "work" for of in children(said, p, "prep") if of.lower == "of"
+                                     for o in children(said, of, "pobj")))
+        for p in children(said, head, "prep")
+    )
+    if not without:
+        return []
+    return one(candidate(said, MemoryKind.FACT, "out_of_work", said.text(), ends=("employer", "job_title"),
+                         valid_from=said.when(), confidence=0.8))

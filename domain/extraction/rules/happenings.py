@@ -97,7 +97,11 @@ def _parted_as_a_couple(said: Said) -> list[Candidate]:
         return []
     if clause.lemma in ("break", "split") and not any(p.lower == "up" for p in children(said, head, "prt")):
         return []
-    together = {w.i: w for s in children(said, head, "nsubj", "nsubjpass")
+    subjects = children(said, head, "nsubj", "nsubjpass")
+    if head.dep == "conj" and said.sentence.words[head.head].pos in ("NOUN", "PROPN"):
+        # "My girlfriend and I split up": the parser may take the first of the two for the root
+        subjects = [*subjects, said.sentence.words[head.head]]
+    together = {w.i: w for s in subjects
                 for w in (s, *(c for c in said.sentence.subtree(s.i) if c.dep == "conj"))}
     partner = next((w for w in together.values() if w.lemma.lower() in lex.PARTNERS
                     and any(c.lower in ("my", "our") for c in children(said, w, "poss"))), None)

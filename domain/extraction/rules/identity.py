@@ -96,7 +96,7 @@ def residence(said: Said) -> list[Candidate]:
             if prep.lower == "in":
                 target = place(said, prep) or target
     if target is None:
-        return []
+        return _moved_out(said) if lemma in ("move", "relocate") and not _a_thing_moved(said) else []
     content = said.text(drop=_purpose(said))
     ahead = (
         clause.looking_ahead
@@ -119,6 +119,26 @@ def residence(said: Said) -> list[Candidate]:
             valid_from=said.when(),
         )
     return [found] if found else []
+
+
+def _moved_out(said: Said) -> list[Candidate]:
+    """ "I moved out of London last month", "we moved away from Berlin in 2020": the city they left,
+    with nowhere named in its place, is home no longer (that city only: "moved out of London" ends
+    nothing where home is Leeds). A move ahead ("I'm moving out of London") has not happened yet."""
+    if not said.clause.past:
+        return []
+    left = None
+    for prep in _move_preps(said):
+        if prep.lower == "from":
+            left = place(said, prep, named=True)
+        elif prep.lower == "out":
+            left = next((w for p in children(said, prep, "prep") if p.lower == "of"
+                         and (w := place(said, p, named=True))), None)
+        if left:
+            return one(candidate(said, MemoryKind.FACT, "moved_out", said.text(drop=_purpose(said)),
+                                 entities=(left,), valid_from=said.when(), ends=("home_city",),
+                                 ended_value=left))
+    return []
 
 
 def _move_bound(said: Said) -> Word | None:

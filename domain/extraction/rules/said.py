@@ -15,7 +15,7 @@ from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
 # 8: places the parser missed, a thing that suits the person, a condition after "type"
-RULES_VERSION = "rules/9"
+RULES_VERSION = "rules/10"
 _NOT_A_START = frozenset(
     {
         "to",
