@@ -306,3 +306,45 @@ def test_another_couple_parting_ends_no_partner_of_theirs() -> None:
 )
 def test_right_now_leaves_with_its_now(line: str, memory: str) -> None:
     assert [c.content for c in found(line)] == [memory]
+
+
+# --- who one works with is no employer; a hyphen is part of a name ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "employer"),
+    [
+        ("I work with Tom at Tesco", "Tesco"),  # Tom works beside them; Tesco employs them
+        ("I work with Deloitte", "Deloitte"),
+        ("I started a new job with Deloitte", "Deloitte"),
+        ("I started working at Aldi", "Aldi"),
+    ],
+)
+def test_the_employer_is_the_company_not_the_person_beside_them(line: str, employer: str) -> None:
+    assert [c.value for c in found(line) if c.attribute == "employer"] == [employer]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I work with Tom",
+        "I work closely with Sarah",
+        "I work with my dad",
+        "I work with children",
+        "so I've started walking every evening after work with Efua",  # a habit begun, no job
+        "I started running with Tom",
+    ],
+)
+def test_someone_worked_or_walked_with_is_no_employer(line: str) -> None:
+    assert [c for c in found(line) if c.attribute == "employer"] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("My manager Mrs Owusu-Ansah is strict but fair", "Mrs Owusu-Ansah"),
+        ("my friend Jean-Luc is visiting", "Jean-Luc"),
+    ],
+)
+def test_a_hyphenated_name_keeps_its_hyphen(line: str, name: str) -> None:
+    assert any(name in c.content and "OwusuAnsah" not in c.content for c in found(line))

@@ -266,14 +266,19 @@ def work(said: Said) -> list[Candidate]:
         or clause.lemma not in ("work", "join", "start", "drive", "teach", "intern", "volunteer")
     ):
         return []
+    if clause.lemma in ("join", "start") and any(
+        x.pos == "VERB" and x.lemma.lower() not in _WORKING for x in children(said, clause.head, "xcomp")
+    ):
+        return []  # "I've started walking with Efua", "I started running": a habit begun, no job
     found: list[Candidate | None] = []
     preps = children(said, clause.head, "prep")
     role = next((p for p in preps if p.lower == "as"), None)
     inside = clause_words(clause)
     where = next(
-        (p for p in inside if p.dep == "prep" and p.lower in ("at", "for", "with") and organisation(said, p)),
+        (p for by in (("at", "for"), ("with",)) for p in inside
+         if p.dep == "prep" and p.lower in by and organisation(said, p) and not _with_someone(said, p)),
         None,
-    ) or next((p for p in preps if p.lower in ("at", "for", "with")), None)
+    ) or next((p for p in preps if p.lower in ("at", "for", "with") and not _with_someone(said, p)), None)
     if (
         clause.lemma == "work"
         and any(p.lower == "on" for p in preps)
@@ -343,6 +348,23 @@ def work(said: Said) -> list[Candidate]:
     ):
         found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
     return [f for f in found if f] + (_home_said_here(said) or _home_of_work(said, found))
+
+
+_WORKING = frozenset({"work", "teach", "intern", "volunteer"})
+
+
+def _with_someone(said: Said, prep: Word) -> bool:
+    """ "I work with Tom", "... with my friend Sam": a person one works beside, not an employer."""
+    if prep.lower != "with":
+        return False
+    under = [w for w in said.sentence.subtree(prep.i) if w.i != prep.i]
+    return any(
+        w.ent == "PERSON" or w.text in said.known or w.pos == "PRON"
+        or (w.dep == "pobj" and (w.lemma.lower() in lex.OWN_PEOPLE | lex.CASUAL
+                                 or any(c.dep == "poss" for c in said.sentence.children(w.i))))
+        for w in under
+    ) or (bool(under) and all(w.pos == "PROPN" for w in under if w.dep == "pobj")
+          and not any(w.ent for w in under))  # a bare name no one took for a company: "with Efua"
 
 
 def _a_workplace(said: Said, prep: Word) -> bool:

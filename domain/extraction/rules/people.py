@@ -98,10 +98,10 @@ def _full_name(said: Said, word: Word) -> str:
     words = [
         w
         for w in said.sentence.subtree(word.i)
-        if w.pos == "PROPN" or (w.pos == "PUNCT" and w.text == ".") and w.i <= word.i
+        if w.pos == "PROPN" or (w.pos == "PUNCT" and w.text in (".", "-")) and w.i <= word.i
     ] or [word]
     words = [w for w in words if w.i <= word.i or w.head == word.i and w.pos == "PROPN"]
-    return joined(words).strip(" ,")
+    return joined(words).strip(" ,-")  # "Owusu-Ansah", "Jean-Luc": the hyphen is the name's
 
 
 _GONE = frozenset({"late", "ex", "former", "deceased", "dead"})
