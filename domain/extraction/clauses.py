@@ -347,7 +347,7 @@ def negated(sentence: Sentence, head: Word) -> bool:
     children = sentence.children(head.i)
     if head.lemma.lower() == "be":  # "I'm no longer vegetarian": the parser hangs it on the adjective
         children = [*children, *(g for c in children if c.dep in ("acomp", "attr")
-                                 for g in sentence.children(c.i) if g.dep in ("neg", "advmod"))]
+                                 for g in sentence.children(c.i) if g.dep == "advmod")]
     around = [*children, *(g for c in children if c.dep == "advmod" for g in sentence.children(c.i))]
     return any(
         c.dep == "neg" or (c.lower in _NEGATIONS and c.dep in ("advmod", "neg", "det")) for c in around

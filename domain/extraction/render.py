@@ -11,7 +11,15 @@ from datetime import datetime
 
 from domain.extraction.clauses import Clause, is_noise
 from domain.extraction.lexicon import DISCOURSE
-from domain.extraction.times import WEEKDAYS, When, resolve_phrase, resolve_written_date, written
+from domain.extraction.times import (
+    MONTHS,
+    WEEKDAYS,
+    When,
+    names_a_kind,
+    resolve_phrase,
+    resolve_written_date,
+    written,
+)
 from domain.text.parse import Sentence, Word
 
 _PRONOUNS = {
@@ -89,6 +97,8 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         words = _widened(sentence, kind, words)
         if kind not in ("DATE", "TIME") and not (kind == "ORDINAL" and words[0].lower == "the"):
             continue
+        if any(d.first <= words[0].i <= d.last for d in found) or _a_kind_of_thing(sentence, words):
+            continue  # "May" of "the 4th of May", taken with its day; "the Christmas cards"
         after = sentence.words[words[-1].i + 1] if words[-1].i + 1 < len(sentence.words) else None
         if words[0].lower in _NOT_TIMES or _recurring([*words, *([after] if after is not None else [])]):
             continue
@@ -130,6 +140,21 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
     return found
 
 
+def _a_kind_of_thing(sentence: Sentence, words: list[Word]) -> bool:
+    """ "the Christmas cards", "my winter coat", "the autumn leaves": a season or a holiday that
+    says what kind a thing is (the noun after it, or a plural the parser took for a verb)."""
+    if len(words) != 1 or not names_a_kind(words[0].text):
+        return False
+    word = words[0]
+    head = sentence.words[word.head]
+    if word.dep in ("compound", "amod", "nmod") and head.i > word.i and head.pos in ("NOUN", "PROPN"):
+        return True
+    after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
+    before = sentence.words[word.i - 1] if word.i > 0 else None
+    return (after is not None and before is not None and before.lower in ("the", "my", "our", "a")
+            and after.tag in ("NNS", "VBZ") and after.lower.endswith("s"))
+
+
 _DAY_OF_MONTH = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)")
 _PART_OF = ("end", "start", "beginning", "middle")
 
@@ -144,6 +169,9 @@ def _widened(sentence: Sentence, kind: str, words: list[Word]) -> list[Word]:
     counting = after is not None and after.pos in ("NOUN", "PROPN", "ADJ")  # "the 3rd time", "the 2nd floor"
     if kind == "ORDINAL" and len(words) == 1 and _DAY_OF_MONTH.fullmatch(words[0].lower) and (
             before and before[-1].lower == "the") and not counting:
+        month = sentence.words[after.i + 1] if after and after.i + 1 < len(sentence.words) else None
+        if after is not None and after.lower == "of" and month is not None and month.lower in MONTHS:
+            return [before[-1], *words, after, month]  # "the 4th of May", its month read as no date
         return [before[-1], *words]
     if kind == "DATE" and len(before) >= 2 and before[-1].lower == "of" and before[-2].lower in _PART_OF:
         start = before[-2].i

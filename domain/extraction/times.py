@@ -422,6 +422,9 @@ def _holiday(m: re.Match[str], at: date, future: bool | None) -> When:
     return When(found, "day", f"{m.group('prep') or 'at'} {name} {found.year}")
 
 
+_DAYS_OF_A_MONTH = re.compile(
+    rf"(?P<a>\d{{1,2}})(?:st|nd|rd|th)? (?P<joint>and|&|to|-|–) (?P<b>\d{{1,2}})(?:st|nd|rd|th)? "
+    rf"(?:of )?(?P<month>{_MONTHS})")
 _NUMERIC = re.compile(r"(?P<a>\d{1,4})[/.-](?P<b>\d{1,2})(?:[/.-](?P<c>\d{2,4}))?")
 _MONTH_WORD = re.compile(rf"\b(?:{_MONTHS})\b")
 
@@ -432,6 +435,14 @@ def resolve_written_date(phrase: str, at: datetime, future: bool | None = None) 
     order is unsure (3/4: March or April?) is nothing, since people write both."""
     text = re.sub(r"\s+", " ", phrase.strip().lower())
     text = re.sub(r"^(?:on|by|before|until|from|since|for) ", "", text)
+    days = _DAYS_OF_A_MONTH.fullmatch(text)
+    if days:  # "24 and 25 November": from the first (dateparser reads "25" as a year)
+        first = resolve_written_date(f"{days.group('a')} {days.group('month')}", at, future)
+        if first is None:
+            return None
+        joint = "and" if days.group("joint") in ("and", "&") else "to"
+        return When(first.start, "day", f"on {first.start.day} {joint} {days.group('b')} "
+                                        f"{MONTHS[first.start.month - 1].capitalize()} {first.start.year}")
     numeric = _NUMERIC.fullmatch(text)
     order = None
     if numeric:
@@ -455,7 +466,9 @@ def resolve_written_date(phrase: str, at: datetime, future: bool | None = None) 
     if order:
         settings["DATE_ORDER"] = order
     found = dateparser.parse(text, languages=["en"], settings=settings)
-    return _on(found.date()) if found is not None else None
+    if found is None or (not re.search(r"\d{4}", text) and abs(found.year - at.year) > 1):
+        return None  # a year no one wrote, far from the time said: a misreading
+    return _on(found.date())
 
 
 _RESOLVERS = {
@@ -518,3 +531,9 @@ def resolve(text: str, at: datetime, future: bool = False) -> datetime | None:
         if _WHEN_WORD.search(phrase) and phrase.strip().lower() not in {"may", "march", "sun"}:
             return moment.replace(tzinfo=UTC)
     return None
+
+
+def names_a_kind(word: str) -> bool:
+    """A season or a holiday, which said before a noun names a kind of thing ("summer tyres",
+    "Christmas cards", "autumn leaves"), not a time."""
+    return word.lower() in _SEASONS or word.lower() in _HOLIDAYS

@@ -228,6 +228,9 @@ def test_a_diet_denied_on_its_adjective_fills_no_diet(line: str) -> None:
     [
         ("I moved out of London last month", "Moved out of London in March 2026", "London", "2026-03-01"),
         ("we moved away from Berlin in 2020", "Moved away from Berlin in 2020", "Berlin", "2020-01-01"),
+        # moved to somewhere that is no city: the city left is home no longer all the same
+        ("I moved from a flat in Bristol to a house in the country in May",
+         "Moved from a flat in Bristol to a house in the country in May 2025", "Bristol", "2025-05-01"),
     ],
 )
 def test_a_city_moved_out_of_is_home_no_longer(line: str, memory: str, value: str, since: str) -> None:

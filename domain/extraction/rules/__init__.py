@@ -15,6 +15,7 @@ is always the same: extracting a conversation twice gives the same memories.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
@@ -134,7 +135,33 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 _keep(found, candidate)
         for candidate in named_after(sentences, owners, position, said_at):
             _keep(found, candidate)
-    return _said_over_guessed(list(found.values()))
+    return _said_over_guessed(_ended_named(list(found.values())))
+
+
+def _ended_named(found: list[Candidate]) -> list[Candidate]:
+    """ "Me and my partner Rhys split up last year": the name given in the line that ends a slot is
+    the value it ends, not the slot's value from then on (the person read apart would make Rhys
+    the partner now); the ending names them, and that person's memory goes."""
+    endings = {(c.positions[0], slot): c
+               for c in found if c.positions and c.ended_value is None for slot in c.ends}
+    names: dict[int, str] = {}
+    gone: set[int] = set()
+    for c in found:
+        if not (c.positions and c.attribute and c.value and c.kind is MemoryKind.PERSON):
+            continue
+        ending = endings.get((c.positions[0], c.attribute))
+        if ending is not None:
+            names[id(ending)] = c.value
+            gone.add(id(c))
+    return [_naming(c, names[id(c)]) if id(c) in names else c for c in found if id(c) not in gone]
+
+
+def _naming(ending: Candidate, name: str) -> Candidate:
+    content = ending.content
+    if name not in content:  # "Split up with their partner" -> "... their partner Rhys"
+        content = re.sub(r"\b(their [a-z]+)\b", rf"\1 {name}", content, count=1)
+    return ending.model_copy(
+        update={"ended_value": name, "entities": (*ending.entities, name), "content": content})
 
 
 def _people_named(found: Iterable[Candidate]) -> dict[str, str]:

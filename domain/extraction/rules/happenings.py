@@ -105,7 +105,7 @@ def _parted_as_a_couple(said: Said) -> list[Candidate]:
                 for w in (s, *(c for c in said.sentence.subtree(s.i) if c.dep == "conj"))}
     partner = next((w for w in together.values() if w.lemma.lower() in lex.PARTNERS
                     and any(c.lower in ("my", "our") for c in children(said, w, "poss"))), None)
-    if partner is None or not any(w.lower == "i" for w in together.values()):
+    if partner is None or not any(w.lower in ("i", "me") for w in together.values()):
         return []
     gone = [d for d in said.dated if d.when.moment().date() <= said.at.date()]
     text = f"{_PARTING[clause.lemma]} their {partner.lower} {gone[0].text if gone else ''}".strip()

@@ -123,12 +123,14 @@ def residence(said: Said) -> list[Candidate]:
 
 def _moved_out(said: Said) -> list[Candidate]:
     """ "I moved out of London last month", "we moved away from Berlin in 2020": the city they left,
-    with nowhere named in its place, is home no longer (that city only: "moved out of London" ends
-    nothing where home is Leeds). A move ahead ("I'm moving out of London") has not happened yet."""
+    with no city named in its place ("... from a flat in Bristol to a house in the country"), is
+    home no longer (that city only: "moved out of London" ends nothing where home is Leeds). A move
+    ahead ("I'm moving out of London") has not happened yet."""
+    preps = _move_preps(said)
     if not said.clause.past:
         return []
     left = None
-    for prep in _move_preps(said):
+    for prep in preps:
         if prep.lower == "from":
             left = place(said, prep, named=True)
         elif prep.lower == "out":

@@ -216,7 +216,9 @@ def place(said: Said, under: Word, named: bool = False) -> str | None:
         if kind in ("GPE", "LOC") and words[0].i in inside:
             return joined(words)
     if named:
-        proper = [w for w in said.sentence.subtree(under.i) if w.pos == "PROPN" and w.ent not in ("ORG",)]
+        # written with a capital ("a van route": "van" is no name, whatever its tag)
+        proper = [w for w in said.sentence.subtree(under.i)
+                  if w.pos == "PROPN" and w.ent not in ("ORG",) and not w.text[:1].islower()]
         # "to Tom's": someone's home, no place; "to Davao for my friend's wedding" is a place
         named_at = {w.i for w in proper}
         possessed = any(w.tag == "POS" and w.head in named_at for w in said.sentence.subtree(under.i))

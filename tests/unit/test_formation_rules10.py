@@ -1,0 +1,101 @@
+"""Round ten of the offline rules: dates that were written wrong, a lower-case word taken for a
+city, an ex kept as the partner now. Every sentence is our own, none from a benchmark; each with
+what it must leave alone."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from domain.commands import Message
+from domain.extraction.candidate import Candidate
+from domain.extraction.render import times
+from domain.extraction.rules import extract
+from domain.extraction.times import resolve_written_date
+from domain.text.english import typed_plainly
+from infra.nlp import english_parser
+
+SAID_AT = datetime(2026, 4, 14, 8, 10, tzinfo=UTC)  # a Tuesday
+
+
+def found(line: str) -> list[Candidate]:
+    return extract([Message(role="user", content=line, timestamp=SAID_AT)], SAID_AT, english_parser())
+
+
+def dated(line: str) -> list[tuple[str, date]]:
+    [sentence] = english_parser().parse([typed_plainly(line)])[0]
+    return [(d.text, d.when.start) for d in times(sentence, SAID_AT, True)]
+
+
+# --- dates ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # two days of one month: the first, and both written (dateparser read "25" as a year: 2125)
+        ("we fly to Rome on 24 and 25 November", [("on 24 and 25 November 2026", date(2026, 11, 24))]),
+        ("the course is 3 to 5 June", [("on 3 to 5 June 2026", date(2026, 6, 3))]),
+        # the day and its month once, not "on 4 May 2026 of May"
+        ("I start the 4th of May, can't wait", [("on 4 May 2026", date(2026, 5, 4))]),
+        # a season or a holiday that says what kind a thing is, is no time
+        ("remind me to post the Christmas cards by December 10",
+         [("by 10 December 2026", date(2026, 12, 10))]),
+        ("I need to find my winter coat", []),
+        ("we went to see the autumn leaves", []),
+        # ... and a time where it is one
+        ("We're going to Spain in the summer.", [("in summer 2026", date(2026, 6, 1))]),
+        ("I'll see them at Christmas", [("at Christmas 2026", date(2026, 12, 25))]),
+    ],
+)
+def test_what_a_line_says_of_its_times(line: str, expected: list[tuple[str, date]]) -> None:
+    assert dated(line) == expected
+
+
+def test_a_written_date_far_from_now_with_no_year_written_is_no_date() -> None:
+    assert resolve_written_date("24 and 25 November", SAID_AT, True) is not None
+    assert resolve_written_date("14/03/1985", SAID_AT, False) is not None  # a year written stays
+    assert resolve_written_date("May 25", SAID_AT, True) == resolve_written_date("25 May", SAID_AT, True)
+
+
+def test_the_memory_keeps_both_days_and_the_kind_of_thing() -> None:
+    assert [c.content for c in found("We go to Kyoto to see the autumn leaves on 24 and 25 November")] == [
+        "Goes to Kyoto to see the autumn leaves on 24 and 25 November 2026"]
+
+
+# --- a lower-case word is no city ---------------------------------------------------------------------
+
+
+def test_a_word_in_lower_case_is_no_place_moved_to() -> None:
+    assert [c for c in found("also I moved to a van route, started last Monday") if c.attribute] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "city"), [("I moved to Leeds.", "Leeds"), ("we moved to Olsztyn", "Olsztyn")])
+def test_a_city_moved_to_still_fills_home(line: str, city: str) -> None:
+    assert [c.value for c in found(line) if c.attribute == "home_city"] == [city]
+
+
+# --- an ex named where the couple parted ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "memory"),
+    [
+        ("Me and my partner Rhys split up last year", "Rhys", "Split up with their partner Rhys in 2025"),
+        ("My husband Dev and I split up in May", "Dev", "Split up with their husband Dev in May 2025"),
+        ("I broke up with my boyfriend Tom last week", "Tom",
+         "Broke up with their boyfriend Tom in the week of 6 April 2026"),
+    ],
+)
+def test_the_one_parted_from_is_the_value_ended_not_the_partner_now(
+    line: str, name: str, memory: str
+) -> None:
+    memories = found(line)
+    assert [(c.content, c.ends, c.ended_value) for c in memories] == [(memory, ("partner",), name)]
+    assert not any(c.attribute == "partner" for c in memories)
+
+
+def test_a_partner_named_with_no_parting_is_the_partner() -> None:
+    assert [(c.attribute, c.value) for c in found("My husband Dev is a chef.")] == [("partner", "Dev")]
