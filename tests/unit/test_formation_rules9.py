@@ -351,3 +351,15 @@ def test_someone_worked_or_walked_with_is_no_employer(line: str) -> None:
 )
 def test_a_hyphenated_name_keeps_its_hyphen(line: str, name: str) -> None:
     assert any(name in c.content and "OwusuAnsah" not in c.content for c in found(line))
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I work with Tom", "Works with Tom"),
+        ("I've started touring with a jazz band", "Has started touring with a jazz band"),
+        ("I started a book club with Anna", "Started a book club with Anna"),
+    ],
+)
+def test_what_is_said_with_someone_is_kept_with_no_employer(line: str, memory: str) -> None:
+    assert [(c.content, c.attribute) for c in found(line)] == [(memory, None)]

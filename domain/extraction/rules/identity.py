@@ -268,19 +268,26 @@ def work(said: Said) -> list[Candidate]:
         or clause.lemma not in ("work", "join", "start", "drive", "teach", "intern", "volunteer")
     ):
         return []
-    if clause.lemma in ("join", "start") and any(
-        x.pos == "VERB" and x.lemma.lower() not in _WORKING for x in children(said, clause.head, "xcomp")
-    ):
-        return []  # "I've started walking with Efua", "I started running": a habit begun, no job
+    # "I've started touring with a band", "I started running with Tom": something begun, no job
+    begun = clause.lemma in ("join", "start") and any(
+        x.pos == "VERB" and x.lemma.lower() not in _WORKING for x in children(said, clause.head, "xcomp"))
     found: list[Candidate | None] = []
     preps = children(said, clause.head, "prep")
     role = next((p for p in preps if p.lower == "as"), None)
     inside = clause_words(clause)
     where = next(
         (p for by in (("at", "for"), ("with",)) for p in inside
-         if p.dep == "prep" and p.lower in by and organisation(said, p) and not _with_someone(said, p)),
+         if p.dep == "prep" and p.lower in by and organisation(said, p)),
         None,
-    ) or next((p for p in preps if p.lower in ("at", "for", "with") and not _with_someone(said, p)), None)
+    ) or next((p for p in preps if p.lower in ("at", "for", "with")), None)
+    if begun:
+        where = where or next((p for p in inside if p.dep == "prep" and p.lower in ("at", "for", "with")),
+                              None)
+    if where is not None and (begun or _with_someone(said, where)):
+        # "I work with Tom", "started a running group with Anna": said as it was, with no employer
+        return one(candidate(said, MemoryKind.FACT, "work", said.text(), valid_from=said.when()))
+    if begun:
+        return []
     if (
         clause.lemma == "work"
         and any(p.lower == "on" for p in preps)
