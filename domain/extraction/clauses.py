@@ -171,6 +171,8 @@ def is_question(sentence: Sentence) -> bool:
             return True
     if not words:
         return False
+    if asked_after_a_comma(sentence) is not None:
+        return True
     first = words[0]
     if first.lower == "do" and len(words) > 1 and words[1].lower in ("n't", "not"):
         return False  # "Don't use emojis": an order, not a question ("Don't you think ...?" ends in "?")
@@ -354,12 +356,31 @@ def negated(sentence: Sentence, head: Word) -> bool:
     ) or any(c.lower == "anymore" for c in children)
 
 
+_INVERTED = frozenset({"can", "could", "should", "would", "will", "shall", "may", "might", "do", "does",
+                       "did", "is", "are", "am"})
+
+
+def asked_after_a_comma(sentence: Sentence) -> int | None:
+    """ "I'm coeliac, where could I get lunch near the station": a question typed with no question
+    mark after a statement — a question word, then its verb before the subject — the comma before
+    it. "I live in Leeds, where I grew up" is no question (its subject comes first)."""
+    if sentence.text.rstrip().endswith("?"):
+        return None
+    words = sentence.words
+    for comma in (w for w in words if w.text == ","):
+        after = [w for w in words[comma.i + 1:] if w.pos not in ("PUNCT", "INTJ")]
+        if (len(after) >= 3 and after[0].tag in ("WRB", "WP", "WDT") and after[1].lower in _INVERTED
+                and after[2].pos == "PRON"):
+            return comma.i
+    return None
+
+
 def _question_after(sentence: Sentence) -> int | None:
     """Where the question starts in a line that states something and then asks ("I'm allergic to
     penicillin, how do I say that?"): the comma before a question's opener; None when none."""
     words = sentence.words
     if not sentence.text.rstrip().endswith("?"):
-        return None
+        return asked_after_a_comma(sentence)
     for comma in reversed([w for w in words if w.text == ","]):
         after = [w for w in words[comma.i + 1:] if w.pos not in ("PUNCT", "INTJ")]
         if len(after) >= 2 and after[0].lower in _QUESTION_OPENERS and (

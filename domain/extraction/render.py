@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from domain.extraction.clauses import Clause, is_noise
+from domain.extraction.clauses import Clause, asked_after_a_comma, is_noise
 from domain.extraction.lexicon import DISCOURSE
 from domain.extraction.times import (
     MONTHS,
@@ -138,6 +138,21 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         if when is not None and when.grain == "day":
             found.append(Dated(before.i, word.i, when.text, when))
     return found
+
+
+def _another_clause_after(sentence: Sentence, head: Word) -> int | None:
+    """The comma after the clause's head where another clause of the person's starts ("..., so at
+    home I bake", "..., because I ...") that the parser hung inside this one: a joining word after
+    the comma and a subject "I" or "we" of its own later on."""
+    words = sentence.words
+    for comma in (w for w in words[head.i + 1:] if w.text == ","):
+        after = words[comma.i + 1] if comma.i + 1 < len(words) else None
+        if after is None or after.lower not in _SUBORDINATE:
+            continue
+        if any(w.lower in ("i", "we") and w.dep in ("nsubj", "nsubjpass") and w.head != head.i
+               for w in words[comma.i + 2:]):
+            return comma.i
+    return None
 
 
 def _a_kind_of_thing(sentence: Sentence, words: list[Word]) -> bool:
@@ -451,6 +466,12 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
         c.lower == "here" and c.dep == "advmod" for c in sentence.children(intro.i))
         for w in sentence.subtree(intro.i)}
     inside -= {w.i for w in _remarks_before(sentence, head)}
+    asked = asked_after_a_comma(sentence)
+    if asked is not None and head.i < asked:  # "I'm coeliac, where could I get lunch": what is asked
+        inside -= {w.i for w in sentence.words if w.i >= asked}
+    joined_on = _another_clause_after(sentence, head)
+    if joined_on is not None:  # "I'm lactose intolerant, so at home I bake dairy free"
+        inside -= {w.i for w in sentence.words if w.i >= joined_on}
     inside -= set(drop)
     for word in [w for w in sentence.words if w.i in inside and w.lower in _OTHERS and w.pos == "PRON"]:
         if word.i not in inside:

@@ -99,3 +99,46 @@ def test_the_one_parted_from_is_the_value_ended_not_the_partner_now(
 
 def test_a_partner_named_with_no_parting_is_the_partner() -> None:
     assert [(c.attribute, c.value) for c in found("My husband Dev is a chef.")] == [("partner", "Dev")]
+
+
+# --- what is asked or said next, after a comma, is not the memory's --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        # a question typed with no question mark: its word, then its verb before the subject
+        ("I'm coeliac, where could I grab a gluten free lunch near the station", "Is coeliac"),
+        ("I'm vegan, what can I cook tonight", "Is vegan"),
+        # another clause of theirs the parser hung inside this one
+        ("Also I'm lactose intolerant, so at home I bake dairy free", "Is lactose intolerant"),
+    ],
+)
+def test_what_follows_a_comma_as_another_clause_is_cut(line: str, memory: str) -> None:
+    assert [c.content for c in found(line)][:1] == [memory]
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I live in Leeds, where I grew up", "Lives in Leeds, where they grew up"),  # no question
+        ("I love hiking, so I go every weekend", "Loves hiking"),
+    ],
+)
+def test_a_clause_that_goes_on_after_a_comma_is_kept(line: str, memory: str) -> None:
+    assert [c.content for c in found(line)][:1] == [memory]
+
+
+# --- the employer named whole -------------------------------------------------------------------------
+
+
+def test_an_employer_with_of_in_its_name_is_named_whole_and_the_job_without_it() -> None:
+    memories = {c.attribute: c for c in found("I'm a porter at the University Hospital of Wales")}
+    assert memories["job_title"].content == "Is a porter"
+    assert (memories["employer"].content, memories["employer"].value) == (
+        "Works at the University Hospital of Wales", "University Hospital of Wales")
+
+
+def test_an_employer_said_with_the_is_named_without_it() -> None:
+    [memory] = found("I work at the Royal Free Hospital")
+    assert (memory.content, memory.value) == ("Works at the Royal Free Hospital", "Royal Free Hospital")

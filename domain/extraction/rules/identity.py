@@ -300,6 +300,7 @@ def work(said: Said) -> list[Candidate]:
     if clause.lemma == "join" and (objects := children(said, clause.head, "dobj")):
         where = objects[0]
     employer = organisation(said, where) if where is not None else None
+    employer = _without_the(employer) if employer else employer
     placed = employer is not None and where is not None and _only_a_place(said, where, employer)
     if placed:
         employer = None  # "for a startup in Berlin": Berlin is where the startup is, not who employs
@@ -374,6 +375,12 @@ def _with_someone(said: Said, prep: Word) -> bool:
         for w in under
     ) or (bool(under) and all(w.pos == "PROPN" for w in under if w.dep == "pobj")
           and not any(w.ent for w in under))  # a bare name no one took for a company: "with Efua"
+
+
+def _without_the(name: str) -> str:
+    """ "the University Hospital of Wales" is named "University Hospital of Wales" ("The Guardian" is
+    named so)."""
+    return name[4:] if name.startswith("the ") and len(name) > 4 else name
 
 
 def _a_workplace(said: Said, prep: Word) -> bool:
@@ -639,6 +646,8 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
         employer = (
             joined(named[0][1]).rstrip(".") if named else (joined(proper) if 0 < len(proper) <= 4 else None)
         )
+        # "the University Hospital of Wales": the name goes whole, its "of Wales" with it
+        nested -= {w.i for w in named[0][1]} if named else set()
     drop = (
         [w.i for w in sentence.subtree(employer_prep.i) if w.i not in nested]
         if employer and employer_prep is not None
@@ -655,8 +664,8 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
                 "employer",
                 f"Works at {employer}",
                 attribute="employer",
-                value=employer,
-                entities=(employer,),
+                value=_without_the(employer),
+                entities=(_without_the(employer),),
             )
         )
     return [f for f in found if f] + (_home_said_here(said) or _home_of_work(said, found))
