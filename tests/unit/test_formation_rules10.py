@@ -142,3 +142,37 @@ def test_an_employer_with_of_in_its_name_is_named_whole_and_the_job_without_it()
 def test_an_employer_said_with_the_is_named_without_it() -> None:
     [memory] = found("I work at the Royal Free Hospital")
     assert (memory.content, memory.value) == ("Works at the Royal Free Hospital", "Royal Free Hospital")
+
+
+# --- one of their family said with "a" --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I have a daughter named Mia.", "Has a daughter named Mia"),
+        ("I've got a son called Leo", "Has a son named Leo"),
+        # and no "Has a son, Arjun" beside it
+        ("We have a son, Arjun, he's 4", "Has a son named Arjun, aged 4"),
+    ],
+)
+def test_one_of_their_family_said_with_a_is_theirs(line: str, memory: str) -> None:
+    assert [(c.kind.value, c.content) for c in found(line)] == [("person", memory)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'd love a daughter named Mia",  # wished for
+        "I don't have a sister named Anna",
+        "if I had a son called Leo",
+        "My sister has a daughter named Mia",  # hers
+    ],
+)
+def test_one_wished_denied_or_anothers_is_not_theirs(line: str) -> None:
+    assert [c for c in found(line) if c.kind.value == "person"] == []
+
+
+def test_a_listing_that_says_more_than_the_name_stays_beside_it() -> None:
+    assert sorted(c.content for c in found("I have a brother, Sam, who lives in Oslo.")) == [
+        "Has a brother named Sam", "Has a brother, Sam, who lives in Oslo"]

@@ -135,7 +135,24 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 _keep(found, candidate)
         for candidate in named_after(sentences, owners, position, said_at):
             _keep(found, candidate)
-    return _said_over_guessed(_ended_named(list(found.values())))
+    return _said_over_guessed(_ended_named(_named_over_listed(list(found.values()))))
+
+
+def _named_over_listed(found: list[Candidate]) -> list[Candidate]:
+    """ "We have a son, Arjun, he's 4": the son named ("Has a son named Arjun, aged 4") says all
+    that "Has a son, Arjun" says; the second goes. One that says more ("..., who lives in Oslo",
+    "Has a baby, Luca, 8 months") stays."""
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"[\w'-]+", text.lower()))
+
+    named = [c for c in found if c.kind is MemoryKind.PERSON and c.entities and c.positions]
+    return [
+        c for c in found
+        if not (c.kind is MemoryKind.FACT and c.attribute is None and c.positions and any(
+            p.positions[0] == c.positions[0] and p.entities[0] in c.content
+            and words(c.content) <= words(p.content)
+            for p in named))
+    ]
 
 
 def _ended_named(found: list[Candidate]) -> list[Candidate]:

@@ -310,7 +310,9 @@ def people(
                     confidence=0.8,
                 )
             )
-        if not mine and (pet is None or not any(c.lower in ("a", "an") for c in sentence.children(word.i))
+        # "a dog called Rex" we got, "I have a daughter named Mia": theirs, said with "a"
+        if not mine and ((pet is None and relation not in lex.FAMILY)
+                         or not any(c.lower in ("a", "an") for c in sentence.children(word.i))
                          or not _got_now(sentence, word)):
             continue
         name = _named(said, word)
