@@ -290,7 +290,14 @@ def _under_report(sentence: Sentence, head: Word) -> bool:
     return False
 
 
-def _supposed(sentence: Sentence, head: Word) -> bool:
+def able_only(clause: Clause) -> bool:
+    """ "I can't eat gluten": supposed by "can" alone, which says what the person is able to do, now
+    (not "if I could", "I might", "I can't eat if I'm nervous")."""
+    able = _HYPOTHETICAL_MODALS - {"ca", "can"}
+    return clause.supposed and not _supposed(clause.sentence, clause.head, able)
+
+
+def _supposed(sentence: Sentence, head: Word, modals: frozenset[str] = _HYPOTHETICAL_MODALS) -> bool:
     words = [w for w in sentence.words if w.pos not in ("PUNCT",) and w.lower not in DISCOURSE - {"maybe"}]
     if words and words[0].lower in _HYPOTHETICAL_OPENERS:
         return True
@@ -315,7 +322,7 @@ def _supposed(sentence: Sentence, head: Word) -> bool:
             c.dep == "advmod" and c.tag == "WRB" and c.lower in ("when", "whenever") for c in children
         ):
             return True  # "... when my knee hurts": a condition of the clause above, said of no time
-        if any(c.dep == "aux" and c.lower in _HYPOTHETICAL_MODALS for c in children) and not _would_like(
+        if any(c.dep == "aux" and c.lower in modals for c in children) and not _would_like(
             sentence, word
         ):
             return True

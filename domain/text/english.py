@@ -128,13 +128,35 @@ _LONE_I = re.compile(r"(?<![\w'])i(?=(?:'(?:m|ve|ll|d))?(?![\w']))")
 _IM = re.compile(r"(?<![\w'])im(?![\w'])")
 # "her name's Biscuit": a parser reads "name's" as whose name; it is "name is".
 _NAME_IS = re.compile(r"\b([Nn]ame)['’]s\b")
+# Contractions typed without their apostrophe that are no other word ("dont", "ive", "hes"; not
+# "ill", "were", "well", "its", "id", "wed", "lets", "shell"): a parser reads "do nt use tables" as a
+# question and "cant" as a noun.
+_UNAPOSTROPHED = {
+    "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "cant": "can't", "wont": "won't",
+    "isnt": "isn't", "wasnt": "wasn't", "arent": "aren't", "werent": "weren't", "havent": "haven't",
+    "hasnt": "hasn't", "hadnt": "hadn't", "wouldnt": "wouldn't", "couldnt": "couldn't",
+    "shouldnt": "shouldn't", "ive": "I've", "hes": "he's", "shes": "she's", "thats": "that's",
+    "theyre": "they're", "youre": "you're", "theyve": "they've", "youve": "you've", "weve": "we've",
+    "whats": "what's", "theres": "there's",
+}
+_UNAPOSTROPHED_WORD = re.compile(r"(?<![\w'’])(" + "|".join(_UNAPOSTROPHED) + r")(?![\w'’])", re.IGNORECASE)
+
+
+def _apostrophed(match: re.Match[str]) -> str:
+    typed = match.group(1)
+    before = match.string[:match.start()].rstrip(" \"'(")
+    opens = not before or before[-1] in ".!?"
+    if typed != typed.lower() and not (typed == typed.capitalize() and opens):
+        return typed  # "IVE", "Jony Ive": a shout or a name, not a word typed in haste
+    written = _UNAPOSTROPHED[typed.lower()]
+    return written[:1].upper() + written[1:] if typed[:1].isupper() else written
 
 
 def typed_plainly(text: str) -> str:
     """A chat line as a parser trained on edited text reads it best: not shouted (`unshouted`),
-    "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo), and "name's"
-    written "name is"."""
-    text = unshouted(text)
+    "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo), "dont",
+    "ive", "hes" with their apostrophes, and "name's" written "name is"."""
+    text = _UNAPOSTROPHED_WORD.sub(_apostrophed, unshouted(text))
     return _NAME_IS.sub(r"\1 is", _IM.sub("I'm", _LONE_I.sub("I", text)))
 
 

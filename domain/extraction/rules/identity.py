@@ -89,12 +89,15 @@ def residence(said: Said) -> list[Candidate]:
     if lemma in ("move", "relocate") and not _a_thing_moved(said):
         for prep in _move_preps(said):
             if prep.lower in ("to", "into") and not _a_time(said, prep):
-                target = place(said, prep, named=True) or target
+                # "we moved to Hackney": a household moves home; "I moved to Deloitte" may be a job
+                target = place(said, prep, named=True, organisations=clause.person == "we") or target
         target = target or _home_moved_into_in(said)
+        if target and any(target.lower().startswith(e.lower()) for e in EDITORS):
+            target = None  # "I moved to Neovim": a tool (`switch`), no home
     elif lemma in ("live", "base", "settle") and (not clause.past or clause.perfect):
         for prep in children(said, clause.head, "prep"):
-            if prep.lower == "in":
-                target = place(said, prep) or target
+            if prep.lower == "in":  # no one lives in an organisation: "Hackney" is a place, however tagged
+                target = place(said, prep, named=True, organisations=True) or target
     if target is None:
         return _moved_out(said) if lemma in ("move", "relocate") and not _a_thing_moved(said) else []
     content = said.text(drop=_purpose(said))
@@ -566,7 +569,25 @@ def copula(said: Said) -> list[Candidate]:
             return one(candidate(said, MemoryKind.FACT, "studies", said.text()))
         if prep.lower == "on" and objects and objects[0].lemma.lower() == "leave":
             return one(candidate(said, MemoryKind.FACT, "leave", said.text()))
+        liked = children(said, prep, "pobj", "pcomp")
+        if prep.lower == "into" and liked and not clause.past and _a_pastime(said, liked[0]):
+            return one(candidate(said, MemoryKind.PREFERENCE, "into", said.text(), confidence=0.8))
     return []
+
+
+# What one is "into" that is a span of time or a share of something, not a liking: "into my second
+# week", "into the last mile".
+_NOT_PASTIMES = frozenset({"week", "month", "year", "day", "hour", "minute", "mile", "term", "semester",
+                           "season", "trouble", "debt", "it", "that", "this", "them"})
+
+
+def _a_pastime(said: Said, word: Word) -> bool:
+    """ "I'm into bouldering", "I'm really into jazz": a thing or an activity liked."""
+    if word.lemma.lower() in _NOT_PASTIMES or word.lower in _NOT_PASTIMES:
+        return False
+    if any(c.dep in ("poss", "nummod") or c.ent == "ORDINAL" for c in children(said, word)):
+        return False  # "into my thirties", "into week 3"
+    return word.pos in ("NOUN", "PROPN") or (word.tag == "VBG" and word.dep == "pcomp")
 
 
 def _still(said: Said) -> bool:
@@ -604,8 +625,13 @@ def standing(said: Said) -> list[Candidate]:
     words = said.sentence.words
     hyphened = word.i >= 2 and words[word.i - 1].text == "-"  # "self-employed", "semi-retired"
     state = (f"{words[word.i - 2].lower}-" if hyphened else "") + word.lower
+    typed_apart = word.i >= 1 and words[word.i - 1].lower in ("self", "semi")  # "self employed"
+    if typed_apart:
+        state = f"{words[word.i - 1].lower}-{word.lower}"
     if state not in lex.LIFE_STATES:
         return []
+    if typed_apart:
+        return one(candidate(said, MemoryKind.FACT, "standing", f"Is {state}"))
     preps = children(said, word, "prep")
     if state in ("engaged", "single") and any(p.lower != "to" for p in preps):
         return []  # "engaged in a project"
@@ -745,6 +771,8 @@ def switch(said: Said) -> list[Candidate]:
         return []
     name = joined(target)
     editor = next((e for e in EDITORS if name.lower().startswith(e.lower())), None)
+    if clause.lemma == "move" and editor is None:
+        return []  # "I've moved to Hackney" is a home, "I moved to Deloitte" a job: no tool changed
     return one(
         candidate(
             said,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
+from domain.extraction.clauses import able_only
 from domain.extraction.render import clause_words
 from domain.extraction.rules.identity import EDITORS
 from domain.extraction.rules.said import (
@@ -47,6 +50,12 @@ _DEFINING = frozenset(
 )
 
 
+# What one studies for, "doing" it: "I'm doing a PhD in chemistry", "doing a masters part-time".
+_COURSES = frozenset({"phd", "masters", "master's", "master", "degree", "doctorate", "mba", "diploma",
+                      "apprenticeship", "course", "msc", "ma", "ba", "bsc", "llb", "pgce", "a-levels",
+                      "gcses", "certificate", "bootcamp"})
+
+
 def _learnt(said: Said) -> bool:
     """What is being learnt is named: a thing ("Welsh", "the piano") or a skill by its verb ("to
     code", "to drive")."""
@@ -70,6 +79,16 @@ def habit(said: Said) -> list[Candidate]:
         and _learnt(said)
     ):
         return one(candidate(said, MemoryKind.FACT, "learning", said.text(), confidence=0.8))
+    learning = [x for x in children(said, clause.head, "xcomp")
+                if x.lemma.lower() in ("learn", "study") and x.tag == "VBG"]
+    if lemma in ("start", "begin") and learning and (clause.past or clause.perfect) and _learnt(
+            Said(replace(clause, head=learning[0]), said.position, said.at, said.dated)):
+        # "I've just started learning the guitar", "I started learning Welsh in January"
+        return one(candidate(said, MemoryKind.FACT, "learning", said.text(), valid_from=said.when(),
+                             confidence=0.8))
+    if lemma == "do" and clause.looking_ahead and clause.head.tag == "VBG" and any(
+            o.lemma.lower() in _COURSES or o.lower in _COURSES for o in children(said, clause.head, "dobj")):
+        return one(candidate(said, MemoryKind.FACT, "studies", said.text(), confidence=0.8))  # "a PhD in ..."
     if lemma == "use" and clause.head.tag in ("VBD",) and children(said, clause.head, "xcomp"):
         return one(candidate(said, MemoryKind.FACT, "used_to", said.text(), confidence=0.75))
     taken_up = _taken_up(said)
@@ -219,7 +238,8 @@ def _told_by_medic(said: Said) -> bool:
 def is_medicine(word: Word, said: Said | None = None) -> bool:
     """A medicine, or a noun phrase headed by one's compound ("vitamin D", "iron tablets")."""
     lower = word.lemma.lower()
-    if lower in lex.MEDICINES or (len(lower) > 6 and lower.endswith(lex.MEDICINE_ENDINGS)):
+    if lower in lex.MEDICINES or word.lower in lex.MEDICINES or (
+            len(lower) > 6 and lower.endswith(lex.MEDICINE_ENDINGS)):  # "antidepressants" is its own lemma
         return True
     return said is not None and any(is_medicine(c) for c in children(said, word, "compound"))
 
@@ -380,7 +400,7 @@ def health(said: Said) -> list[Candidate]:
             for p in children(said, head, "prep")
         ):
             return _health(said, "condition", said.text())  # "I suffer from migraines"
-        if lemma == "be" and not clause.past:
+        if lemma == "be" and (not clause.past or clause.perfect):  # "I've been on sertraline since June"
             for word in children(said, head, "attr", "acomp"):
                 # "lactose intolerant", read as two words
                 state = [word, *children(said, word, "acomp", "amod", "oprd")]
@@ -389,7 +409,10 @@ def health(said: Said) -> list[Candidate]:
             for prep in children(said, head, "prep"):
                 taken = children(said, prep, "pobj")
                 if prep.lower == "on" and taken and is_medicine(taken[0], said):
-                    return [*_health(said, "medicine", "Takes " + said.text().split(" ", 2)[-1]),
+                    text = said.text()
+                    text = re.sub(r"^(?:Is|Are) on ", "Takes ", text)  # "Takes metformin"
+                    text = re.sub(r"^(?:Has|Have) been on ", "Has been taking ", text)
+                    return [*_health(said, "medicine", text),
                             *_treated(said, taken[0])]
         trouble = _trouble_doing(said)
         if trouble:
@@ -613,11 +636,20 @@ def _living_with(said: Said) -> list[Candidate]:
 def negative(said: Said) -> list[Candidate]:
     """What the person does not do or have, said plainly: "I don't eat pork", "I don't have a car"."""
     clause = said.clause
-    if clause.person != "i" or not clause.negated or clause.supposed or clause.reported or clause.asked:
+    if clause.person != "i" or not clause.negated or clause.reported or clause.asked:
         return []
     lemma = clause.lemma
     objects = children(said, clause.head, "dobj")
-    if lemma in ("eat", "drink", "smoke") and (objects or lemma == "smoke"):
+    if clause.supposed:  # "I can't eat gluten", "I can't drink milk": what the body will not take
+        if lemma in ("eat", "drink", "have") and objects and able_only(clause) and names_a_thing(
+                said, said.sentence.subtree(objects[0].i)):
+            return one(candidate(said, MemoryKind.FACT, "cannot_take", said.text(), confidence=0.8))
+        return []
+    # "I don't drink", "I don't drive": said of no thing, the habit itself (not "I didn't drive today")
+    alone = not (objects or clause.past or said.dated or children(said, clause.head, "prep", "advmod"))
+    if lemma in ("eat", "drink", "smoke") and (objects or lemma == "smoke" or (lemma == "drink" and alone)):
+        return one(candidate(said, MemoryKind.FACT, "abstains", said.text(), confidence=0.8))
+    if lemma == "drive" and alone:
         return one(candidate(said, MemoryKind.FACT, "abstains", said.text(), confidence=0.8))
     if (
         lemma in ("have", "own")

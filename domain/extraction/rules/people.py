@@ -159,17 +159,32 @@ def _put_down(sentence: Sentence, animal: Word) -> bool:
     )
 
 
+# An age written in words ("turned three"), kept in digits as an age is written in a memory.
+_AGE_WORDS = {w: str(n) for n, w in enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"))}
+
+
+def _years(word: Word) -> str | None:
+    """The age a number says ("5", "three"), if it can be one."""
+    text = _AGE_WORDS.get(word.lower, word.text)
+    return text if word.pos == "NUM" and text.isdigit() and 0 < int(text) < 120 else None
+
+
 def _age(sentence: Sentence, word: Word) -> str | None:
     """ "my daughter is 7", "my son Leo is 12 years old": the age said of a relative."""
     subject = word
     if word.dep == "compound" and sentence.words[word.head].pos == "PROPN":
         subject = sentence.words[word.head]
-    if subject.dep != "nsubj" or sentence.words[subject.head].lemma.lower() != "be":
+    if subject.dep != "nsubj":
         return None
     verb = sentence.words[subject.head]
     if _supposed_or_denied(sentence, verb) or is_question(sentence):
         return None
-    return _age_told(sentence, verb)
+    if verb.lemma.lower() == "turn" and verb.tag == "VBD":  # "my son turned 5 last week": 5 now
+        return next((age for c in sentence.children(verb.i)
+                     if c.dep in ("dobj", "attr", "oprd") and (age := _years(c))), None)
+    return _age_told(sentence, verb) if verb.lemma.lower() == "be" else None
 
 
 def _supposed_or_denied(sentence: Sentence, verb: Word) -> bool:
@@ -182,7 +197,7 @@ def _age_told(sentence: Sentence, verb: Word) -> str | None:
     """The age a "be" tells: "is 7", "is 12 years old"."""
     for c in sentence.children(verb.i):
         if c.dep == "attr" and c.pos == "NUM":
-            return c.text
+            return _years(c) or c.text
         if c.dep == "acomp" and c.lower == "old":
             number = [w for w in sentence.subtree(c.i) if w.pos == "NUM"]
             if number:
@@ -300,13 +315,15 @@ def people(
         )
         if pet is None and relation not in lex.OWN_PEOPLE | lex.CASUAL:
             continue
-        if mine and relation in lex.FAMILY and (age := _age(sentence, word)):
+        age = _age(sentence, word) if mine and relation in lex.FAMILY else None
+        named = _named(said, word) if age else None
+        if age and not (named and named[:1].isupper() and named.lower() not in ("i", "me")):
             found.append(
                 candidate(
                     said,
                     MemoryKind.PERSON,
                     "age",
-                    f"{relation.capitalize()} {_named(said, word) or ''} is {age}".replace("  ", " "),
+                    f"{relation.capitalize()} {named or ''} is {age}".replace("  ", " "),
                     confidence=0.8,
                 )
             )
@@ -323,7 +340,7 @@ def people(
             holder = sentence.words[sentence.words[word.head].head]
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
-        told = _age_said_after(sentence, word, relation, name)
+        told = _age_said_after(sentence, word, relation, name) or age  # "my daughter Ffion is 7": one memory
         gone = _gone(sentence, word) or ("died" if pet is not None and _put_down(sentence, word) else None)
         if gone is None:
             found.append(_aged(theirs(said, relation, pet, name), told))
@@ -553,6 +570,13 @@ def _nationality(said: Said) -> bool:
 _LASTING = frozenset({"live", "work", "study", "teach", "run", "own"})
 
 
+def _at_home_with_them(said: Said) -> bool:
+    """ "my mum lives with us now": one of theirs at home with the person."""
+    return said.clause.lemma == "live" and any(
+        p.lower == "with" and any(o.lower in ("us", "me") for o in children(said, p, "pobj"))
+        for p in children(said, said.clause.head, "prep"))
+
+
 def _known_relative(said: Said, subject: Word) -> list[Candidate]:
     """What one of the person's people named earlier in the conversation is or does that lasts:
     "my husband Dev ..." then "Dev is diabetic" is "Husband Dev is diabetic"."""
@@ -617,7 +641,7 @@ def relative(said: Said) -> list[Candidate]:
         if not any(o.lemma.lower() in lex.CONDITIONS or o.lower in lex.CONDITIONS
                    for o in children(said, clause.head, "dobj")):
             return []
-    elif clause.lemma not in _LASTING or not names_a_thing(said, after):
+    elif clause.lemma not in _LASTING or not (names_a_thing(said, after) or _at_home_with_them(said)):
         return []
     subject_words = [w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")]
     named_words = _second_subject(said, subject)

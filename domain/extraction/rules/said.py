@@ -14,8 +14,8 @@ from domain.extraction.render import Dated, clause_words, tidy, written_words
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
-# 8: places the parser missed, a thing that suits the person, a condition after "type"
-RULES_VERSION = "rules/10"
+# 11: chat typed in haste, places taken for organisations, "since", medicines one is on, ages with names
+RULES_VERSION = "rules/11"
 _NOT_A_START = frozenset(
     {
         "to",
@@ -130,6 +130,18 @@ class Said:
                     return moment
         return None
 
+    def since(self) -> datetime | None:
+        """The past time the clause says it has held since ("since 2019", "since October")."""
+        inside = {w.i for w in clause_words(self.clause)}
+        for dated in self.dated:
+            if self.sentence.words[dated.first].lower == "since" and (
+                dated.first in inside or dated.first + 1 in inside
+            ):
+                moment = dated.when.moment()
+                if moment.date() <= self.at.date():
+                    return moment
+        return None
+
     def due(self) -> datetime | None:
         """When a to-do said with a time falls due: the time's first day, or, for a period already
         under way ("this week" said on a Sunday, "this month"), its last day."""
@@ -168,6 +180,8 @@ def candidate(
         typed, relation = _SLOT_TYPES[attribute]
     if ends and ended_value is None and valid_from is None and _ended_at_an_unsaid_time(said.sentence):
         ends = ()  # "I broke up with my boyfriend years ago": not the partner of now
+    if valid_from is None and kind not in (MemoryKind.PLAN, MemoryKind.TODO, MemoryKind.GOAL):
+        valid_from = said.since()  # "I've been vegan since 2019": true from then, not from when said
     return Candidate(
         kind=kind,
         content=content,
@@ -208,9 +222,10 @@ def children(said: Said, word: Word, *deps: str) -> list[Word]:
     return [w for w in said.sentence.children(word.i) if not deps or w.dep in deps]
 
 
-def place(said: Said, under: Word, named: bool = False) -> str | None:
+def place(said: Said, under: Word, named: bool = False, organisations: bool = False) -> str | None:
     """The place named under a word (a city, a country); `named`: any proper name there that is
-    not an organisation will do (a small model often takes a city for a person)."""
+    not an organisation will do (a small model often takes a city for a person); `organisations`:
+    one taken for an organisation too, where nothing else is meant ("I live in Hackney")."""
     inside = {w.i for w in said.sentence.subtree(under.i)}
     for kind, words in said.sentence.entities():
         if kind in ("GPE", "LOC") and words[0].i in inside:
@@ -218,7 +233,8 @@ def place(said: Said, under: Word, named: bool = False) -> str | None:
     if named:
         # written with a capital ("a van route": "van" is no name, whatever its tag)
         proper = [w for w in said.sentence.subtree(under.i)
-                  if w.pos == "PROPN" and w.ent not in ("ORG",) and not w.text[:1].islower()]
+                  if w.pos == "PROPN" and w.ent != ("FAC" if organisations else "ORG")
+                  and not w.text[:1].islower()]  # with organisations, no building or street: "Hope Street"
         # "to Tom's": someone's home, no place; "to Davao for my friend's wedding" is a place
         named_at = {w.i for w in proper}
         possessed = any(w.tag == "POS" and w.head in named_at for w in said.sentence.subtree(under.i))
@@ -232,7 +248,9 @@ def organisation(said: Said, under: Word) -> str | None:
     for kind, words in said.sentence.entities():
         if kind in ("ORG", "GPE", "PERSON", "FAC") and words[0].i in inside and words[-1].i in inside:
             return joined(words).rstrip(".")
-    proper = [w for w in said.sentence.subtree(under.i) if w.pos == "PROPN"]
+    # a time is no one's name: "at a food bank on Saturdays"
+    proper = [w for w in said.sentence.subtree(under.i)
+              if w.pos == "PROPN" and w.ent not in ("DATE", "TIME", "CARDINAL", "ORDINAL")]
     return joined(proper) if proper and len(proper) <= 4 else None
 
 

@@ -1,0 +1,281 @@
+"""Round eleven of the offline rules (rules/11): chat typed in haste, places a small model takes
+for organisations, what holds "since" a time, medicines one is on, a relative's age said with
+their name. Every sentence is our own, none from a benchmark; each with what it must leave alone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from domain.commands import Message
+from domain.extraction.candidate import Candidate
+from domain.extraction.rules import extract
+from domain.model import MemoryKind
+from domain.text.english import typed_plainly
+from infra.nlp import english_parser
+
+SAID_AT = datetime(2026, 5, 20, 12, 0, tzinfo=UTC)  # a Wednesday
+
+
+def found(line: str) -> list[Candidate]:
+    return extract([Message(role="user", content=line, timestamp=SAID_AT)], SAID_AT, english_parser())
+
+
+def contents(line: str) -> list[str]:
+    return [c.content for c in found(line)]
+
+
+# --- typed in haste -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("dont use tables", "don't use tables"),
+        ("Dont worry about it", "Don't worry about it"),
+        ("ok. Ive been vegan", "ok. I've been vegan"),
+        ("hes a beagle", "he's a beagle"),
+        ("I cant swim", "I can't swim"),
+        # words of their own, names and shouting are left as typed
+        ("its tail is long", "its tail is long"),
+        ("I feel ill", "I feel ill"),
+        ("we were late", "we were late"),
+        ("Jony Ive designed it", "Jony Ive designed it"),
+        ("IVE", "IVE"),
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_is_read_with_it(typed: str, read: str) -> None:
+    assert typed_plainly(typed) == read
+
+
+def test_a_request_typed_without_an_apostrophe_is_a_request_not_a_question() -> None:
+    assert contents("dont use tables, they look awful on my phone") == ["Does not want tables"]
+    assert contents("don't use tables, they look awful on my phone") == ["Does not want tables"]
+
+
+# --- places taken for organisations ---------------------------------------------------------------
+
+
+def home(line: str) -> list[str | None]:
+    return [c.value for c in found(line) if c.attribute == "home_city"]
+
+
+@pytest.mark.parametrize(
+    ("line", "city"),
+    [
+        ("I live in Hackney", "Hackney"),
+        ("we moved to Hackney in March", "Hackney"),
+        ("settled in Hackney now", "Hackney"),
+        ("I live in Accra", "Accra"),
+        ("I live in a flat in Leeds", "Leeds"),
+    ],
+)
+def test_a_place_lived_in_is_home_however_the_model_tags_it(line: str, city: str) -> None:
+    assert home(line) == [city]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I live in Hope Street",  # a street is no city
+        "I live in Tom's flat",  # someone's home
+        "I moved to Deloitte in March",  # one may move to a firm: a job, not a home
+        "I live in the city centre",
+    ],
+)
+def test_what_is_no_city_fills_no_home(line: str) -> None:
+    assert home(line) == []
+
+
+def test_a_move_to_a_place_is_no_change_of_tool() -> None:
+    assert [c for c in found("ive moved to Hackney") if c.kind is MemoryKind.PREFERENCE] == []
+    assert [c for c in found("I moved to Deloitte") if c.kind is MemoryKind.PREFERENCE] == []
+    [editor] = found("I moved to Neovim last year")
+    assert (editor.kind, editor.attribute, editor.value) == (MemoryKind.PREFERENCE, "editor", "Neovim")
+
+
+# --- what the body will not take ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I can't drink milk anymore", "Cannot drink milk anymore"),
+        ("I can't have dairy", "Cannot have dairy"),
+        ("I cant eat nuts", "Cannot eat nuts"),
+    ],
+)
+def test_what_one_cannot_eat_or_drink_is_kept(line: str, content: str) -> None:
+    assert contents(line) == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "if I'm pregnant I can't eat sushi",  # a condition
+        "I can't eat that",  # no thing named
+        "I couldn't eat breakfast",  # one morning
+        "I can't eat before a run",
+        "I can't eat much",
+        "I might not eat meat",
+    ],
+)
+def test_what_one_could_not_or_might_not_eat_is_not(line: str) -> None:
+    assert found(line) == []
+
+
+# --- since when ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "since"),
+    [
+        ("I've been vegan since 2019", datetime(2019, 1, 1, tzinfo=UTC)),
+        ("ive been vegan since 2019", datetime(2019, 1, 1, tzinfo=UTC)),
+        # the last October before it was said
+        ("I'm vegetarian now by the way, since October", datetime(2025, 10, 1, tzinfo=UTC)),
+        ("I've been on sertraline since June", datetime(2025, 6, 1, tzinfo=UTC)),
+    ],
+)
+def test_what_holds_since_a_time_holds_from_it(line: str, since: datetime) -> None:
+    [memory] = found(line)
+    assert memory.valid_from == since
+
+
+def test_what_is_said_with_no_since_holds_from_when_said() -> None:
+    [memory] = found("I'm vegan")
+    assert memory.valid_from == SAID_AT
+
+
+# --- medicines one is on --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I'm on antidepressants", "Takes antidepressants"),
+        ("I'm on metformin and insulin", "Takes metformin and insulin"),
+        ("I've been on sertraline since June", "Has been taking sertraline since June 2025"),
+    ],
+)
+def test_a_medicine_one_is_on_is_taken(line: str, content: str) -> None:
+    [memory] = found(line)
+    assert (memory.kind, memory.content) == (MemoryKind.HEALTH, content)
+
+
+@pytest.mark.parametrize("line", ["I've been on holiday", "I was on antibiotics last month", "I'm on it"])
+def test_being_on_what_is_no_medicine_or_was_is_not(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.HEALTH] == []
+
+
+# --- a relative's age, with their name --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my daughter Ffion is 7", "Has a daughter named Ffion, aged 7"),
+        ("our son Leo turned 5 last week", "Has a son named Leo, aged 5"),
+        ("My son Arjun turned three yesterday!", "Has a son named Arjun, aged 3"),
+        ("my daughter turned 7 on Sunday", "Daughter is 7"),
+        ("my daughter is seven", "Daughter is 7"),
+    ],
+)
+def test_a_relatives_age_is_kept_once_with_their_name(line: str, content: str) -> None:
+    assert contents(line) == [content]
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my son Leo is turning 7", "Has a son named Leo"),  # not yet
+        ("my daughter Ffion isn't 7", "Has a daughter named Ffion"),
+        ("my son turned 200", None),
+    ],
+)
+def test_an_age_not_had_now_is_not_kept(line: str, content: str | None) -> None:
+    assert contents(line) == ([content] if content else [])
+
+
+# --- a time is no employer ------------------------------------------------------------------------
+
+
+def test_a_day_of_the_week_is_no_employer() -> None:
+    [memory] = found("I volunteer at a food bank on Saturdays")
+    assert (memory.attribute, memory.content) == (None, "Volunteers at a food bank on Saturdays")
+    [named] = found("I work at Tesco on Saturdays")
+    assert (named.attribute, named.value) == ("employer", "Tesco")
+
+
+# --- studies, learning, what one is into ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "content"),
+    [
+        ("I'm doing a PhD in chemistry", MemoryKind.FACT, "Is doing a PhD in chemistry"),
+        ("I'm doing a masters in data science at Edinburgh", MemoryKind.FACT,
+         "Is doing a masters in data science at Edinburgh"),
+        ("I've just started learning the guitar", MemoryKind.FACT, "Has started learning the guitar"),
+        ("I started learning Spanish in January", MemoryKind.FACT,
+         "Started learning Spanish in January 2026"),
+        ("I'm really into bouldering these days", MemoryKind.PREFERENCE, "Is into bouldering these days"),
+        ("I'm into jazz", MemoryKind.PREFERENCE, "Is into jazz"),
+    ],
+)
+def test_what_one_studies_learns_or_is_into_is_kept(line: str, kind: MemoryKind, content: str) -> None:
+    [memory] = found(line)
+    assert (memory.kind, memory.content) == (kind, content)
+
+
+def test_learning_begun_in_a_month_holds_from_it() -> None:
+    [memory] = found("I started learning Spanish in January")
+    assert memory.valid_from == datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'm into my second week",  # a span of time
+        "I'm into it",
+        "I was into punk as a teen",  # no longer
+        "I'm doing the dishes",  # a chore, no course
+        "I started cooking dinner",  # one evening
+    ],
+)
+def test_what_is_no_study_or_liking_is_not(line: str) -> None:
+    assert found(line) == []
+
+
+# --- at home, and what one does not do at all ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my mum lives with us now", "Mum lives with them"),
+        ("my brother lives with me", "Brother lives with them"),
+        ("I don't drink", "Does not drink"),
+        ("I dont drive", "Does not drive"),
+        ("I'm self employed", "Is self-employed"),
+        ("I'm semi retired now", "Is semi-retired"),
+    ],
+)
+def test_who_is_at_home_and_what_one_never_does_is_kept(line: str, content: str) -> None:
+    assert contents(line) == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my mum lived with us",  # no longer
+        "my friend lives with me",  # a friend, said in passing
+        "I didn't drive today",  # one day
+        "I don't drive at night",
+        "I can't drive",
+        "I'm self conscious",
+    ],
+)
+def test_what_was_once_or_only_sometimes_is_not(line: str) -> None:
+    assert found(line) == []
