@@ -188,6 +188,15 @@ def _widened(sentence: Sentence, kind: str, words: list[Word]) -> list[Word]:
         if after is not None and after.lower == "of" and month is not None and month.lower in MONTHS:
             return [before[-1], *words, after, month]  # "the 4th of May", its month read as no date
         return [before[-1], *words]
+    if kind == "DATE" and len(words) == 1 and words[0].lower in WEEKDAYS and after is not None:
+        # "Thursday the 12th": the day of the month a small model leaves out of the weekday's date
+        wanted = 2 if after.lower == "the" else 1
+        rest = sentence.words[after.i:after.i + wanted]
+        if len(rest) == wanted and _DAY_OF_MONTH.fullmatch(rest[-1].lower):
+            of_month = list(sentence.words[rest[-1].i + 1:rest[-1].i + 3])
+            if len(of_month) == 2 and of_month[0].lower == "of" and of_month[1].lower in MONTHS:
+                return [*words, *rest, *of_month]  # "Monday the 26th of October"
+            return [*words, *rest]
     if kind == "DATE" and len(before) >= 2 and before[-1].lower == "of" and before[-2].lower in _PART_OF:
         start = before[-2].i
         if start > 0 and sentence.words[start - 1].lower == "the":

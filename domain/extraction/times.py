@@ -164,6 +164,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("within", rf"in {_NUM} (?P<unit>day|week|fortnight|month|year)s?(?: time)?"),
         ("nth", r"the (?P<day>\d{1,2})(?:st|nd|rd|th)"),
         (
+            "weekday_nth",
+            r"(?P<weekday>" + "|".join(WEEKDAYS) + r"|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun),? "
+            rf"(?:the )?(?P<day>\d{{1,2}})(?:st|nd|rd|th)(?: of {_m('month')})?",
+        ),
+        (
             "relative",
             r"(?P<which>last|next|this|coming|the coming|the next|the last|past|the past) "
             r"(?P<unit>week|weekend|month|year|spring|summer|autumn|fall|winter)",
@@ -323,6 +328,28 @@ def _nth(m: re.Match[str], at: date, future: bool | None) -> When | None:
     return _on(date(year, month, min(day, monthrange(year, month)[1])))
 
 
+def _weekday_nth(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    """ "Thursday the 12th": the nearest 12th that is a Thursday, ahead or behind as the sentence
+    looks (within a year); the 12th alone if none is."""
+    target = next(i for i, day in enumerate(WEEKDAYS) if day.startswith(m.group("weekday")))
+    day = int(m.group("day"))
+    if not 1 <= day <= 31:
+        return None
+    if m.group("month"):  # "Monday the 26th of October": the month says which
+        month = _month_number(m.group("month"))
+        return _on(_nearest(month, day, at, bool(future)) if future is not None else _closest(month, day, at))
+    year, month = at.year, at.month
+    step = -1 if future is False else 1
+    for _ in range(13):
+        if day <= monthrange(year, month)[1]:
+            candidate = date(year, month, day)
+            on_time = candidate <= at if future is False else candidate >= at
+            if on_time and candidate.weekday() == target:
+                return _on(candidate)
+        year, month = _shift_month(year, month, step)
+    return _nth(m, at, future)
+
+
 def _month_number(text: str) -> int:
     text = text.rstrip(".")
     return (
@@ -472,6 +499,7 @@ def resolve_written_date(phrase: str, at: datetime, future: bool | None = None) 
 
 
 _RESOLVERS = {
+    "weekday_nth": _weekday_nth,
     "today": _today,
     "yesterday": _yesterday,
     "after_tomorrow": _after_tomorrow,

@@ -279,3 +279,48 @@ def test_who_is_at_home_and_what_one_never_does_is_kept(line: str, content: str)
 )
 def test_what_was_once_or_only_sometimes_is_not(line: str) -> None:
     assert found(line) == []
+
+
+# --- what one is, listed -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("I'm 34 and a nurse", [("Is 34", None), ("Is a nurse", "nurse")]),
+        ("I'm 40, a teacher, and I live in York",
+         [("Is 40", None), ("Is a teacher", "teacher"), ("Lives in York", "York")]),
+        ("I am 74 and a retired teacher", [("Is 74", None), ("Is a retired teacher", "retired teacher")]),
+        # one thing said with a word of its own: not a list
+        ("I'm a nurse", [("Is a nurse", "nurse")]),
+    ],
+)
+def test_each_thing_one_is_is_a_memory_of_its_own(line: str, expected: list[tuple[str, str | None]]) -> None:
+    assert [(c.content, c.value) for c in found(line)] == expected
+
+
+def test_a_time_said_of_one_listed_thing_is_not_the_others() -> None:
+    # "widowed since 2019" is said beside the list: the age does not hold from 2019
+    [age, job, _] = found("I am 74 and a retired teacher, widowed since 2019, and I live alone in Harrogate.")
+    assert (age.content, age.valid_from) == ("Is 74", SAID_AT)
+    assert job.value == "retired teacher"
+
+
+# --- a weekday and its day of the month -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content", "due"),
+    [
+        # said on Wednesday 20 May 2026: the next 12th that is a Thursday
+        ("remind me to book the eye test for Thursday the 12th", "Book the eye test on 12 November 2026",
+         datetime(2026, 11, 12, tzinfo=UTC)),
+        ("remind me to call the vet on Friday the 22nd", "Call the vet on 22 May 2026",
+         datetime(2026, 5, 22, tzinfo=UTC)),
+        ("remind me to pay the deposit on Monday the 26th of October", "Pay the deposit on 26 October 2026",
+         datetime(2026, 10, 26, tzinfo=UTC)),
+    ],
+)
+def test_a_weekday_with_its_day_of_the_month_is_that_day(line: str, content: str, due: datetime) -> None:
+    [todo] = found(line)
+    assert (todo.content, todo.due_at) == (content, due)

@@ -524,12 +524,53 @@ def copula(said: Said) -> list[Candidate]:
         return []
     if clause.past and not _still(said):
         return []
-    for word in children(said, clause.head, "attr", "acomp"):
+    listed = _listed_complements(said)
+    if listed:  # "I'm 34 and a nurse": two things one is, two memories
+        found: list[Candidate] = []
+        for part in listed:
+            found += _complement(replace(said, drop=_all_but(said, part, listed)), [part])
+        return found
+    return _complement(said, children(said, clause.head, "attr", "acomp"))
+
+
+def _listed_complements(said: Said) -> list[Word]:
+    """ "34 and a nurse", "a nurse and a mum of two": what one is, listed (each a noun, a number or
+    an adjective; not "a nurse and proud of it", which says one thing)."""
+    first = next(iter(children(said, said.clause.head, "attr")), None)
+    if first is None:
+        return []
+    listed = [first]
+    while (nxt := next((c for c in children(said, listed[-1], "conj", "appos")), None)) is not None:
+        listed.append(nxt)
+    # "I'm 34 and a nurse": the parser may join the second to the verb
+    listed += [c for c in children(said, said.clause.head, "conj")
+               if c.pos in ("NOUN", "NUM") and c.i > first.i]
+    if len(listed) < 2 or any(w.pos not in ("NOUN", "NUM") for w in listed):
+        return []
+    return listed
+
+
+def _all_but(said: Said, part: Word, listed: list[Word]) -> frozenset[int]:
+    """The words of a clause that are not the subject, its verb or this one of what is listed."""
+    sentence = said.sentence
+    later = {w.i for other in listed if other.i > part.i for w in sentence.subtree(other.i)}
+    own = {w.i for w in sentence.subtree(part.i)} - later
+    own -= {w.i for w in sentence.words if w.i in own and w.dep in ("cc", "punct") and w.head == part.i}
+    head = said.clause.head
+    kept = own | {head.i} | {w.i for w in sentence.words if w.dep == "aux" and w.head == head.i}
+    if said.clause.subject is not None:
+        kept |= {w.i for w in sentence.subtree(said.clause.subject.i)}
+    return frozenset(w.i for w in sentence.words if w.i not in kept)
+
+
+def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
+    clause = said.clause
+    for word in complements:
         lower = lex.DIET_NAMES.get(word.lower, word.lower)
         if lower in lex.DIETS or word.lemma.lower() in lex.DIETS:
             return one(candidate(said, MemoryKind.FACT, "diet", f"Is {lower}", attribute="diet", value=lower))
         if (
-            word.dep == "attr"
+            word.dep in ("attr", "conj", "appos")
             and word.pos == "NOUN"
             and word.lemma.lower() in lex.OCCUPATIONS
             and not any(c.lower in ("fan", "bit") for c in children(said, word))
@@ -546,12 +587,12 @@ def copula(said: Said) -> list[Candidate]:
                 phrase += said.sentence.subtree(field.i)  # "a PhD student in marine biology"
             title = joined(phrase)
             return _job_and_where(said, word, title)
-        if word.dep == "attr" and lower == "fan":
+        if word.dep in ("attr", "conj", "appos") and lower == "fan":
             return one(candidate(said, MemoryKind.PREFERENCE, "fan", said.text(), confidence=0.8))
         if (
             word.lemma.lower() in ("year", "years")
             and any(c.lower == "old" for c in children(said, word))
-            or (word.pos == "NUM" and word.dep == "attr")
+            or (word.pos == "NUM" and word.dep in ("attr", "conj", "appos"))
             or (word.lower == "old" and any(c.lemma.lower() == "year" for c in children(said, word)))
         ):
             return one(candidate(said, MemoryKind.FACT, "age", said.text()))

@@ -77,6 +77,8 @@ class Said:
     dated: tuple[Dated, ...]
     # The person's people named earlier in the conversation, by name: {"Dev": "husband"}.
     known: Mapping[str, str] = field(default_factory=dict)
+    # Words of the clause left out of its memory: the others listed in "I'm 34 and a nurse".
+    drop: frozenset[int] = frozenset()
 
     @property
     def sentence(self) -> Sentence:
@@ -85,7 +87,7 @@ class Said:
     def text(self, drop: Sequence[int] = (), words: Sequence[Word] | None = None) -> str:
         """The clause (or `words`) as a memory; with `words` that keep their own subject ("knees
         are sore"), the verb agrees with it as said."""
-        chosen = list(words) if words is not None else clause_words(self.clause, drop)
+        chosen = list(words) if words is not None else clause_words(self.clause, {*drop, *self.drop})
         inside = {w.i for w in chosen}
         subject = self.clause.subject
         own_subject = words is not None and subject is not None and subject.i in inside
@@ -122,7 +124,7 @@ class Said:
 
     def when(self, past_only: bool = True) -> datetime | None:
         """The time the clause names, when it is in the past (else None: it holds from when said)."""
-        inside = {w.i for w in clause_words(self.clause)}
+        inside = {w.i for w in clause_words(self.clause, self.drop)}
         for dated in self.dated:
             if dated.first in inside or dated.first + 1 in inside:
                 moment = dated.when.moment()
@@ -132,7 +134,7 @@ class Said:
 
     def since(self) -> datetime | None:
         """The past time the clause says it has held since ("since 2019", "since October")."""
-        inside = {w.i for w in clause_words(self.clause)}
+        inside = {w.i for w in clause_words(self.clause, self.drop)}
         for dated in self.dated:
             if self.sentence.words[dated.first].lower == "since" and (
                 dated.first in inside or dated.first + 1 in inside
