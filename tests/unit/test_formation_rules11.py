@@ -324,3 +324,37 @@ def test_a_time_said_of_one_listed_thing_is_not_the_others() -> None:
 def test_a_weekday_with_its_day_of_the_month_is_that_day(line: str, content: str, due: datetime) -> None:
     [todo] = found(line)
     assert (todo.content, todo.due_at) == (content, due)
+
+
+# --- what the assistant is asked to stop offering; what the body does not take ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("stop suggesting recipes with mushrooms, I hate them",
+         "Wants the assistant to stop suggesting recipes with mushrooms"),
+        ("stop recommending podcasts", "Wants the assistant to stop recommending podcasts"),
+        ("please stop calling me sir", "Wants the assistant to stop calling them sir"),
+        ("dairy makes me bloated", "Dairy makes them bloated"),
+        ("onions make me sick", "Onions make them sick"),
+    ],
+)
+def test_what_to_stop_offering_and_what_disagrees_with_the_body_is_kept(line: str, content: str) -> None:
+    assert contents(line) == [content]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "suggest a recipe with mushrooms",  # one answer
+        "stop suggesting it",
+        "stop calling me",
+        "my boss makes me sick",  # a person, said so
+        "people make me sick",
+        "that makes me sick",
+        "the news made me sick",  # once
+    ],
+)
+def test_one_answer_or_a_figure_of_speech_is_not(line: str) -> None:
+    assert found(line) == []

@@ -361,6 +361,36 @@ def _procedure(said: Said, word: Word) -> bool:
     return True
 
 
+# How the body answers what does not agree with it: "dairy makes me bloated".
+_UNWELL = frozenset({"ill", "sick", "bloated", "nauseous", "queasy", "itchy", "dizzy", "sneeze", "wheezy",
+                     "poorly", "gassy", "breathless"})
+
+
+_PEOPLE = frozenset({"people", "person", "everyone", "kid", "child", "man", "woman", "guy", "customer"})
+
+
+def _makes_unwell(said: Said) -> list[Candidate]:
+    """ "Dairy makes me bloated", "red wine makes me ill": what the person's body does not take
+    (not "that makes me sick" of a thing not named, nor "the news made me sick" once)."""
+    clause = said.clause
+    subject = clause.subject
+    if clause.lemma != "make" or clause.head.tag not in ("VBZ", "VBP"):
+        return []
+    if subject is None or subject.pos != "NOUN":
+        return []
+    if subject.lemma.lower() in lex.OWN_PEOPLE | lex.CASUAL | _PEOPLE or children(said, subject, "poss"):
+        return []  # "my boss makes me sick": a person, said so
+    for complement in children(said, clause.head, "ccomp", "xcomp", "oprd"):
+        felt = complement.lower in _UNWELL
+        by_me = any(c.lower == "me" for c in children(said, complement, "nsubj")) or any(
+            c.lower == "me" for c in children(said, clause.head, "dobj"))
+        if felt and by_me:
+            thing = [w for w in said.sentence.subtree(subject.i) if w.dep not in ("det",)]
+            text = f"{joined(thing).capitalize()} {clause.head.lower} them {complement.lower}"
+            return _health(said, "reaction", text)
+    return []
+
+
 def _health(said: Said, rule: str, content: str, when: datetime | None = None) -> list[Candidate]:
     return one(candidate(said, MemoryKind.HEALTH, rule, content, valid_from=when, confidence=0.85))
 
@@ -389,6 +419,9 @@ def health(said: Said) -> list[Candidate]:
     if clause.negated or clause.asked or clause.supposed or (clause.reported and not told):
         return []
     lemma, head = clause.lemma, clause.head
+    reaction = _makes_unwell(said)
+    if reaction:
+        return reaction
     objects = children(said, head, "dobj") or [  # "a bad back", its noun read as the adverb "back"
         w for w in children(said, head, "advmod")
         if w.lemma.lower() in lex.BODY_PARTS and children(said, w, "amod")]

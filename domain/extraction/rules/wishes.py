@@ -438,19 +438,28 @@ def _stopped(said: Said) -> list[Candidate]:
     if clause.lemma != "stop" or clause.negated or not _imperative(said):
         return []
     doing = next((x for x in children(said, clause.head, "xcomp")
-                  if x.tag == "VBG" and x.lemma.lower() in _ANSWERING), None)
+                  if x.tag == "VBG" and x.lemma.lower() in _ANSWERING | _OFFERING), None)
     objects = children(said, doing, "dobj") if doing is not None else []
-    if doing is None or not objects or not names_a_thing(said, said.sentence.subtree(objects[0].i)):
+    # "stop calling me sir": what they are called is the thing
+    named = [w for o in objects if o.lower == "me"
+             for w in [*children(said, doing, "oprd", "attr"), *children(said, clause.head, "npadvmod")]
+             if w.i > o.i] if doing else []
+    if doing is None or not objects or not (
+            named or names_a_thing(said, said.sentence.subtree(objects[0].i))):
         return []
     if doing.lemma.lower() in _WANTED_AS_THING:
         text = "Does not want " + _as_said(said.sentence.subtree(objects[0].i))
     else:
-        done = written_words(said.sentence.subtree(doing.i), [], drop_subject_agreement=False, assistant=True)
+        words = sorted({*said.sentence.subtree(doing.i), *named}, key=lambda w: w.i)
+        done = written_words(words, [], drop_subject_agreement=False, assistant=True)
         text = "Wants the assistant to stop " + done[:1].lower() + done[1:]
     return one(candidate(said, MemoryKind.PREFERENCE, "request", text, confidence=0.8))
 
 
 _WANTED_AS_THING = frozenset({"use", "give", "send", "keep", "include", "do"})
+# What the assistant offers the person, which asked to stop is stopped for good: "stop suggesting
+# recipes with mushrooms" (asked for once, "suggest a recipe" is one answer's).
+_OFFERING = frozenset({"suggest", "recommend", "offer"})
 _LIKED = frozenset({"love", "like", "appreciate", "prefer"})
 _DISLIKED = frozenset({"hate", "dislike", "detest", "loathe"})
 
