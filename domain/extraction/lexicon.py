@@ -161,7 +161,12 @@ MEASURES = _words("pressure cholesterol sugar glucose a1c iron")
 HEALTH_STATES = _words("""
 allergic intolerant lactose-intolerant anemic anaemic diabetic prediabetic pre-diabetic asthmatic
 epileptic pregnant deaf blind celiac coeliac autistic dyslexic hypertensive immunocompromised
-colorblind insulin-dependent sober
+colorblind insulin-dependent sober impaired
+""")
+# What a body needs to get about, see or hear: used, they are health, not a liking of a tool.
+AIDS = _words("""
+wheelchair crutches crutch cane walker rollator scooter stick hearing-aid hearing-aids glasses
+lenses contacts pacemaker catheter stoma cpap inhaler
 """)
 # Injuries: "I broke my wrist", "I tore my ACL".
 INJURING = _words("break sprain tear injure hurt pull twist fracture dislocate strain rupture")

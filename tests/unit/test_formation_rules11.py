@@ -358,3 +358,46 @@ def test_what_to_stop_offering_and_what_disagrees_with_the_body_is_kept(line: st
 )
 def test_one_answer_or_a_figure_of_speech_is_not(line: str) -> None:
     assert found(line) == []
+
+
+# --- aids, teams, groups ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "content"),
+    [
+        ("I use a wheelchair", MemoryKind.HEALTH, "Uses a wheelchair"),
+        ("I use hearing aids", MemoryKind.HEALTH, "Uses hearing aids"),
+        ("I'm visually impaired", MemoryKind.HEALTH, "Is visually impaired"),
+        ("I use a stick blender", MemoryKind.PREFERENCE, "Uses a stick blender"),  # a tool, no aid
+        ("I support Celtic", MemoryKind.PREFERENCE, "Supports Celtic"),
+        ("I'm in a book club", MemoryKind.FACT, "Is in a book club"),
+        ("I'm in a band", MemoryKind.FACT, "Is in a band"),
+    ],
+)
+def test_aids_teams_and_groups_are_kept_as_what_they_are(line: str, kind: MemoryKind, content: str) -> None:
+    [memory] = found(line)
+    assert (memory.kind, memory.content) == (kind, content)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["I support my sister", "I support the idea", "I supported Leeds as a kid", "I'm in a meeting",
+     "I was in a band at uni", "I'm in the team photo"],
+)
+def test_support_of_a_person_or_an_idea_and_a_place_for_now_are_not(line: str) -> None:
+    assert found(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        # one liking of two kinds of music, not a list of what one is
+        ("I'm a fan of both classical like Bach and Mozart, as well as modern music like Ed Sheeran's songs.",
+         "Is a fan of both classical like Bach and Mozart, as well as modern music like Ed Sheeran's songs"),
+        # two jobs: one slot cannot hold both, the memory stays as said
+        ("I'm a teacher and a nurse", "Is a teacher and a nurse"),
+    ],
+)
+def test_what_is_not_an_age_and_a_job_stays_one_memory(line: str, content: str) -> None:
+    assert contents(line) == [content]

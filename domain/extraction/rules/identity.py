@@ -534,8 +534,8 @@ def copula(said: Said) -> list[Candidate]:
 
 
 def _listed_complements(said: Said) -> list[Word]:
-    """ "34 and a nurse", "a nurse and a mum of two": what one is, listed (each a noun, a number or
-    an adjective; not "a nurse and proud of it", which says one thing)."""
+    """ "34 and a nurse", "40, a teacher": an age and a job, listed (not "a nurse and proud of it",
+    "a fan of Bach as well as modern music", which say one thing)."""
     first = next(iter(children(said, said.clause.head, "attr")), None)
     if first is None:
         return []
@@ -545,7 +545,10 @@ def _listed_complements(said: Said) -> list[Word]:
     # "I'm 34 and a nurse": the parser may join the second to the verb
     listed += [c for c in children(said, said.clause.head, "conj")
                if c.pos in ("NOUN", "NUM") and c.i > first.i]
-    if len(listed) < 2 or any(w.pos not in ("NOUN", "NUM") for w in listed):
+    jobs = [w for w in listed if w.pos == "NOUN" and w.lemma.lower() in lex.OCCUPATIONS]
+    if len(listed) < 2 or len(jobs) > 1 or not all(w.pos == "NUM" or w in jobs for w in listed):
+        # "a fan of Bach as well as of modern music": one liking; "a teacher and a nurse": one
+        # job slot cannot hold two, the memory stays as said
         return []
     return listed
 
@@ -610,11 +613,18 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
             return one(candidate(said, MemoryKind.FACT, "studies", said.text()))
         if prep.lower == "on" and objects and objects[0].lemma.lower() == "leave":
             return one(candidate(said, MemoryKind.FACT, "leave", said.text()))
+        if prep.lower == "in" and objects and objects[0].lemma.lower() in _GROUPS and not clause.past and any(
+                c.lower in ("a", "an", "the") for c in children(said, objects[0], "det")):
+            return one(candidate(said, MemoryKind.FACT, "member", said.text(), confidence=0.8))
         liked = children(said, prep, "pobj", "pcomp")
         if prep.lower == "into" and liked and not clause.past and _a_pastime(said, liked[0]):
             return one(candidate(said, MemoryKind.PREFERENCE, "into", said.text(), confidence=0.8))
     return []
 
+
+# What one is a member of: "I'm in a book club", "I'm in a band" (not "in a meeting", "in a queue").
+_GROUPS = frozenset({"club", "choir", "band", "orchestra", "team", "league", "society", "squad", "troupe",
+                     "ensemble"})
 
 # What one is "into" that is a span of time or a share of something, not a liking: "into my second
 # week", "into the last mile".

@@ -104,11 +104,20 @@ def habit(said: Said) -> list[Candidate]:
         w.lower in ("always", "usually") for w in children(said, clause.head, "advmod")
     ):
         return one(candidate(said, MemoryKind.PREFERENCE, "choice", said.text(), confidence=0.75))
+    if lemma == "support" and clause.head.tag in ("VBP", "VBZ") and any(
+            o.text[:1].isupper() and (o.pos == "PROPN" or o.ent in ("ORG", "NORP")) and o.ent != "PERSON"
+            for o in children(said, clause.head, "dobj")):
+        # "I support Celtic": a team (or a party) the person is for
+        return one(candidate(said, MemoryKind.PREFERENCE, "fan", said.text(), confidence=0.8))
     if lemma in lex.TOOLS and (objects := children(said, clause.head, "dobj")):
         if not names_a_thing(said, clause_words(clause)) or objects[0].lemma.lower() in lex.BODY_PARTS | {
             "hand"
         }:
             return []
+        aid = objects[0].lemma.lower() in lex.AIDS or "-".join(
+            w.lower for w in said.sentence.subtree(objects[0].i) if w.dep not in ("det", "poss")) in lex.AIDS
+        if aid and not clause.past:  # "I use a wheelchair", "I use hearing aids": how their body gets by
+            return one(candidate(said, MemoryKind.HEALTH, "aid", said.text(), confidence=0.8))
         used = joined([w for w in said.sentence.subtree(objects[0].i) if w.pos == "PROPN"])
         editor = next((e for e in EDITORS if used and used.lower().startswith(e.lower())), None)
         return one(
