@@ -401,3 +401,29 @@ def test_support_of_a_person_or_an_idea_and_a_place_for_now_are_not(line: str) -
 )
 def test_what_is_not_an_age_and_a_job_stays_one_memory(line: str, content: str) -> None:
     assert contents(line) == [content]
+
+
+# --- a job got, with whom and as what ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("I got a new job as a barista at Costa",
+         [("Got a new job as a barista at Costa", "job_title", "barista"),
+          ("Works at Costa", "employer", "Costa")]),
+        ("I got a job at Tesco", [("Got a job at Tesco", "employer", "Tesco")]),
+        ("I got a job with the NHS as a porter",
+         [("Got a job with the NHS as a porter", "job_title", "porter"),
+          ("Works at the NHS", "employer", "NHS")]),
+        ("I got a new job as a senior hygienist",
+         [("Got a new job as a senior hygienist", "job_title", "senior hygienist")]),
+        # a place is no employer, and a name before "job" may be either
+        ("I got a job at a hospital in Leeds", [("Got a job at a hospital in Leeds", None, None)]),
+        ("I got the Brunswick job", [("Got the Brunswick job", None, None)]),
+        ("I got the job!", [("Got the job", None, None)]),
+    ],
+)
+def test_a_job_got_fills_the_slots_it_names(line: str, expected: list[tuple[str, str | None, str | None]]
+                                            ) -> None:
+    assert [(c.content, c.attribute, c.value) for c in found(line)] == expected

@@ -15,7 +15,7 @@ from domain.extraction.rules.said import (
     place,
 )
 from domain.model import MemoryKind
-from domain.text.parse import Word
+from domain.text.parse import Word, joined
 
 # --- what happened to them ---------------------------------------------------------------------------
 
@@ -194,9 +194,20 @@ def event(said: Said) -> list[Candidate]:
     if not known and left is None:
         return []
     title = _job_got(said, lemma, objects)
+    employer = _employer_got(said, lemma, objects)
     ends = ("employer", "job_title") if lost or left else ("partner",) if _divorced(said, lemma) else ()
-    return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8,
-                         attribute="job_title" if title else None, value=title, ends=ends, ended_value=left))
+    slot, value = ("job_title", title) if title else ("employer", employer) if employer else (None, None)
+    found = [candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8,
+                       attribute=slot, value=value,
+                       entities=(employer,) if slot == "employer" and employer else (),
+                       typed="organization" if slot == "employer" else None,
+                       relation="works_at" if slot == "employer" else None, ends=ends, ended_value=left)]
+    if title and employer:  # "a new job as a barista at Costa": the employer is theirs now too
+        the = "the " if f" the {employer}" in f" {said.sentence.text}" else ""
+        found.append(candidate(said, MemoryKind.FACT, "employer", f"Works at {the}{employer}",
+                               attribute="employer", value=employer, entities=(employer,),
+                               valid_from=said.when(), confidence=0.8))
+    return [f for f in found if f]
 
 
 def _divorced(said: Said, lemma: str) -> bool:
@@ -261,12 +272,36 @@ def _marked(said: Said, got: Word) -> bool:
     )
 
 
-def _job_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
-    """The title of the job the person got, when they name it ("I got the night manager job":
-    night manager): it is their job now. Only a title that ends in an occupation ("manager",
-    "night manager"), not "a new job", "the job" or "the dream job"."""
+def _employer_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
+    """Who the job the person got is with, when they say so: "a job at Tesco", "a new job as a
+    barista at Costa" (not "a job at a hospital in Leeds"; nor "the Brunswick job", which may name
+    the place as well as the employer)."""
     if lemma != "get" or not objects or objects[0].lemma.lower() != "job":
         return None
+    job = objects[0]
+    preps = [w for w in said.sentence.subtree(job.i) if w.dep == "prep" and w.lower in ("at", "with", "for")]
+    for prep in preps:
+        where = next(iter(children(said, prep, "pobj")), None)
+        if where is None or not where.text[:1].isupper() or where.ent in ("DATE", "TIME", "PERSON"):
+            continue
+        words = [w for w in said.sentence.subtree(where.i)
+                 if w.i <= where.i and (w is where or w.dep == "compound") and w.text[:1].isupper()]
+        return joined(words) if words else None
+    return None
+
+
+def _job_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
+    """The title of the job the person got, when they name it ("I got the night manager job":
+    night manager; "a new job as a barista": barista): it is their job now. Only a title that ends
+    in an occupation ("manager", "night manager"), not "a new job", "the job" or "the dream job"."""
+    if lemma != "get" or not objects or objects[0].lemma.lower() != "job":
+        return None
+    as_what = [o for p in children(said, objects[0], "prep") if p.lower == "as"
+               for o in children(said, p, "pobj")]
+    if as_what and as_what[0].lemma.lower() in lex.OCCUPATIONS:
+        words = [w for w in said.sentence.subtree(as_what[0].i)
+                 if w.i <= as_what[0].i and w.dep in ("compound", "amod") or w is as_what[0]]
+        return " ".join(w.lower for w in sorted(words, key=lambda w: w.i))
     title = [w for w in said.sentence.children(objects[0].i) if w.dep == "compound" and w.pos == "NOUN"]
     if not title or title[-1].lemma.lower() not in lex.OCCUPATIONS:
         return None  # "the dream job", "a summer job": what kind of job, not what one is
