@@ -90,6 +90,19 @@ def _recurring(words: Sequence[Word]) -> bool:
     )
 
 
+_DAY_WORDS = frozenset({"today", "tomorrow", "tonight", "yesterday"})
+_CLOCK = re.compile(r"^(?:\d{1,2}(?::\d\d)?(?:am|pm)?|am|pm|a\.m\.|p\.m\.|o'clock|noon|midday)$")
+
+
+def _day_of_a_clock_time(words: Sequence[Word], at: datetime, future: bool | None) -> When | None:
+    """ "2pm tomorrow", "10am on Friday": the day the clock time is on (the hour stays in the text
+    as said)."""
+    rest = [w.lower for w in words if not _CLOCK.match(w.lower) and w.lower not in ("at", "on")]
+    if not rest or len(rest) == len(words):
+        return None
+    return resolve_phrase(" ".join(rest), at, future)
+
+
 def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
     """The times a sentence names (its DATE and TIME entities, with the preposition before each)."""
     found: list[Dated] = []
@@ -116,6 +129,9 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
             or resolve_phrase(phrase, at, ahead)
             or resolve_written_date(phrase, at, ahead)
         )
+        clock = ""
+        if when is None and (when := _day_of_a_clock_time(words, at, ahead)) is not None:
+            clock = "at " + "".join(w.text for w in words if _CLOCK.match(w.lower)) + " "  # "at 2pm"
         if when is None:
             continue
         if found and before is not None and before.lower in _RANGE_ENDS and when.start < found[-1].when.start:
@@ -125,10 +141,16 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
             if later is not None and later.start >= found[-1].when.start:
                 when = later
         start = first - 1 if prep else first
-        found.append(
-            Dated(start, words[-1].i, written(when, prep) if prep in _KEPT_PREPOSITIONS else when.text, when)
-        )
+        found.append(Dated(start, words[-1].i,
+                           clock + (written(when, prep) if prep in _KEPT_PREPOSITIONS else when.text), when))
     taken = {i for d in found for i in range(d.first, d.last + 1)}
+    for word in sentence.words:
+        # "I've got an interview tomorrow": a day a small model does not always tag
+        if word.i not in taken and word.lower in _DAY_WORDS and not word.ent:
+            when = resolve_phrase(word.lower, at, future)
+            if when is not None:
+                found.append(Dated(word.i, word.i, when.text, when))
+                taken.add(word.i)
     for word in sentence.words[1:]:
         # "last Tues": a day a small model does not see as a date
         before = sentence.words[word.i - 1]

@@ -427,3 +427,33 @@ def test_what_is_not_an_age_and_a_job_stays_one_memory(line: str, content: str) 
 def test_a_job_got_fills_the_slots_it_names(line: str, expected: list[tuple[str, str | None, str | None]]
                                             ) -> None:
     assert [(c.content, c.attribute, c.value) for c in found(line)] == expected
+
+
+# --- a day said with a clock time, or untagged; what is booked for a day ahead ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "content", "due"),
+    [
+        ("I've got a job interview at 2pm tomorrow", MemoryKind.PLAN,
+         "Has a job interview at 2pm on 21 May 2026", None),
+        ("I've got an interview tomorrow", MemoryKind.PLAN, "Has an interview on 21 May 2026", None),
+        ("remind me to call mum at 6pm tomorrow", MemoryKind.TODO, "Call mum at 6pm on 21 May 2026",
+         datetime(2026, 5, 21, tzinfo=UTC)),
+        ("I've booked a table at Dishoom for Friday", MemoryKind.PLAN,
+         "Has booked a table at Dishoom on 22 May 2026", None),
+        ("I've booked flights to Rome for June", MemoryKind.PLAN,
+         "Has booked flights to Rome in June 2026", None),
+    ],
+)
+def test_a_day_ahead_said_so_is_that_day(line: str, kind: MemoryKind, content: str,
+                                         due: datetime | None) -> None:
+    [memory] = found(line)
+    assert (memory.kind, memory.content, memory.due_at) == (kind, content, due)
+    assert memory.valid_from == SAID_AT  # a plan holds from when it was said
+
+
+def test_what_was_booked_on_a_day_gone_by_is_that_day() -> None:
+    [memory] = found("I booked my flights yesterday")
+    assert (memory.kind, memory.valid_from) == (MemoryKind.EVENT, datetime(2026, 5, 19, tzinfo=UTC))
+    assert found("I've booked it for Friday") == []  # no thing named

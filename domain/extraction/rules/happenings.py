@@ -131,6 +131,8 @@ def event(said: Said) -> list[Candidate]:
         return _their_peoples(said)
     if clause.person not in ("i", "we") or not clause.asserted or not clause.past:
         return []
+    if lemma in _ARRANGED and any(d.when.moment().date() > said.at.date() for d in said.dated):
+        return []  # "I've booked flights to Rome for June": a plan (`plan`), not a day gone by
     objects = children(said, clause.head, "dobj", "attr")
     if _theirs_lost_or_left(said, objects) or (
         lemma == "visit" and any(o.lemma.lower() in lex.OWN_PEOPLE for o in objects) and said.when()
@@ -342,6 +344,7 @@ def rescheduled(said: Said) -> list[Candidate]:
     return one(candidate(said, MemoryKind.PLAN, "rescheduled", text, confidence=0.75))
 
 
+_ARRANGED = frozenset({"book", "arrange", "organise", "organize", "schedule", "reserve"})
 _PLANNED = frozenset(
     {
         "present",
@@ -437,18 +440,20 @@ def plan(said: Said) -> list[Candidate]:
     """ "I'm presenting a poster in Lisbon in November", "we're moving to Leeds in May", "I have my
     driving test on the 9th": something the person will do, on a date."""
     clause = said.clause
-    if clause.person not in ("i", "we") or not clause.asserted or clause.past:
+    # "I've booked a table at Dishoom for Friday": arranged now, for a day ahead
+    arranged = clause.perfect and clause.head.tag == "VBN" and clause.lemma in _ARRANGED
+    if clause.person not in ("i", "we") or not clause.asserted or (clause.past and not arranged):
         return []
     if clause.lemma == "be":
         return _away(said)
-    ahead = clause.looking_ahead or clause.head.tag in ("VBP", "VBZ") or clause.has_got
+    ahead = clause.looking_ahead or clause.head.tag in ("VBP", "VBZ") or clause.has_got or arranged
     inside = {w.i for w in clause_words(clause)}
     dated = [
         d
         for d in said.dated
         if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
     ]
-    if not ahead or not dated or clause.lemma not in _PLANNED:
+    if not ahead or not dated or (clause.lemma not in _PLANNED and not arranged):
         return []
     taken = {i for d in dated for i in range(d.first, d.last + 1)}
     after = [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]
