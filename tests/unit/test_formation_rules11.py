@@ -457,3 +457,22 @@ def test_what_was_booked_on_a_day_gone_by_is_that_day() -> None:
     [memory] = found("I booked my flights yesterday")
     assert (memory.kind, memory.valid_from) == (MemoryKind.EVENT, datetime(2026, 5, 19, tzinfo=UTC))
     assert found("I've booked it for Friday") == []  # no thing named
+
+
+@pytest.mark.parametrize(
+    ("line", "content", "due"),
+    [
+        ("my MOT is due next month", "MOT is due in June 2026", datetime(2026, 6, 1, tzinfo=UTC)),
+        ("my car insurance is due on the 30th", "Car insurance is due on 30 May 2026",
+         datetime(2026, 5, 30, tzinfo=UTC)),
+    ],
+)
+def test_a_thing_of_theirs_falling_due_is_a_to_do_by_then(line: str, content: str, due: datetime) -> None:
+    [todo] = found(line)
+    assert (todo.kind, todo.content, todo.due_at) == (MemoryKind.TODO, content, due)
+
+
+@pytest.mark.parametrize(
+    "line", ["my essay was due yesterday", "my library books are due", "my sister is due in June"])
+def test_what_fell_due_or_has_no_day_or_is_a_person_is_no_to_do(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.TODO] == []

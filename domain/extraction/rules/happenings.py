@@ -543,6 +543,10 @@ def scheduled(said: Said) -> list[Candidate]:
         return []
     # "my placement starts on 6 July": whatever it is, it is theirs and it begins
     begins = mine and clause.lemma in _BEGINNING
+    # "my MOT is due next month", "my car insurance is due on the 30th": a thing of theirs falls due
+    falls_due = mine and clause.lemma == "be" and not clause.past and any(
+        c.lower == "due" for c in children(said, clause.head, "acomp"))
+    begins = begins or (falls_due and subject.lemma.lower() not in lex.OWN_PEOPLE and subject.pos == "NOUN")
     if not begins and noun not in _DATED or (
         noun == "day" and not any(c.lower in ("last", "first") for c in children(said, subject, "amod"))
     ):
@@ -565,6 +569,8 @@ def scheduled(said: Said) -> list[Candidate]:
         if not said_year:
             text = text.replace(f" {moment.year}", "", 1)
         return one(candidate(said, MemoryKind.FACT, "yearly", text, confidence=0.8))
+    if falls_due and moment.date() >= said.at.date():  # something to see to by then: a to-do
+        return one(candidate(said, MemoryKind.TODO, "falls_due", text, due_at=moment, confidence=0.8))
     if moment.date() > said.at.date():
         return one(candidate(said, MemoryKind.PLAN, "scheduled", text, confidence=0.8))
     return one(candidate(said, MemoryKind.EVENT, "scheduled", text, valid_from=moment, confidence=0.75))
