@@ -476,3 +476,28 @@ def test_a_thing_of_theirs_falling_due_is_a_to_do_by_then(line: str, content: st
     "line", ["my essay was due yesterday", "my library books are due", "my sister is due in June"])
 def test_what_fell_due_or_has_no_day_or_is_a_person_is_no_to_do(line: str) -> None:
     assert [c for c in found(line) if c.kind is MemoryKind.TODO] == []
+
+
+# --- recovering, care begun, weight -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("I'm recovering from covid", "Is recovering from covid"),
+        ("I'm getting over a chest infection", "Is getting over a chest infection"),
+        ("I'm recovering from knee surgery", "Is recovering from knee surgery"),
+        ("I've started seeing a therapist", "Has started seeing a therapist"),
+        ("I've lost 5 kilos since January", "Has lost 5 kilos since January 2026"),
+    ],
+)
+def test_recovery_care_and_weight_are_health(line: str, content: str) -> None:
+    [memory] = found(line)
+    assert (memory.kind, memory.content) == (MemoryKind.HEALTH, content)
+
+
+@pytest.mark.parametrize(
+    "line", ["I'm recovering from a late night", "I saw the doctor yesterday", "I lost my keys",
+             "we lost 5 pounds on the bet"])
+def test_a_night_out_a_visit_and_money_are_no_health(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.HEALTH] == []

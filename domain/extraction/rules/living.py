@@ -400,6 +400,50 @@ def _makes_unwell(said: Said) -> list[Candidate]:
     return []
 
 
+# What one recovers from that is no lasting condition: "covid", "a chest infection", "a stroke".
+_ILLNESSES = frozenset({"covid", "covid-19", "flu", "infection", "pneumonia", "bronchitis", "virus",
+                        "illness", "injury", "stroke", "attack", "burnout", "fracture", "sepsis"})
+# How a body's weight is counted: "I've lost 5 kilos", "I've put on a stone".
+_WEIGHTS = frozenset({"kilo", "kilos", "kg", "kgs", "pound", "pounds", "lb", "lbs", "stone", "stones"})
+
+
+def _recovering(said: Said) -> list[Candidate]:
+    """ "I'm recovering from covid", "I'm getting over a chest infection": a condition on its way out."""
+    clause = said.clause
+    if clause.past or clause.lemma not in ("recover", "get"):
+        return []
+    preps = [p for p in children(said, clause.head, "prep", "prt") if p.lower in ("from", "over")]
+    if clause.lemma == "get" and not any(p.lower == "over" for p in preps):
+        return []
+    ill = [o for p in preps for o in children(said, p, "pobj")]
+    if not ill or not any(is_condition(o, said) or o.lemma.lower() in lex.PROCEDURES | _ILLNESSES
+                          for o in ill):
+        return []
+    return _health(said, "recovering", said.text())
+
+
+def _seeing_a_medic(said: Said) -> list[Candidate]:
+    """ "I've started seeing a therapist": care the person has begun (a habit of it, "I see a physio
+    every week", is the habit rule's)."""
+    clause = said.clause
+    seeing = next((x for x in children(said, clause.head, "xcomp") if x.lemma.lower() == "see"), None)
+    if seeing is None or clause.lemma not in ("start", "begin"):
+        return []
+    if not any(o.lemma.lower() in lex.MEDICS for o in children(said, seeing, "dobj")):
+        return []
+    return _health(said, "care", said.text(), said.when() if clause.past else None)
+
+
+def _weight_changed(said: Said, objects: list[Word]) -> list[Candidate]:
+    """ "I've lost 5 kilos since January", "I gained 3 kg last winter": the body's weight moved."""
+    clause = said.clause
+    if not (clause.past or clause.perfect) or clause.lemma not in ("lose", "gain"):
+        return []
+    if not any(o.lemma.lower() in _WEIGHTS or o.lower in _WEIGHTS for o in objects):
+        return []
+    return _health(said, "weight", said.text(), None if clause.perfect else said.when())
+
+
 def _health(said: Said, rule: str, content: str, when: datetime | None = None) -> list[Candidate]:
     return one(candidate(said, MemoryKind.HEALTH, rule, content, valid_from=when, confidence=0.85))
 
@@ -480,6 +524,9 @@ def health(said: Said) -> list[Candidate]:
             return _health(said, "medicine", said.text(), said.when() if lemma == "start" else None)
         if lemma in lex.INJURING and clause.past and objects and objects[0].lemma.lower() in lex.BODY_PARTS:
             return _health(said, "injury", said.text(), said.when())
+        recovering = _recovering(said) or _seeing_a_medic(said) or _weight_changed(said, objects)
+        if recovering:
+            return recovering
         if (
             lemma in ("have", "get", "undergo", "need", "book", "schedule")
             and objects
