@@ -318,6 +318,8 @@ def _supposed(sentence: Sentence, head: Word, modals: frozenset[str] = _HYPOTHET
         children = sentence.children(word.i)
         if any(c.dep == "mark" and c.lower in _CONDITIONAL_MARKS for c in children):
             return True
+        if word.tag in ("VBP", "VBZ") and any(c.dep == "mark" and c.lower == "before" for c in children):
+            return True  # "... before I'm 40": a time ahead, not what is true now ("before I moved" is)
         if word.dep == "advcl" and any(
             c.dep == "advmod" and c.tag == "WRB" and c.lower in ("when", "whenever") for c in children
         ):

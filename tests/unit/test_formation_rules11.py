@@ -501,3 +501,10 @@ def test_recovery_care_and_weight_are_health(line: str, content: str) -> None:
              "we lost 5 pounds on the bet"])
 def test_a_night_out_a_visit_and_money_are_no_health(line: str) -> None:
     assert [c for c in found(line) if c.kind is MemoryKind.HEALTH] == []
+
+
+def test_an_age_said_of_a_time_ahead_is_no_age_now() -> None:
+    # "before I'm 40": when the goal is for, not how old they are
+    assert contents("my goal is to run a marathon before I'm 40") == [
+        "Wants to run a marathon before they are 40"]
+    assert contents("I'm 39") == ["Is 39"]
