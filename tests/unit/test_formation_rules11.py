@@ -508,3 +508,14 @@ def test_an_age_said_of_a_time_ahead_is_no_age_now() -> None:
     assert contents("my goal is to run a marathon before I'm 40") == [
         "Wants to run a marathon before they are 40"]
     assert contents("I'm 39") == ["Is 39"]
+
+
+@pytest.mark.parametrize(
+    ("line", "title"),
+    [
+        ("I'm Raj, a software developer in Pune", "software developer"),  # a place, no field
+        ("I'm a PhD student in marine biology", "PhD student in marine biology"),  # a field
+    ],
+)
+def test_a_place_after_a_job_is_no_part_of_its_title(line: str, title: str) -> None:
+    assert [c.value for c in found(line) if c.attribute == "job_title"] == [title]

@@ -585,7 +585,8 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
             ]
             field = next((p for p in children(said, word, "prep") if p.lower in ("in", "of")), None)
             if field is not None and not any(
-                w.ent in ("GPE", "ORG", "FAC") or w.dep == "det" for w in said.sentence.subtree(field.i)
+                w.ent in ("GPE", "LOC", "ORG", "FAC") or w.dep == "det" or w.pos == "PROPN"
+                for w in said.sentence.subtree(field.i)
             ):  # a field ("in marine biology"), not a place of work ("of a small startup")
                 phrase += said.sentence.subtree(field.i)  # "a PhD student in marine biology"
             title = joined(phrase)
