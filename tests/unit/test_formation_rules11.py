@@ -519,3 +519,27 @@ def test_an_age_said_of_a_time_ahead_is_no_age_now() -> None:
 )
 def test_a_place_after_a_job_is_no_part_of_its_title(line: str, title: str) -> None:
     assert [c.value for c in found(line) if c.attribute == "job_title"] == [title]
+
+
+# --- their people: a pet's death once, a verdict no fact -------------------------------------------------
+
+
+def test_a_named_pets_death_is_one_memory() -> None:
+    [death] = found("our cat Miso died last week")
+    assert (death.content, death.ends, death.ended_value) == ("Cat Miso died in the week of 11 May 2026",
+                                                              ("pet_cat",), "Miso")
+    assert contents("our dog died last month") == ["Dog died in April 2026"]
+
+
+@pytest.mark.parametrize(
+    ("line", "content"),
+    [
+        ("my boss is a nightmare", None),  # a verdict on them, not what they are
+        ("my mum is a legend", None),
+        ("my dad is a control freak", None),
+        ("my sister is a nurse", "Sister is a nurse"),
+        ("my brother is a Spurs fan", "Brother is a Spurs fan"),
+    ],
+)
+def test_what_one_of_theirs_is_is_kept_and_a_verdict_on_them_is_not(line: str, content: str | None) -> None:
+    assert contents(line) == ([content] if content else [])

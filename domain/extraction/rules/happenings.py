@@ -33,7 +33,8 @@ def _their_peoples(said: Said) -> list[Candidate]:
     subject = clause.subject
     if subject is None or subject.lemma.lower() not in lex.FAMILY | lex.PETS.keys():
         return []  # a pet of theirs that died is theirs to grieve too: "our dog died last month"
-    if any(c.pos == "PROPN" for c in children(said, subject, "appos", "compound", "npadvmod")):
+    if any(c.pos == "PROPN" for c in children(said, subject, "appos", "compound", "npadvmod")) or any(
+            c.pos == "PROPN" and c.i == subject.i + 1 for c in children(said, clause.head, "nsubj")):
         return []  # "my husband Ernesto died": the people rule keeps the named one, and this with them
     lemma = clause.lemma
     head = clause.head

@@ -570,6 +570,12 @@ def _nationality(said: Said) -> bool:
 _LASTING = frozenset({"live", "work", "study", "teach", "run", "own"})
 
 
+# Nouns that judge someone rather than say what they are: "my boss is a nightmare".
+_VERDICTS = frozenset({"nightmare", "legend", "saint", "star", "angel", "idiot", "pain", "joke", "gem",
+                       "hero", "rock", "genius", "monster", "jerk", "diva", "control", "freak", "menace",
+                       "sweetheart", "treasure", "character", "handful", "mess", "disaster", "dream"})
+
+
 def _at_home_with_them(said: Said) -> bool:
     """ "my mum lives with us now": one of theirs at home with the person."""
     return said.clause.lemma == "live" and any(
@@ -633,7 +639,7 @@ def relative(said: Said) -> list[Candidate]:
         unwell = any(w.lower in lex.HEALTH_STATES for w in children(said, clause.head, "acomp", "attr"))
         # what they are, not what they are to the person ("our kids are our future", "my rock")
         a_kind = any((w.pos == "NOUN" or w.lemma.lower() in lex.OCCUPATIONS) and not children(said, w, "poss")
-                     for w in children(said, clause.head, "attr"))
+                     and w.lemma.lower() not in _VERDICTS for w in children(said, clause.head, "attr"))
         if not a_kind and not (name and _nationality(said)) and not unwell:
             return []  # "my sister is great", "my son is 7" (an age: another rule)
     elif clause.lemma == "have":
