@@ -543,3 +543,10 @@ def test_a_named_pets_death_is_one_memory() -> None:
 )
 def test_what_one_of_theirs_is_is_kept_and_a_verdict_on_them_is_not(line: str, content: str | None) -> None:
     assert contents(line) == ([content] if content else [])
+
+
+def test_a_move_here_from_a_city_ends_that_city_as_home() -> None:
+    [moved] = found("I moved here from Manchester two years ago")
+    assert (moved.content, moved.ends, moved.ended_value, moved.valid_from) == (
+        "Moved from Manchester in 2024", ("home_city",), "Manchester", datetime(2024, 1, 1, tzinfo=UTC))
+    assert found("I moved here last year") == []  # no city named: nothing to end, none to fill

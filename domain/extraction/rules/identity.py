@@ -193,7 +193,7 @@ def _a_time(said: Said, prep: Word) -> bool:
 
 
 # "moved back to Swindon", "moved over to Olsztyn": the parser hangs the "to" on the adverb.
-_MOVED_HOW = frozenset({"back", "home", "over", "out", "away"})
+_MOVED_HOW = frozenset({"back", "home", "over", "out", "away", "here", "there"})
 
 
 def _move_preps(said: Said) -> list[Word]:
