@@ -168,6 +168,8 @@ AIDS = _words("""
 wheelchair crutches crutch cane walker rollator scooter stick hearing-aid hearing-aids glasses
 lenses contacts pacemaker catheter stoma cpap inhaler
 """)
+# Verbs of something arranged now for a time ahead: "I've booked a table for Friday".
+ARRANGING = _words("book arrange organise organize schedule reserve")
 # Injuries: "I broke my wrist", "I tore my ACL".
 INJURING = _words("break sprain tear injure hurt pull twist fracture dislocate strain rupture")
 # What is done to a body: "I had knee surgery", "my hip replacement is on the 3rd".

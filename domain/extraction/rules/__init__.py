@@ -87,7 +87,7 @@ def _direction(clause: Clause) -> bool | None:
         return True
     if clause.lemma == "have" and clause.children("xcomp"):
         return True  # "I've got to pay the council tax by Friday": what one has to do is ahead
-    if clause.lemma in ("book", "arrange", "organise", "organize", "schedule", "reserve") and any(
+    if clause.lemma in lex.ARRANGING and any(
             p.lower == "for" for p in clause.children("prep")):
         return True  # "I've booked flights for June": booked now, for a time ahead
     if clause.past:

@@ -132,7 +132,7 @@ def event(said: Said) -> list[Candidate]:
         return _their_peoples(said)
     if clause.person not in ("i", "we") or not clause.asserted or not clause.past:
         return []
-    if lemma in _ARRANGED and any(d.when.moment().date() > said.at.date() for d in said.dated):
+    if lemma in lex.ARRANGING and any(d.when.moment().date() > said.at.date() for d in said.dated):
         return []  # "I've booked flights to Rome for June": a plan (`plan`), not a day gone by
     objects = children(said, clause.head, "dobj", "attr")
     if _theirs_lost_or_left(said, objects) or (
@@ -345,7 +345,6 @@ def rescheduled(said: Said) -> list[Candidate]:
     return one(candidate(said, MemoryKind.PLAN, "rescheduled", text, confidence=0.75))
 
 
-_ARRANGED = frozenset({"book", "arrange", "organise", "organize", "schedule", "reserve"})
 _PLANNED = frozenset(
     {
         "present",
@@ -442,7 +441,7 @@ def plan(said: Said) -> list[Candidate]:
     driving test on the 9th": something the person will do, on a date."""
     clause = said.clause
     # "I've booked a table at Dishoom for Friday": arranged now, for a day ahead
-    arranged = clause.perfect and clause.head.tag == "VBN" and clause.lemma in _ARRANGED
+    arranged = clause.perfect and clause.head.tag == "VBN" and clause.lemma in lex.ARRANGING
     if clause.person not in ("i", "we") or not clause.asserted or (clause.past and not arranged):
         return []
     if clause.lemma == "be":

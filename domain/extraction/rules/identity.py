@@ -92,7 +92,7 @@ def residence(said: Said) -> list[Candidate]:
                 # "we moved to Hackney": a household moves home; "I moved to Deloitte" may be a job
                 target = place(said, prep, named=True, organisations=clause.person == "we") or target
         target = target or _home_moved_into_in(said)
-        if target and any(target.lower().startswith(e.lower()) for e in EDITORS):
+        if editor_named(target):
             target = None  # "I moved to Neovim": a tool (`switch`), no home
     elif lemma in ("live", "base", "settle") and (not clause.past or clause.perfect):
         for prep in children(said, clause.head, "prep"):
@@ -797,6 +797,11 @@ EDITORS = (
 )
 
 
+def editor_named(name: str | None) -> str | None:
+    """The editor a name starts with ("Neovim 0.10": Neovim), or None."""
+    return next((e for e in EDITORS if name and name.lower().startswith(e.lower())), None)
+
+
 def switch(said: Said) -> list[Candidate]:
     """ "I switched to Neovim": a tool or habit changed (an editor fills its slot)."""
     clause = said.clause
@@ -822,7 +827,7 @@ def switch(said: Said) -> list[Candidate]:
             return one(candidate(said, MemoryKind.PREFERENCE, "switch", said.text(), valid_from=said.when()))
         return []
     name = joined(target)
-    editor = next((e for e in EDITORS if name.lower().startswith(e.lower())), None)
+    editor = editor_named(name)
     if clause.lemma == "move" and editor is None:
         return []  # "I've moved to Hackney" is a home, "I moved to Deloitte" a job: no tool changed
     return one(

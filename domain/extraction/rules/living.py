@@ -11,7 +11,7 @@ from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import able_only
 from domain.extraction.render import clause_words
-from domain.extraction.rules.identity import EDITORS
+from domain.extraction.rules.identity import editor_named
 from domain.extraction.rules.said import (
     Said,
     candidate,
@@ -119,7 +119,7 @@ def habit(said: Said) -> list[Candidate]:
         if aid and not clause.past:  # "I use a wheelchair", "I use hearing aids": how their body gets by
             return one(candidate(said, MemoryKind.HEALTH, "aid", said.text(), confidence=0.8))
         used = joined([w for w in said.sentence.subtree(objects[0].i) if w.pos == "PROPN"])
-        editor = next((e for e in EDITORS if used and used.lower().startswith(e.lower())), None)
+        editor = editor_named(used)
         return one(
             candidate(
                 said,
