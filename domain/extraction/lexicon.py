@@ -86,6 +86,15 @@ CHILDREN = frozenset({"kid", "child", "son", "daughter", "boy", "girl", "twin", 
 HOMES = frozenset({"flat", "house", "apartment", "home", "place", "room", "studio", "cottage"})
 # Those one is a couple with, or was: "separated from my husband", "split up with my ex".
 PARTNERS = frozenset(word for word, slot in SINGLE.items() if slot == "partner") | {"ex"}
+# Breeds, named as often as the animal ("a beagle called Biscuit"); none that is also a person's
+# word (shepherd, boxer, pointer) or a nationality (Persian, Bengal).
+DOG_BREEDS = _words("""
+labrador lab retriever spaniel terrier beagle collie poodle greyhound whippet dachshund husky
+pug bulldog corgi schnauzer staffie staffy rottweiler doberman chihuahua cockapoo labradoodle
+cavapoo cavachon springer heeler kelpie vizsla weimaraner lurcher sheepdog westie dalmatian
+""")
+CAT_BREEDS = _words("tabby moggy ragdoll siamese sphynx")
+BREEDS = DOG_BREEDS | CAT_BREEDS
 PETS = {
     "cat": "cat",
     "kitten": "cat",
@@ -107,17 +116,8 @@ PETS = {
     "snake": "snake",
     "budgie": "budgie",
     "goldfish": "goldfish",
-    # Breeds, named as often as the animal ("a beagle called Biscuit"); none that is also a person's
-    # word (shepherd, boxer, pointer) or a nationality (Persian, Bengal).
-    **dict.fromkeys(
-        _words("""
-        labrador lab retriever spaniel terrier beagle collie poodle greyhound whippet dachshund husky
-        pug bulldog corgi schnauzer staffie staffy rottweiler doberman chihuahua cockapoo labradoodle
-        cavapoo cavachon springer heeler kelpie vizsla weimaraner lurcher sheepdog westie dalmatian
-        """),
-        "dog",
-    ),
-    **dict.fromkeys(_words("tabby moggy ragdoll siamese sphynx"), "cat"),
+    **dict.fromkeys(DOG_BREEDS, "dog"),
+    **dict.fromkeys(CAT_BREEDS, "cat"),
 }
 # Conditions a person has, lives with or was diagnosed with.
 CONDITIONS = _words("""

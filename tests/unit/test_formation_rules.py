@@ -278,7 +278,8 @@ def test_where_one_flies_to_is_a_place_whatever_the_small_model_takes_it_for() -
         ("My daughter lives in Glasgow now", "Daughter lives in Glasgow"),
         ("my dad runs a garage in Bolton", "Dad runs a garage in Bolton"),
         ("my sister is a midwife in Cardiff", "Sister is a midwife in Cardiff"),
-        ("My neighbour Tom lives in Derby", "Neighbour Tom lives in Derby"),
+        # named: one memory of who they are and where they live (tests/unit/test_formation_rules12.py)
+        ("My neighbour Tom lives in Derby", "Has a neighbour named Tom who lives in Derby"),
         # a statement with a question tagged on is still a statement
         ("my brother lives in Derby and never calls, you know?", "Brother lives in Derby"),
     ],

@@ -16,6 +16,7 @@ from domain.extraction.rules.said import (
     names_a_thing,
     one,
 )
+from domain.extraction.rules.said import place as said_place
 from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
@@ -46,6 +47,13 @@ def _named(said: Said, word: Word) -> str | None:
     head = sentence.words[word.head]
     if word.dep == "compound" and head.pos == "PROPN":
         return _full_name(said, head)
+    if word.dep == "poss" and head.lemma.lower() == "name" and head.dep == "nsubj":
+        verb = sentence.words[head.head]  # "my dog's name is Rex"
+        given = [w for w in sentence.children(verb.i)
+                 if w.dep == "attr" and (w.pos == "PROPN" or _a_name_read_as_noun(w))]
+        if verb.lemma.lower() == "be" and verb.tag in ("VBZ", "VBP") and given and not said.clause.asked \
+                and not _supposed_or_denied(sentence, verb):  # "my grandmother's name was Roshan": gone
+            return _full_name(said, given[0])
     if word.dep == "appos" and head.pos == "PROPN" and head.i < word.i:
         return _full_name(said, head)  # "Pip, my budgie, has been ...": the name said first
     after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
@@ -79,6 +87,15 @@ def _named(said: Said, word: Word) -> str | None:
             if named:
                 return _full_name(said, named[0])
     return None
+
+
+def _mine(sentence: Sentence, word: Word) -> bool:
+    """Whether a noun is said with "my" or "our": "my dog Rex", where the parser may hang "my" on
+    the name and make the noun a compound of it."""
+    head = sentence.words[word.head]
+    held = head if word.dep == "compound" and head.pos == "PROPN" else word
+    return any(c.lower in ("my", "our") and c.dep == "poss"
+               for c in (*sentence.children(word.i), *sentence.children(held.i)))
 
 
 def _a_name_read_as_noun(word: Word) -> bool:
@@ -247,6 +264,102 @@ def _aged(found: Candidate | None, age: str | None) -> Candidate | None:
     return found.model_copy(update={"content": f"{found.content}, aged {age.removesuffix(' years old')}"})
 
 
+# Ways of coming that say where from: a visit comes from home ("comes up from Malmö this weekend").
+_COMING = frozenset({"come", "fly", "drive", "travel", "visit"})
+_ON_THE_WAY = frozenset({"up", "down", "over", "home", "back", "across"})
+
+
+def _lives(said: Said, word: Word, name: str) -> str | None:
+    """Where a named one of theirs lives, said of them in the same sentence: "my brother Cian
+    lives in Leeds", "... is in Leeds", "my son Leo, who lives in Bristol, ...", "my daughter Elin
+    comes up from Malmö this weekend" (a visit comes from home): "who lives in Leeds". Not where
+    they are for a while ("is in Paris this week", "is in Rome for work"), were ("lived in Rome"),
+    will be, or might be; "my wife comes from Kraków" is where she is from: "who comes from Kraków"."""
+    sentence = said.sentence
+    holders = [w for w in (word, *[sentence.words[c] for c in range(len(sentence.words))
+                                   if sentence.words[c].text in name.split()]) if w is not None]
+    verbs = [sentence.words[w.head] for w in holders if w.dep in ("nsubj", "appos") and w.head != w.i]
+    verbs += [c for w in holders for c in sentence.children(w.i) if c.dep == "relcl"]
+    # "is 7 and lives in Cardiff"
+    verbs += [c for v in verbs for c in sentence.children(v.i) if c.dep == "conj" and c.pos in ("VERB", "AUX")
+              and not any(s.dep.startswith("nsubj") for s in sentence.children(c.i))]
+    for verb in verbs:
+        if verb.dep == "relcl":
+            if not any(c.lower in ("who", "that") and c.dep == "nsubj" for c in sentence.children(verb.i)):
+                continue
+        elif not _said_outright(sentence, verb) and verb.dep != "relcl":
+            continue
+        if verb.tag in ("VBD", "VBN", "MD") or _supposed_or_denied(sentence, verb):
+            continue
+        parts = sentence.children(verb.i)
+        if any(c.dep == "aux" and (c.tag in ("MD", "VBD") or c.lower in ("had", "has", "have"))
+               for c in parts):
+            continue  # "might be in Leeds", "has lived in Leeds": no statement of where they live now
+        lemma = verb.lemma.lower()
+        preps = [c for c in parts if c.dep == "prep"]
+        if lemma == "live":
+            place = next((p for c in preps if c.lower == "in" and (p := said_place(said, c, named=True))),
+                         None)
+            return f"lives in {place}" if place else None
+        a_while = any(c.ent in ("DATE", "TIME") or (c.dep == "prep" and c.lower in ("for", "until", "till"))
+                      for c in parts)
+        if lemma == "be" and not a_while:
+            place = next((p for c in preps if c.lower == "in" and (p := said_place(said, c))), None)
+            return f"lives in {place}" if place else None
+        if lemma in _COMING:
+            place = next((p for c in preps if c.lower == "from" and (p := said_place(said, c, named=True))),
+                         None)
+            if place is None:
+                continue
+            visiting = a_while or verb.tag == "VBG" or any(
+                c.dep == "prt" and c.lower in _ON_THE_WAY for c in parts)
+            return f"lives in {place}" if visiting else f"comes from {place}"
+    return None
+
+
+def _described(found: Candidate | None, sentence: Sentence, word: Word, pet: str, age: str | None
+               ) -> Candidate | None:
+    """A pet's memory with the breed it was called by and its age: "Has a dog named Bram, a
+    3-year-old beagle", "... , a beagle", "Has a cat named Miso, aged 12"."""
+    if found is None:
+        return None
+    before = _age_before(sentence, word)
+    age = before or (age.removesuffix(" years old") if age else None)
+    breed = word.lower if word.lemma.lower() in lex.BREEDS else None
+    if breed is None:
+        return _aged(found, age)
+    described = f"{age}-year-old {breed}" if age else breed
+    sounds_a_vowel = described[:1] in "aeiou8" or described.split("-")[0] in ("11", "18")
+    article = "an" if sounds_a_vowel else "a"
+    return found.model_copy(update={"content": f"{found.content}, {article} {described}"})
+
+
+def _age_before(sentence: Sentence, word: Word) -> str | None:
+    """The age said before an animal's noun: "a 3 year old beagle", "my 11-year-old lab"."""
+    for old in sentence.children(word.i):
+        if old.dep == "amod" and old.lower == "old":
+            numbers = [w for w in sentence.subtree(old.i) if w.pos == "NUM"]
+            years = [w for w in sentence.subtree(old.i) if w.lemma.lower() == "year"]
+            if len(numbers) == 1 and years and (age := _years(numbers[0])):
+                return age
+    return None
+
+
+def _only_where(said: Said, after: Sequence[Word]) -> bool:
+    """Whether what a clause says after its verb is where, and nothing more ("lives in Lagos")."""
+    where = {w.i for p in after if p.dep == "prep" and p.lower == "in" for w in said.sentence.subtree(p.i)}
+    return all(w.i in where or w.pos == "PUNCT" for w in after)
+
+
+def _living(found: Candidate | None, where: str | None) -> Candidate | None:
+    """The memory of one of theirs with where they live: "Has a brother named Cian who lives in
+    Drumcondra"; one of a slot is named already: "Husband is named Chidi and lives in Leeds"."""
+    if found is None or where is None:
+        return found
+    joint = ", who" if ", aged " in found.content else " and" if " is named " in found.content else " who"
+    return found.model_copy(update={"content": f"{found.content}{joint} {where}"})
+
+
 _HOW_MANY = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
@@ -303,7 +416,7 @@ def people(
         lemma = word.lemma.lower()
         if word.pos != "NOUN":
             continue
-        mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
+        mine = _mine(sentence, word)
         if (mine or _the_children(sentence, word)) and (ages := _ages(sentence, word)):
             found.append(_children_aged(said, word, ages))
             continue
@@ -315,9 +428,9 @@ def people(
         )
         if pet is None and relation not in lex.OWN_PEOPLE | lex.CASUAL:
             continue
-        age = _age(sentence, word) if mine and relation in lex.FAMILY else None
+        age = _age(sentence, word) if mine and (relation in lex.FAMILY or pet is not None) else None
         named = _named(said, word) if age else None
-        if age and not (named and named[:1].isupper() and named.lower() not in ("i", "me")):
+        if age and pet is None and not (named and named[:1].isupper() and named.lower() not in ("i", "me")):
             found.append(
                 candidate(
                     said,
@@ -343,7 +456,10 @@ def people(
         told = _age_said_after(sentence, word, relation, name) or age  # "my daughter Ffion is 7": one memory
         gone = _gone(sentence, word) or ("died" if pet is not None and _put_down(sentence, word) else None)
         if gone is None:
-            found.append(_aged(theirs(said, relation, pet, name), told))
+            if pet is not None:  # "my 11-year-old lab Duke": "Has a dog named Duke, an 11-year-old lab"
+                found.append(_described(theirs(said, relation, pet, name), sentence, word, pet, told))
+                continue
+            found.append(_living(_aged(theirs(said, relation, pet, name), told), _lives(said, word, name)))
             continue
         # no longer theirs: no slot; a death is kept with its time
         past = [d for d in dated if d.when.moment().date() <= at.date()]
@@ -402,7 +518,7 @@ def theirs(said: Said, relation: str, pet: str | None, name: str, rule: str | No
     text = (
         f"{relation.capitalize()} is named {name}"
         if slot or relation in lex.CLOSE
-        else f"Has a {relation} named {name}"
+        else f"Has {'an' if relation[:1] in 'aeiou' else 'a'} {relation} named {name}"  # "an aunt"
     )
     return candidate(
         said,
@@ -492,7 +608,7 @@ def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
             if lemma in _ANYONE or lemma in lex.CASUAL or lemma in lex.OCCUPATIONS:
                 last = None  # "my sister is seeing someone, his name is Paul": "his" is the later one
             continue
-        mine = any(c.lower in ("my", "our") and c.dep == "poss" for c in sentence.children(word.i))
+        mine = _mine(sentence, word)
         head = sentence.words[word.head]
         subject = [c.lower for c in sentence.children(head.i) if c.dep == "nsubj"]
         if not subject and head.tag == "VBD" and all(
@@ -649,6 +765,8 @@ def relative(said: Said) -> list[Candidate]:
             return []
     elif clause.lemma not in _LASTING or not (names_a_thing(said, after) or _at_home_with_them(said)):
         return []
+    elif name and clause.lemma == "live" and _lives(said, word, name) and _only_where(said, after):
+        return []  # "my friend Tolu lives in Lagos": one memory, "Has a friend named Tolu who lives in Lagos"
     subject_words = [w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")]
     named_words = _second_subject(said, subject)
     words = sorted({*subject_words, *named_words, *clause_words(clause)}, key=lambda w: w.i)

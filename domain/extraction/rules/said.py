@@ -15,7 +15,8 @@ from domain.model import MemoryKind
 from domain.text.parse import Sentence, Word, joined
 
 # 11: chat typed in haste, places taken for organisations, "since", medicines one is on, ages with names
-RULES_VERSION = "rules/11"
+# 12: one of theirs with where they live, a pet's breed and age, doses, requests with no verb
+RULES_VERSION = "rules/12"
 _NOT_A_START = frozenset(
     {
         "to",
