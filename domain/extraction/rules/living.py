@@ -274,6 +274,25 @@ def _treated(said: Said, medicine_head: Word) -> list[Candidate]:
     return []
 
 
+_DOSE = re.compile(r"(?:\d+(?:\.\d+)?)?(?:mg|mcg|µg|ml|g|iu|milligrams?|micrograms?|units?)", re.IGNORECASE)
+
+
+def _a_dose(word: Word) -> bool:
+    """A dose's unit, with its number ("5mg", "20 mg", "500 milligrams")."""
+    return bool(_DOSE.fullmatch(word.lower)) and (
+        word.lower[:1].isdigit() or word.lower not in ("g", "units"))
+
+
+def _dose_after(said: Said, verb: Word, last: Word) -> list[Word]:
+    """The dose right after a medicine that the parser hangs on the verb: "put me on amlodipine 5mg"."""
+    for child in children(said, verb, "npadvmod", "advmod", "dobj", "nummod", "appos", "attr"):
+        words = list(said.sentence.subtree(child.i))  # "500mg twice a day", hung on "twice"
+        if words[0].i == last.i + 1 and any(_a_dose(w) for w in words) and any(
+                w.pos == "NUM" or w.lower[:1].isdigit() for w in words):
+            return words
+    return []
+
+
 def _medicines_given(said: Said) -> list[Candidate]:
     """ "The doctor has put me on allopurinol", "she put me on sumatriptan and magnesium": each
     medicine one was put on is one they take."""
@@ -285,6 +304,14 @@ def _medicines_given(said: Said) -> list[Candidate]:
     found: list[Candidate] = []
     for prep in children(said, clause.head, "prep"):
         taken = children(said, prep, "pobj")
+        if prep.lower == "on" and taken and _a_dose(taken[0]):  # "on 20mg of citalopram"
+            of = [m for p in children(said, taken[0], "prep") if p.lower == "of"
+                  for m in children(said, p, "pobj")]
+            if of and is_medicine(of[0], said):
+                words = [w for w in said.sentence.subtree(taken[0].i) if w.pos != "PUNCT"]
+                found += one(candidate(said, MemoryKind.HEALTH, "medicine", "Takes " + joined(words),
+                                       confidence=0.85))
+                continue
         if prep.lower != "on" or not taken or not is_medicine(taken[0], said):
             continue
         # "on omeprazole and ibuprofen": the small parser may hang the second on the verb
@@ -294,8 +321,9 @@ def _medicines_given(said: Said) -> list[Candidate]:
                 continue
             left = {w.i for c in children(said, medicine, "conj", "cc") for w in said.sentence.subtree(c.i)}
             words = [w for w in said.sentence.subtree(medicine.i) if w.i not in left and w.pos != "PUNCT"]
-            made = candidate(said, MemoryKind.HEALTH, "medicine", "Takes " + " ".join(w.text for w in words),
-                             confidence=0.85)
+            dose = _dose_after(said, clause.head, words[-1])  # "on metformin 500mg"
+            text = " ".join(["Takes", joined(words), *([joined(dose)] if dose else [])])
+            made = candidate(said, MemoryKind.HEALTH, "medicine", text, confidence=0.85)
             if made:
                 found.append(made)
         found += _treated(said, taken[0])
