@@ -96,6 +96,8 @@ class Clause:
             self.head.lower == "got"
             and any(w.lemma == "have" and w.tag in ("VBP", "VBZ") for w in self.children("aux"))
             and bool(self.children("dobj"))
+            # "I've got a job as a barista", "I've got the job!": a job one has just got
+            and not any(o.lemma.lower() in ("job", "promotion") for o in self.children("dobj"))
         )
 
     def children(self, *deps: str) -> list[Word]:
@@ -309,6 +311,7 @@ def _supposed(sentence: Sentence, head: Word, modals: frozenset[str] = _HYPOTHET
                     c.dep == "mark" and c.lower in _CONDITIONAL_MARKS for c in sentence.children(clause.i)
                 )
                 and not _to_the_listener(sentence, clause)
+                and not _if_it_matters(sentence, clause)
             ):
                 between = [w for w in sentence.words if head.i < w.i < clause.i or clause.i < w.i < head.i]
                 if not any(w.lower in ("so", "but", "and") for w in between):
@@ -346,6 +349,25 @@ def _to_the_listener(sentence: Sentence, clause: Word) -> bool:
     return any(
         c.dep in ("nsubj", "nsubjpass") and c.lower in ("you", "u") for c in sentence.children(clause.i)
     ) and clause.i > next((w.i for w in sentence.words if w.dep == "ROOT"), 0)
+
+
+# What a telling may be for: "if that matters", "if it helps", "if that's relevant".
+_OF_USE = frozenset({"matter", "help", "count", "relevant", "useful", "important", "helpful"})
+
+
+def _if_it_matters(sentence: Sentence, clause: Word) -> bool:
+    """ "I'm vegetarian, if that matters": a condition on whether the telling is of use, not on
+    what is told."""
+    parts = sentence.children(clause.i)
+    if not any(c.dep == "nsubj" and c.lower in ("that", "it", "this") for c in parts):
+        return False
+    if any(c.dep in ("dobj", "ccomp", "xcomp") for c in parts) or any(
+            c.dep == "prep" and c.lower == "to"
+            and not any(o.lower in ("you", "u") for o in sentence.children(c.i))
+            for c in parts):
+        return False  # "if it helps the planet", "if that matters to her": a condition on something else
+    return clause.lemma.lower() in _OF_USE or (
+        clause.lemma.lower() == "be" and any(c.dep == "acomp" and c.lower in _OF_USE for c in parts))
 
 
 def _would_like(sentence: Sentence, verb: Word) -> bool:

@@ -200,7 +200,10 @@ def event(said: Said) -> list[Candidate]:
     employer = _employer_got(said, lemma, objects)
     ends = ("employer", "job_title") if lost or left else ("partner",) if _divorced(said, lemma) else ()
     slot, value = ("job_title", title) if title else ("employer", employer) if employer else (None, None)
-    found = [candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(), confidence=0.8,
+    text = said.text()
+    if lemma == "get" and text.startswith(("Has got ", "Have got ")):
+        text = "Got " + text.split(" ", 2)[2]  # "I've got a job as a barista": got it, not has it
+    found = [candidate(said, MemoryKind.EVENT, lemma, text, valid_from=said.when(), confidence=0.8,
                        attribute=slot, value=value,
                        entities=(employer,) if slot == "employer" and employer else (),
                        typed="organization" if slot == "employer" else None,
@@ -385,6 +388,12 @@ _PLANNED = frozenset(
         "have",
         "see",
         "come",
+        # getting and giving up a thing of one's own on a day: "we're adopting a cat this weekend"
+        "adopt",
+        "buy",
+        "sell",
+        "rent",
+        "get",
     }
 )
 # What one "has" or "does" on a day that is worth keeping ("I have my driving test on the 9th").
@@ -455,6 +464,8 @@ def plan(said: Said) -> list[Candidate]:
     ]
     if not ahead or not dated or (clause.lemma not in _PLANNED and not arranged):
         return []
+    if clause.lemma == "get" and clause.head.tag != "VBG":
+        return []  # "we're getting a puppy on Friday" is a plan; "we get the keys on the 25th": of what?
     taken = {i for d in dated for i in range(d.first, d.last + 1)}
     after = [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]
     time_off = clause.lemma == "take" and any(
