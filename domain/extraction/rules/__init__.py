@@ -42,7 +42,7 @@ from domain.extraction.rules.living import habit, health, household, money, nega
 from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
-from domain.extraction.rules.wishes import goal, liking, standing_request, suits
+from domain.extraction.rules.wishes import goal, liking, no_more, standing_request, suits
 from domain.model import MemoryKind, utc
 from domain.text.english import typed_plainly
 from domain.text.parse import Parser
@@ -132,6 +132,9 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 root = next((w for w in sentence.words if w.dep == "ROOT"), sentence.words[0])
                 owner = Clause(sentence, root, None, "none", False, False, False, is_question(sentence))
             owners[-1] = owner
+            if owner is not None:  # "no emojis ever please": a request with no verb, read from its words
+                for candidate in no_more(Said(owner, position, said_at, (), known)):
+                    _keep(found, candidate)
             for candidate in people(
                 sentence, position, said_at, owner, tuple(times(sentence, said_at, False))
             ):

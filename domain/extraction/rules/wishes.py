@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
+from domain.extraction.clauses import is_question
 from domain.extraction.render import clause_words, written_words
 from domain.extraction.rules.said import (
     Said,
@@ -361,6 +362,48 @@ def _to_you(said: Said) -> bool:
         ):
             return True
     return False
+
+
+# Where the person's "no ..." asks of answers ("no emojis in your answers").
+_IN_ANSWERS = frozenset({"answer", "answers", "reply", "replies", "response", "responses", "message",
+                         "messages"})
+_AROUND_NO = frozenset({"please", "pls", "plz", "ever", "again", "thanks", "thx"})
+
+
+def no_more(said: Said) -> list[Candidate]:
+    """ "no emojis please", "please, no bullet points in your answers", "no jargon ever": a request
+    said without a verb, read from its words (the parser has no verb to hang them on). Only of the
+    parts and style of answers, and with "please", "ever" or "in your answers" to say it is asked
+    ("no onions please" is one order, "no emojis" alone may answer a question)."""
+    sentence = said.sentence
+    if is_question(sentence):
+        return []
+    words = list(sentence.words)
+    while words and words[0].lower in ("please", "pls", "plz", "also", "and", "oh", "ok", ","):
+        words.pop(0)
+    if len(words) < 2 or words[0].lower != "no":
+        return []
+    chunk: list[Word] = []
+    for w in words[1:]:
+        if w.pos == "PUNCT" or w.pos in ("CCONJ", "PRON") and w.lower not in ("your", "ur"):
+            break
+        chunk.append(w)
+    thing = [w for w in chunk if w.lower not in _AROUND_NO]
+    asked = any(w.lower in ("please", "pls", "plz") for w in sentence.words) or any(
+        w.lower in ("ever", "again") for w in chunk)
+    where = next((i for i, w in enumerate(thing) if w.lower == "in"), len(thing))
+    in_answers = where < len(thing) and thing[-1].lower in _IN_ANSWERS
+    named, rest = thing[:where], thing[where:]
+    if not named or not (asked or in_answers) or any(
+            w.pos in ("VERB", "AUX") and w.tag != "VBZ" for w in named):
+        return []
+    last = named[-1]
+    if last.lemma.lower() not in _ANSWER_PARTS | _STYLE and last.lower.rstrip("s") not in _ANSWER_PARTS:
+        return []
+    text = " ".join(w.lower if w.pos != "PROPN" else w.text for w in named)
+    if in_answers:
+        text += " in " + rest[-1].lower
+    return one(candidate(said, MemoryKind.PREFERENCE, "request", f"Does not want {text}", confidence=0.8))
 
 
 def standing_request(said: Said) -> list[Candidate]:
