@@ -77,9 +77,18 @@ def _named(said: Said, word: Word, form: str, kind: MemoryKind) -> list[Candidat
 # --- where they live, where and as what they work ------------------------------------------------
 
 
+def _theirs_unsaid(said: Said) -> bool:
+    """ "we moved, living in Adenta now": a clause with no subject of its own, hung on one of the
+    person's, is theirs."""
+    head = said.clause.head
+    if said.clause.person != "none" or head.dep not in ("advcl", "conj") or head.tag != "VBG":
+        return False
+    return any(c.dep == "nsubj" and c.lower in ("i", "we") for c in said.sentence.children(head.head))
+
+
 def residence(said: Said) -> list[Candidate]:
     clause = said.clause
-    if clause.person not in ("i", "we") or not clause.asserted:
+    if (clause.person not in ("i", "we") and not _theirs_unsaid(said)) or not clause.asserted:
         return []
     mover = _move_bound(said)
     if mover is not None:  # "we have to move to Sheffield in the summer": a move ahead
@@ -101,11 +110,20 @@ def residence(said: Said) -> list[Candidate]:
     if target is None:
         return _moved_out(said) if lemma in ("move", "relocate") and not _a_thing_moved(said) else []
     content = said.text(drop=_purpose(said))
+    # "I'm living in Leeds (now)", "I'll still live in Coventry": where home is, not a move ahead
+    staying = lemma in ("live", "base", "settle") and (
+        (clause.head.tag == "VBG"
+         and not any(a.lower in ("will", "'ll", "shall") for a in clause.children("aux")))
+        or any(c.lower == "still" for c in clause.children("advmod")))
     ahead = (
-        clause.looking_ahead
+        (clause.looking_ahead and not staying)
         or (lemma in ("move", "relocate") and clause.head.tag == "VBG")
         or any(d.when.moment().date() > said.at.date() for d in said.dated)
     )
+    if staying and content.startswith("Will still live "):
+        content = "Still lives " + content.removeprefix("Will still live ")
+    elif content.startswith("Living "):  # a clause with its subject unsaid
+        content = "Lives " + content.removeprefix("Living ")
     if ahead and not clause.past:
         found = candidate(
             said, MemoryKind.PLAN, "moving", content, entities=(target,), typed="where", confidence=0.8
