@@ -1,0 +1,258 @@
+"""Round twelve of the offline rules (rules/12): one memory of one of the person's people with
+where they live, a pet with its breed and age, a medicine with its dose, requests said without a
+verb, what holds "if that matters", a job one has just got, home said in the progressive. Every
+sentence is our own, none from a benchmark; each with what it must leave alone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from domain.commands import Message
+from domain.extraction.candidate import Candidate
+from domain.extraction.rules import extract
+from domain.model import MemoryKind
+from infra.nlp import english_parser
+
+SAID_AT = datetime(2026, 5, 20, 12, 0, tzinfo=UTC)  # a Wednesday
+
+
+def found(line: str) -> list[Candidate]:
+    return extract([Message(role="user", content=line, timestamp=SAID_AT)], SAID_AT, english_parser())
+
+
+def contents(line: str) -> list[str]:
+    return [c.content for c in found(line)]
+
+
+# --- one of theirs, and where they live ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("my son Tariq lives in Leeds", "Has a son named Tariq who lives in Leeds"),
+        ("my aunt Rosa is in Lisbon, we speak every Sunday",
+         "Has an aunt named Rosa who lives in Lisbon"),
+        ("my cousin Ade, who lives in Lagos, is getting married",
+         "Has a cousin named Ade who lives in Lagos"),
+        # a visit comes from home
+        ("my daughter Ines is coming down from Aberdeen next week",
+         "Has a daughter named Ines who lives in Aberdeen"),
+        # one of a slot is named already
+        ("my husband Omar lives in Beirut for now", "Husband is named Omar and lives in Beirut"),
+        # where one is from is not where one lives
+        ("my wife Olena comes from Kyiv", "Wife is named Olena and comes from Kyiv"),
+    ],
+)
+def test_one_of_theirs_named_with_where_they_live_is_one_memory(line: str, memory: str) -> None:
+    people = [c.content for c in found(line) if c.kind is MemoryKind.PERSON]
+    assert people == [memory]
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("my sister Jo is in Paris this week", "Has a sister named Jo"),  # there for a while
+        ("my mum Rose is in Spain until June", "Has a mum named Rose"),
+        ("my brother Sam is in hospital", "Has a brother named Sam"),  # no place to live
+        ("my son Ali might be in Leeds", "Has a son named Ali"),
+        ("my brother Tom lived in Rome", "Has a brother named Tom"),  # once
+        ("my sister Anna doesn't live in Paris anymore", "Has a sister named Anna"),
+    ],
+)
+def test_where_they_are_for_a_while_or_were_is_not_where_they_live(line: str, memory: str) -> None:
+    assert [c.content for c in found(line) if c.kind is MemoryKind.PERSON] == [memory]
+
+
+# --- a pet: its breed, its age -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("my 8-year-old spaniel Toffee is slowing down", "Has a dog named Toffee, an 8-year-old spaniel"),
+        ("we have a 3 year old whippet called Pip", "Has a dog named Pip, a 3-year-old whippet"),
+        ("our cat Miso is 12", "Has a cat named Miso, aged 12"),
+        ("my dog Rex is 4 years old", "Has a dog named Rex, aged 4"),
+        # "my" hung on the name by the parser, the noun a compound of it
+        ("my dog Biscuit loves the beach", "Has a dog named Biscuit"),
+        ("my dog's name is Waffle", "Has a dog named Waffle"),
+        ("we have a kitten called Sushi", "Has a cat named Sushi"),  # a kitten is no breed
+    ],
+)
+def test_a_pet_is_kept_with_its_breed_and_age(line: str, memory: str) -> None:
+    assert [c.content for c in found(line) if c.attribute and c.attribute.startswith("pet_")] == [memory]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my dog is 12",  # no name: no pet of a slot
+        "my dog's name isn't Rex",
+        "is my dog's name Rex?",
+    ],
+)
+def test_no_pet_without_its_name_said(line: str) -> None:
+    assert [c for c in found(line) if c.attribute and c.attribute.startswith("pet_")] == []
+
+
+def test_an_age_denied_is_no_age() -> None:
+    assert contents("my cat Luna isn't 12") == ["Has a cat named Luna"]
+
+
+def test_a_name_that_was_is_no_one_they_have() -> None:
+    assert [c for c in found("my grandad's name was Albert") if c.kind is MemoryKind.PERSON] == []
+    assert contents("my son's name is Kai") == ["Has a son named Kai"]
+
+
+# --- a medicine and its dose -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("the GP put me on metformin 500mg twice a day", "Takes metformin 500mg twice a day"),
+        ("they put me on 20mg of citalopram", "Takes 20mg of citalopram"),
+        ("she put me on ramipril 5mg", "Takes ramipril 5mg"),
+        ("they put me on omeprazole", "Takes omeprazole"),
+    ],
+)
+def test_a_medicine_one_is_put_on_keeps_its_dose(line: str, memory: str) -> None:
+    assert [c.content for c in found(line) if c.kind is MemoryKind.HEALTH] == [memory]
+
+
+def test_put_on_something_else_is_no_medicine() -> None:
+    assert found("they put me on a waiting list for 20 weeks") == []
+
+
+# --- a condition on the telling ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I'm coeliac, if that helps", "Is coeliac"),
+        ("I'm vegetarian if it's relevant", "Is vegetarian"),
+        ("Also I'm a nurse, if that matters to you", "Is a nurse"),
+    ],
+)
+def test_if_that_matters_is_a_condition_on_the_telling(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'd go vegan if it helps the planet",
+        "I'll be vegan if that matters to her",  # a condition on someone else
+        "I'm vegan if I'm at home",
+    ],
+)
+def test_a_condition_on_what_is_told_still_holds_it_back(line: str) -> None:
+    assert found(line) == []
+
+
+# --- a job just got ---------------------------------------------------------------------------------
+
+
+def test_a_job_one_has_got_fills_the_job_and_the_employer() -> None:
+    memories = {(c.kind, c.content, c.attribute, c.value)
+                for c in found("Great news, I've got a job as a sous chef at Dishoom")}
+    assert memories == {
+        (MemoryKind.EVENT, "Got a job as a sous chef at Dishoom", "job_title", "sous chef"),
+        (MemoryKind.FACT, "Works at Dishoom", "employer", "Dishoom"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("I've got a job interview on Friday", MemoryKind.PLAN),  # an interview to have
+        ("I've got two cats", None),  # what one has: no event
+    ],
+)
+def test_what_one_has_got_is_not_a_job_got(line: str, kind: MemoryKind | None) -> None:
+    assert all(c.kind is not MemoryKind.EVENT for c in found(line))
+    if kind is not None:
+        assert [c.kind for c in found(line)] == [kind]
+
+
+# --- requests with no verb ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("no emojis please", "Does not want emojis"),
+        ("please, no bullet points", "Does not want bullet points"),
+        ("no jargon ever", "Does not want jargon"),
+        ("No tables in your replies", "Does not want tables in replies"),
+        ("no headings again please, and keep it short", "Does not want headings"),
+    ],
+)
+def test_a_request_said_without_a_verb_is_a_preference(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "no onions please",  # one order, not how to be answered
+        "No rush, please",
+        "no emojis",  # may answer a question
+        "no kids, no pets",
+        "No worries, please take your time",
+    ],
+)
+def test_a_no_that_asks_nothing_of_answers_gives_none(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.PREFERENCE] == []
+
+
+# --- plans to get a thing; home in the progressive ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("we're adopting a kitten on Saturday", "Is adopting a kitten on 23 May 2026"),
+        ("I'm buying a van next month", "Is buying a van in June 2026"),
+        ("we're getting a puppy in July", "Is getting a puppy in July 2026"),
+    ],
+)
+def test_a_thing_to_get_on_a_day_is_a_plan(line: str, memory: str) -> None:
+    assert [(c.kind, c.content) for c in found(line)] == [(MemoryKind.PLAN, memory)]
+
+
+@pytest.mark.parametrize("line", ["we get the keys on the 25th", "I'm getting better",
+                                  "I get paid on Friday"])
+def test_getting_said_of_little_is_no_plan(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.PLAN] == []
+
+
+@pytest.mark.parametrize(
+    ("line", "memory", "city"),
+    [
+        ("I'm living in Bristol now", "Is living in Bristol", "Bristol"),
+        ("we sold up, living in Cork now", "Lives in Cork", "Cork"),
+        ("I'll still live in Derby, it's close enough", "Still lives in Derby", "Derby"),
+    ],
+)
+def test_home_said_in_the_progressive_or_still_is_home_now(line: str, memory: str, city: str) -> None:
+    homes = [(c.kind, c.content, c.value) for c in found(line) if c.attribute == "home_city"]
+    assert homes == [(MemoryKind.FACT, memory, city)]
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("I'm living in Leeds from June", MemoryKind.PLAN),  # from a time ahead
+        ("I'll live in Leeds", MemoryKind.PLAN),
+        ("my sister moved, living in Leeds now", None),  # hers, not theirs
+    ],
+)
+def test_home_ahead_or_someone_elses_is_not_home_now(line: str, kind: MemoryKind | None) -> None:
+    memories = found(line)
+    assert all(c.attribute != "home_city" for c in memories)
+    assert [c.kind for c in memories] == ([kind] if kind else [])
