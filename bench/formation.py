@@ -179,12 +179,18 @@ def load(part: str) -> list[Session]:
     return sessions
 
 
+def _name_key(word: str) -> str:
+    """A name as it is compared: "Zainab's" is Zainab (a label may say "sister Zainab's wedding"
+    where a memory says "Sister Zainab is getting married")."""
+    return re.sub(r"['’]s$", "", word.casefold()).strip(".'")
+
+
 def _names(text: str) -> set[str]:
     if has_han(text):
         return {w.casefold() for w in _ZH_NAME.findall(text) if not re.fullmatch(r"(?:19|20)\d\d", w)}
     words = _NAME.findall(text)
     named = {w for w in words[1:] if w[0].isupper() or w[0].isdigit()}
-    return {w.casefold().strip(".'") for w in named} - _CALENDAR - {"i"} - {
+    return {_name_key(w) for w in named} - _CALENDAR - {"i"} - {
         w for w in (x.casefold() for x in named) if re.fullmatch(r"(?:19|20)\d\d", w)}
 
 
@@ -250,7 +256,7 @@ def mismatch(found: Candidate, label: Label, said: Statement) -> str | None:
     elif found.kind.value != "todo" and found.valid_from.date() != said.at.date():
         return f"valid_from {found.valid_from.date()}: a time the statement does not give"
     said = (_ZH_NAME if has_han(label.content) else _NAME).findall(found.content)
-    missing = _names(label.content) - {w.casefold().strip(".'") for w in said}
+    missing = _names(label.content) - {_name_key(w) for w in said}
     if missing:
         return f"leaves out {', '.join(sorted(missing))}"
     theirs, mine_words = _detail(label.content), _detail(found.content)

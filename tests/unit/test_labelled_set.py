@@ -4,10 +4,13 @@ its counts, they are the file's — a part's figures are read against them."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 
-from bench.formation import FOLDER, PARTS, load
+from bench.formation import FOLDER, PARTS, Label, Statement, load, mismatch
+from domain.extraction.candidate import Candidate
+from domain.model import MemoryKind
 
 
 @pytest.mark.parametrize("part", PARTS)
@@ -30,3 +33,21 @@ def test_a_parts_header_gives_its_own_counts(part: str) -> None:
     counted = (len(statements), len({s.chat for s in statements}), sum(not s.labels for s in statements),
                sum(len(s.labels) for s in statements))
     assert counted == tuple(int(n) for n in said.groups())
+
+
+def _said(content: str) -> tuple[Candidate, Statement]:
+    at = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    found = Candidate(kind=MemoryKind.PERSON, content=content, valid_from=at, confidence=0.8,
+                      extractor="test")
+    return found, Statement("chat", 1, 0, "(the line)", at)
+
+
+@pytest.mark.parametrize(("memory", "label", "same"), [
+    ("Sister Amira is getting married in Porto", "Going to sister Amira's wedding in Porto", True),
+    ("Sister Amira is getting married in Porto", "Going to sister Amina's wedding in Porto", False),
+    ("Has a brother named Jon", "Has a brother named Jon's", True),
+])
+def test_a_name_said_with_its_possessive_is_the_name(memory: str, label: str, same: bool) -> None:
+    found, said = _said(memory)
+    why = mismatch(found, Label("person", label, frozenset({"person"})), said)
+    assert (why is None) == same, why
