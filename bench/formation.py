@@ -233,11 +233,21 @@ def _within(moment: datetime | None, period: tuple[date, date]) -> bool:
     return moment is not None and period[0] <= moment.date() <= period[1]
 
 
+# The slots a label can name (bench/labelled/README.md). A slot the scheme has no name for (the
+# person's own `name`) cannot be in a label, so it is not held against a memory whose label names none.
+_LABELLED_SLOTS = frozenset({"home_city", "employer", "job_title", "partner", "manager", "diet", "editor"})
+
+
+def _labelled_slot(attribute: str | None) -> bool:
+    return attribute is not None and (
+        attribute in _LABELLED_SLOTS or attribute.startswith(("favorite_", "pet_")))
+
+
 def mismatch(found: Candidate, label: Label, said: Statement) -> str | None:
     """Why `found` is not `label` (None: it is)."""
     if found.kind.value not in label.kinds:
         return f"kind {found.kind.value}, not {'/'.join(sorted(label.kinds))}"
-    if label.slot or found.attribute:
+    if label.slot or _labelled_slot(found.attribute):
         mine = (found.attribute, normalized(found.value or ""))
         if label.slot is None or mine != (label.slot[0], normalized(label.slot[1])):
             return f"slot {found.attribute}={found.value!r}, not {label.slot}"

@@ -51,3 +51,14 @@ def test_a_name_said_with_its_possessive_is_the_name(memory: str, label: str, sa
     found, said = _said(memory)
     why = mismatch(found, Label("person", label, frozenset({"person"})), said)
     assert (why is None) == same, why
+
+
+@pytest.mark.parametrize(("attribute", "same"), [
+    ("name", True),  # the labels have no slot for a person's own name: not held against the memory
+    ("employer", False),  # a slot the labels can name, where the label names none, is a different memory
+])
+def test_a_slot_the_labels_cannot_name_is_not_held_against_a_memory(attribute: str, same: bool) -> None:
+    found, said = _said("Is named Ellen")
+    found = found.model_copy(update={"kind": MemoryKind.FACT, "attribute": attribute, "value": "Ellen"})
+    why = mismatch(found, Label("fact", "Is named Ellen", frozenset({"fact"})), said)
+    assert (why is None) == same, why
