@@ -256,3 +256,33 @@ def test_home_ahead_or_someone_elses_is_not_home_now(line: str, kind: MemoryKind
     memories = found(line)
     assert all(c.attribute != "home_city" for c in memories)
     assert [c.kind for c in memories] == ([kind] if kind else [])
+
+
+# --- what one uses; an aside before a body part ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "memory"),
+    [
+        ("I use Obsidian for notes", MemoryKind.PREFERENCE, "Uses Obsidian for notes"),
+        # used for years: a habit of long standing
+        ("I've used a standing desk for 3 years", MemoryKind.FACT, "Has used a standing desk for 3 years"),
+    ],
+)
+def test_what_one_uses_is_kept_by_how_long(line: str, kind: MemoryKind, memory: str) -> None:
+    assert [(c.kind, c.content) for c in found(line)] == [(kind, memory)]
+
+
+def test_using_what_names_no_thing_gives_none() -> None:
+    assert found("I can't take more days off, I've used most of mine already") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("ten deliveries back to back, my back is killing me", "Back is killing them"),  # the aside: no part
+        ("after the run my knee is swollen", "Knee is swollen"),
+    ],
+)
+def test_a_body_part_is_said_without_the_aside_before_it(line: str, memory: str) -> None:
+    assert [c.content for c in found(line) if c.kind is MemoryKind.HEALTH] == [memory]

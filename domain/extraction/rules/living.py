@@ -114,6 +114,14 @@ def habit(said: Said) -> list[Candidate]:
             "hand"
         }:
             return []
+        if objects[0].pos == "PRON" or any(w.lower in ("mine", "yours", "theirs", "ours", "hers", "his")
+                                           for w in said.sentence.subtree(objects[0].i)):
+            return []  # "I've used most of mine already": no thing named
+        if clause.perfect and any(
+                p.lower == "for" and any(w.ent == "DATE" for w in said.sentence.subtree(p.i))
+                for p in children(said, clause.head, "prep")):
+            # "I've used snus for 20 years": a habit of long standing, not a tool they prefer
+            return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75))
         aid = objects[0].lemma.lower() in lex.AIDS or "-".join(
             w.lower for w in said.sentence.subtree(objects[0].i) if w.dep not in ("det", "poss")) in lex.AIDS
         if aid and not clause.past:  # "I use a wheelchair", "I use hearing aids": how their body gets by
@@ -602,6 +610,9 @@ def health(said: Said) -> list[Candidate]:
         return []  # someone else's ("my mum's surgery")
     subject_words = [w for w in said.sentence.subtree(subject.i) if w.lower != "my"]
     words = sorted({*subject_words, *clause_words(clause)}, key=lambda w: w.i)
+    start = min(w.i for w in said.sentence.subtree(subject.i))
+    if not any(w.ent in ("DATE", "TIME") for w in words if w.i < start):
+        words = [w for w in words if w.i >= start]  # "9 clients back to back, my feet are ...": an aside
     if clause.person == "my" and (
         subject.lemma.lower() in lex.BODY_PARTS or subject.lemma.lower() in lex.MEASURES
     ):
