@@ -286,3 +286,22 @@ def test_using_what_names_no_thing_gives_none() -> None:
 )
 def test_a_body_part_is_said_without_the_aside_before_it(line: str, memory: str) -> None:
     assert [c.content for c in found(line) if c.kind is MemoryKind.HEALTH] == [memory]
+
+
+# --- a title without the year of study ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory", "title"),
+    [
+        ("I'm a final year medical student", "Is a final year medical student", "medical student"),
+        ("I'm a 2nd year nursing student at Leeds", "Is a 2nd year nursing student at Leeds",
+         "nursing student"),
+        ("I'm a first-year teacher", "Is a first-year teacher", "teacher"),
+        ("I'm a sous chef", "Is a sous chef", "sous chef"),  # nothing to leave out
+    ],
+)
+def test_the_year_of_study_stays_in_the_memory_not_in_the_title(line: str, memory: str,
+                                                                title: str) -> None:
+    (job,) = [c for c in found(line) if c.attribute == "job_title"]
+    assert (job.content, job.value) == (memory, title)

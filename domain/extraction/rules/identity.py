@@ -584,6 +584,26 @@ def _all_but(said: Said, part: Word, listed: list[Word]) -> frozenset[int]:
     return frozenset(w.i for w in sentence.words if w.i not in kept)
 
 
+_ORDINAL_YEARS = frozenset({"first", "second", "third", "fourth", "fifth", "final", "last", "1st", "2nd",
+                            "3rd", "4th", "5th"})
+
+
+def _without_year_of_study(said: Said, phrase: list[Word]) -> list[Word]:
+    """A title without the year one is in ("a third-year PhD student": PhD student), which changes
+    every year while the title stays; the memory keeps it."""
+    words = said.sentence.words
+    dropped: set[int] = set()
+    for w in phrase:
+        if w.lemma.lower() == "year" and w.i > 0:
+            before = words[w.i - 1]
+            if before.text == "-" and w.i > 1:
+                before = words[w.i - 2]
+            if before.lower in _ORDINAL_YEARS:
+                dropped |= set(range(before.i, w.i + 1))
+    kept = [w for w in phrase if w.i not in dropped]
+    return kept if any(w.pos == "NOUN" for w in kept) else phrase
+
+
 def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
     clause = said.clause
     for word in complements:
@@ -607,7 +627,7 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
                 for w in said.sentence.subtree(field.i)
             ):  # a field ("in marine biology"), not a place of work ("of a small startup")
                 phrase += said.sentence.subtree(field.i)  # "a PhD student in marine biology"
-            title = joined(phrase)
+            title = joined(_without_year_of_study(said, phrase))
             return _job_and_where(said, word, title)
         if word.dep in ("attr", "conj", "appos") and lower == "fan":
             return one(candidate(said, MemoryKind.PREFERENCE, "fan", said.text(), confidence=0.8))
