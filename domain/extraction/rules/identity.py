@@ -501,6 +501,12 @@ def _only_a_place(said: Said, where: Word, employer: str) -> bool:
     head = next(iter(children(said, where, "pobj")), None)
     if head is None or head.pos == "PROPN":
         return False
+    # "a secondary school in Valencia": a name after "in" on the common noun is where it is, however
+    # the small model tags it (here a person)
+    placed = {w.text for p in children(said, head, "prep") if p.lower in ("in", "near", "outside")
+              for w in said.sentence.subtree(p.i) if w.pos == "PROPN"}
+    if placed and set(employer.split()) <= placed:
+        return True
     return any(
         kind in ("GPE", "LOC") and joined(words).rstrip(".") == employer and words[0].i > head.i
         for kind, words in said.sentence.entities()
