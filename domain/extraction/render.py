@@ -352,6 +352,8 @@ def tidy(text: str) -> str:
         if text.count(quote) % 2:
             text = text.replace(quote, "")
     text = text.rstrip(".!?… ").strip()
+    if text.count("(") == text.count(")") + 1 and text.rfind("(") > text.rfind(")"):
+        text += ")"  # "Sam (7) and Ella (4)": the last bracket went with the punctuation at the end
     text = re.sub(r"\bcan not\b", "cannot", text)
     return text[:1].upper() + text[1:] if text else text
 

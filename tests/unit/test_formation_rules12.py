@@ -305,3 +305,32 @@ def test_the_year_of_study_stays_in_the_memory_not_in_the_title(line: str, memor
                                                                 title: str) -> None:
     (job,) = [c for c in found(line) if c.attribute == "job_title"]
     assert (job.content, job.value) == (memory, title)
+
+
+# --- children counted, with their names and ages ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "memory"),
+    [
+        ("we've got two kids, Mateo is 8 and Sofia is 5", MemoryKind.PERSON,
+         "Has two kids: Mateo (8) and Sofia (5)"),
+        ("I have three kids: Jo 12, Sam 9 and Ali 4", MemoryKind.PERSON,
+         "Has three kids: Jo (12), Sam (9) and Ali (4)"),
+        ("I have two boys, aged 5 and 8", MemoryKind.PERSON, "Has two boys, aged 5 and 8"),
+        ("We have two girls, 7 and 3. Busy house", MemoryKind.PERSON, "Has two girls, aged 7 and 3"),
+        ("I have two kids, Sam (7) and Ella (4)", MemoryKind.PERSON, "Has two kids, Sam (7) and Ella (4)"),
+        # not every one named with an age: as said
+        ("I have two kids, Sam is 7", MemoryKind.PERSON, "Has two kids"),
+        ("I have two cats", MemoryKind.FACT, "Has two cats"),  # animals are facts of the household
+    ],
+)
+def test_children_counted_keep_their_names_and_ages(line: str, kind: MemoryKind, memory: str) -> None:
+    assert [(c.kind, c.content) for c in found(line)] == [(kind, memory)]
+
+
+def test_a_school_named_by_a_place_is_no_employer() -> None:
+    # "Valencia" is tagged a person by the small model; after "in" on "a secondary school" it is where
+    memories = found("I teach maths at a secondary school in Valencia")
+    assert [(c.content, c.attribute) for c in memories] == [
+        ("Teaches maths at a secondary school in Valencia", None)]

@@ -75,7 +75,8 @@ def test_a_job_and_an_employer_said_together_are_two_memories() -> None:
     ("My sister is Anna.", MemoryKind.PERSON, "Has a sister named Anna"),
     ("My nephew Tobias is visiting.", MemoryKind.PERSON, "Has a nephew named Tobias"),
     ("I don't eat shellfish.", MemoryKind.FACT, "Does not eat shellfish"),
-    ("I have two kids, both in school.", MemoryKind.FACT, "Has two kids, both in school"),
+    # the people of a household are people in their life (rules/12)
+    ("I have two kids, both in school.", MemoryKind.PERSON, "Has two kids, both in school"),
     ("I usually swim before work on Mondays.", MemoryKind.FACT, "Usually swims before work on Mondays"),
     ("I have asthma.", MemoryKind.HEALTH, "Has asthma"),
     ("I was diagnosed with celiac disease in 2021.", MemoryKind.HEALTH,

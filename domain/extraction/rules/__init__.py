@@ -154,7 +154,7 @@ def _named_over_listed(found: list[Candidate]) -> list[Candidate]:
     named = [c for c in found if c.kind is MemoryKind.PERSON and c.entities and c.positions]
     return [
         c for c in found
-        if not (c.kind is MemoryKind.FACT and c.attribute is None and c.positions and any(
+        if not (c.extractor.endswith(":household") and c.attribute is None and c.positions and any(
             p.positions[0] == c.positions[0] and p.entities[0] in c.content
             and words(c.content) <= words(p.content)
             for p in named))

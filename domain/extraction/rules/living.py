@@ -695,15 +695,70 @@ def household(said: Said) -> list[Candidate]:
             counted
             and (
                 noun in lex.FAMILY
-                or noun in ("kid", "child", "grandchild", "grandkid", "sibling")
+                or noun in ("kid", "child", "grandchild", "grandkid", "sibling", "boy", "girl")
                 or noun in lex.PETS
                 or noun.rstrip("s") in lex.PETS
             )
             and not children(said, obj, "acl")
         ):
-            text = said.text(drop=_others_listed(said, obj))
-            return one(candidate(said, MemoryKind.FACT, "household", text, confidence=0.85))
+            named = _named_ages(said, obj)
+            ages = None if named else _ages_listed(said, obj)
+            if named or ages:
+                text = said.text(words=_up_to(said, obj)) + (f": {named}" if named else f", aged {ages}")
+            else:
+                text = said.text(drop=_others_listed(said, obj))
+            # the people of their household are people in their life; animals are facts of it
+            people = not (noun in lex.PETS or noun.rstrip("s") in lex.PETS)
+            return one(candidate(said, MemoryKind.PERSON if people else MemoryKind.FACT, "household", text,
+                                 confidence=0.85))
     return []
+
+
+def _ages_listed(said: Said, obj: Word) -> str | None:
+    """ "three boys, 14, 11 and 6": one bare age for each one counted, right after them."""
+    ages: list[str] = []
+    for word in said.sentence.words[obj.i + 1:]:
+        if word.lower in (",", "and", "aged"):
+            continue
+        if word.pos == "NUM" and word.text.isdigit() and 0 < int(word.text) < 60:
+            ages.append(word.text)
+        else:
+            break
+    counted = next((c for c in said.sentence.children(obj.i) if c.dep == "nummod"), None)
+    if len(ages) < 2 or counted is None or _COUNTS.get(counted.lower) != len(ages):
+        return None
+    return f"{', '.join(ages[:-1])} and {ages[-1]}"
+
+
+def _up_to(said: Said, obj: Word) -> list[Word]:
+    """The clause's words up to the thing had ("we've got two kids")."""
+    return [w for w in clause_words(said.clause) if w.i <= obj.i]
+
+
+def _named_ages(said: Said, obj: Word) -> str | None:
+    """ "two kids, Mateo is 8 and Sofia is 5", "three kids: Jo 12, Sam 9 and Ali 4": each one named
+    with an age after the count, read from the words (the parser hangs such lists in too many
+    ways to follow); "Mateo (8) and Sofia (5)", or None unless every one counted is named so."""
+    pairs: list[tuple[str, str]] = []
+    name: str | None = None
+    for word in said.sentence.words[obj.i + 1:]:
+        if word.lower in (",", "and", ":", "-", "is", "'s", "aged", "years", "year", "old", "yrs"):
+            continue
+        if word.pos == "PROPN" and name is None and word.text[:1].isupper():
+            name = word.text
+        elif word.pos == "NUM" and name is not None and word.text.isdigit() and 0 < int(word.text) < 60:
+            pairs.append((name, word.text))
+            name = None
+        else:
+            break
+    counted = next((c for c in said.sentence.children(obj.i) if c.dep == "nummod"), None)
+    if len(pairs) < 2 or name is not None or counted is None or _COUNTS.get(counted.lower) != len(pairs):
+        return None
+    listed = [f"{n} ({age})" for n, age in pairs]
+    return f"{', '.join(listed[:-1])} and {listed[-1]}"
+
+
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
 
 
 def _others_listed(said: Said, obj: Word) -> list[int]:
