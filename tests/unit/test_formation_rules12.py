@@ -334,3 +334,30 @@ def test_a_school_named_by_a_place_is_no_employer() -> None:
     memories = found("I teach maths at a secondary school in Valencia")
     assert [(c.content, c.attribute) for c in memories] == [
         ("Teaches maths at a secondary school in Valencia", None)]
+
+
+# --- a promotion's title; off to a place ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory", "title"),
+    [
+        ("I got promoted to team lead", "Got promoted to team lead", "team lead"),
+        ("I've been promoted to senior designer", "Has been promoted to senior designer", "senior designer"),
+        ("I got promoted to the night shift", "Got promoted to the night shift", None),  # no title
+    ],
+)
+def test_a_promotion_to_a_title_fills_the_job(line: str, memory: str, title: str | None) -> None:
+    (event,) = found(line)
+    assert (event.kind, event.content, event.value) == (MemoryKind.EVENT, memory, title)
+
+
+@pytest.mark.parametrize("line", ["I hope to get promoted to manager", "my sister got promoted to director"])
+def test_a_promotion_hoped_for_or_someone_elses_fills_no_job(line: str) -> None:
+    assert all(c.attribute != "job_title" for c in found(line))
+
+
+def test_off_to_a_place_the_small_model_took_for_an_organisation_is_a_plan() -> None:
+    assert [(c.kind, c.content) for c in found("we're off to Crete for a week in July")] == [
+        (MemoryKind.PLAN, "Is off to Crete for a week in July 2026")]
+    assert found("I'm off to the shops") == []

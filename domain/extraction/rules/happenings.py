@@ -196,7 +196,7 @@ def event(said: Said) -> list[Candidate]:
     left = _employer_left(said, lemma, objects)
     if not known and left is None:
         return []
-    title = _job_got(said, lemma, objects)
+    title = _job_got(said, lemma, objects) or _promoted_to(said, lemma)
     employer = _employer_got(said, lemma, objects)
     ends = ("employer", "job_title") if lost or left else ("partner",) if _divorced(said, lemma) else ()
     slot, value = ("job_title", title) if title else ("employer", employer) if employer else (None, None)
@@ -313,6 +313,31 @@ def _job_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
         return None  # "the dream job", "a summer job": what kind of job, not what one is
     words = [w for t in title for w in said.sentence.subtree(t.i) if w.dep in ("compound", "amod") or w is t]
     return " ".join(w.lower for w in sorted(words, key=lambda w: w.i))
+
+
+def _promoted_to(said: Said, lemma: str) -> str | None:
+    """ "I got promoted to team lead", "I've been promoted to senior designer": the title one was
+    promoted to is one's job now. Read from the words after "promoted to" (the parser hangs "team
+    lead" in many ways), up to the first that is no part of a title; only a title that ends in an
+    occupation."""
+    words = said.sentence.words
+    promoted = next((w for w in words if w.lemma.lower() == "promote" and w.tag == "VBN"), None)
+    if promoted is None or lemma not in ("promote", "get") or promoted.i + 1 >= len(words):
+        return None
+    if words[promoted.i + 1].lower != "to":
+        return None
+    title: list[Word] = []
+    for word in words[promoted.i + 2:]:
+        if word.pos in ("PUNCT", "ADP", "CCONJ", "SCONJ") or word.ent in ("DATE", "TIME") or word.lower in (
+                "a", "an", "the"):
+            if title or word.lower not in ("a", "an", "the"):
+                break
+            continue
+        title.append(word)
+    if not title or len(title) > 4 or (title[-1].lemma.lower() not in lex.OCCUPATIONS
+                                       and title[-1].lower != "lead"):
+        return None
+    return " ".join(w.lower for w in title)
 
 
 # How a thing already set is moved to another time: "we've moved the trip to October".
@@ -518,7 +543,7 @@ def _away(said: Said) -> list[Candidate]:
               for p in children(said, off, "prep") if p.lower == "to"]
     if not ahead or not (any(
         p.lower in ("in", "at") and place(said, p) for p in children(said, clause.head, "prep")
-    ) or any(place(said, p, named=True) for p in off_to)):
+    ) or any(place(said, p, named=True, organisations=True) for p in off_to)):  # "Crete": tagged ORG
         return []
     return one(candidate(said, MemoryKind.PLAN, "away", said.text(), confidence=0.75))
 
