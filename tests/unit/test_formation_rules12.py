@@ -361,3 +361,24 @@ def test_off_to_a_place_the_small_model_took_for_an_organisation_is_a_plan() -> 
     assert [(c.kind, c.content) for c in found("we're off to Crete for a week in July")] == [
         (MemoryKind.PLAN, "Is off to Crete for a week in July 2026")]
     assert found("I'm off to the shops") == []
+
+
+# --- an illness that passed, with when ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory", "since"),
+    [
+        ("I caught the flu at Christmas", "Caught the flu at Christmas 2025",
+         datetime(2025, 12, 25, tzinfo=UTC)),
+        ("I had a chest infection in January", "Had a chest infection in January 2026",
+         datetime(2026, 1, 1, tzinfo=UTC)),
+    ],
+)
+def test_an_illness_that_passed_is_kept_with_when(line: str, memory: str, since: datetime) -> None:
+    assert [(c.kind, c.content, c.valid_from) for c in found(line)] == [(MemoryKind.HEALTH, memory, since)]
+
+
+@pytest.mark.parametrize("line", ["I had pneumonia", "I've had flu twice", "my son had flu last week"])
+def test_an_illness_with_no_time_or_someone_elses_gives_none(line: str) -> None:
+    assert [c for c in found(line) if c.kind is MemoryKind.HEALTH] == []

@@ -458,6 +458,20 @@ def _recovering(said: Said) -> list[Candidate]:
     return _health(said, "recovering", said.text())
 
 
+def _ill_then(said: Said, objects: list[Word]) -> list[Candidate]:
+    """ "I had covid last month", "I caught the flu at Christmas": an illness that passed, kept with
+    when it was (said with no time it may be a story of long ago: nothing)."""
+    clause = said.clause
+    if not clause.past or clause.perfect or clause.lemma not in ("have", "get", "catch"):
+        return []
+    if not any(o.lemma.lower() in _ILLNESSES or o.lower in _ILLNESSES for o in objects):
+        return []
+    when = said.when()
+    if when is None:
+        return []
+    return _health(said, "illness", said.text(), when)
+
+
 def _seeing_a_medic(said: Said) -> list[Candidate]:
     """ "I've started seeing a therapist": care the person has begun (a habit of it, "I see a physio
     every week", is the habit rule's)."""
@@ -560,7 +574,8 @@ def health(said: Said) -> list[Candidate]:
             return _health(said, "medicine", said.text(), said.when() if lemma == "start" else None)
         if lemma in lex.INJURING and clause.past and objects and objects[0].lemma.lower() in lex.BODY_PARTS:
             return _health(said, "injury", said.text(), said.when())
-        recovering = _recovering(said) or _seeing_a_medic(said) or _weight_changed(said, objects)
+        recovering = (_recovering(said) or _seeing_a_medic(said) or _weight_changed(said, objects)
+                      or _ill_then(said, objects))
         if recovering:
             return recovering
         if (
