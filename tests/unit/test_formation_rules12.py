@@ -382,3 +382,31 @@ def test_an_illness_that_passed_is_kept_with_when(line: str, memory: str, since:
 @pytest.mark.parametrize("line", ["I had pneumonia", "I've had flu twice", "my son had flu last week"])
 def test_an_illness_with_no_time_or_someone_elses_gives_none(line: str) -> None:
     assert [c for c in found(line) if c.kind is MemoryKind.HEALTH] == []
+
+
+# --- a kind of person; "no ..." after a comma ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I'm a cat person", "Is a cat person"),
+        ("I'm more of a tea person", "Is more of a tea person"),
+        ("I'm not a morning person", "Is not a morning person"),
+    ],
+)
+def test_a_kind_of_person_one_is_is_a_preference(line: str, memory: str) -> None:
+    assert [(c.kind, c.content) for c in found(line)] == [(MemoryKind.PREFERENCE, memory)]
+
+
+@pytest.mark.parametrize("line", ["I'm a private person", "is he a dog person?",
+                                  "I'm the person who booked it"])
+def test_a_person_said_of_how_one_is_or_of_someone_else_gives_none(line: str) -> None:
+    assert found(line) == []
+
+
+def test_no_after_a_comma_asks_of_answers_too() -> None:
+    assert "Does not want recipes with eggs" in contents("I'm vegan, so no recipes with eggs please")
+    assert "Does not want examples in Python" in contents("no examples in Python please")
+    rush = found("there's no rush, please take your time")
+    assert [c for c in rush if c.kind is MemoryKind.PREFERENCE] == []

@@ -42,7 +42,7 @@ from domain.extraction.rules.living import habit, health, household, money, nega
 from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
-from domain.extraction.rules.wishes import goal, liking, no_more, standing_request, suits
+from domain.extraction.rules.wishes import goal, kind_of_person, liking, no_more, standing_request, suits
 from domain.model import MemoryKind, utc
 from domain.text.english import typed_plainly
 from domain.text.parse import Parser
@@ -62,6 +62,7 @@ RULES: tuple[Rule, ...] = (
     health,
     money,
     years_spent,
+    kind_of_person,
     copula,
     standing,
     favourite,

@@ -378,10 +378,14 @@ def no_more(said: Said) -> list[Candidate]:
     sentence = said.sentence
     if is_question(sentence):
         return []
-    words = list(sentence.words)
-    while words and words[0].lower in ("please", "pls", "plz", "also", "and", "oh", "ok", ","):
-        words.pop(0)
-    if len(words) < 2 or words[0].lower != "no":
+    # "no ..." opening the sentence or a part of it ("I'm vegan, so no recipes with eggs please")
+    opening = next((w.i for w in sentence.words if w.lower == "no" and (
+        w.i == 0 or sentence.words[w.i - 1].lower in (",", ";", ":", "-", "so", "and", "but", "please",
+                                                      "pls", "plz", "also", "oh", "ok"))), None)
+    if opening is None:
+        return []
+    words = list(sentence.words[opening:])
+    if len(words) < 2:
         return []
     chunk: list[Word] = []
     for w in words[1:]:
@@ -393,17 +397,39 @@ def no_more(said: Said) -> list[Candidate]:
         w.lower in ("ever", "again") for w in chunk)
     where = next((i for i, w in enumerate(thing) if w.lower == "in"), len(thing))
     in_answers = where < len(thing) and thing[-1].lower in _IN_ANSWERS
-    named, rest = thing[:where], thing[where:]
+    named, rest = (thing[:where], thing[where:]) if in_answers else (thing, [])
     if not named or not (asked or in_answers) or any(
             w.pos in ("VERB", "AUX") and w.tag != "VBZ" for w in named):
         return []
-    last = named[-1]
+    core = next((named[:i] for i, w in enumerate(named) if w.pos == "ADP"), named)  # "recipes with eggs"
+    last = core[-1] if core else named[-1]
     if last.lemma.lower() not in _ANSWER_PARTS | _STYLE and last.lower.rstrip("s") not in _ANSWER_PARTS:
         return []
     text = " ".join(w.lower if w.pos != "PROPN" else w.text for w in named)
     if in_answers:
         text += " in " + rest[-1].lower
     return one(candidate(said, MemoryKind.PREFERENCE, "request", f"Does not want {text}", confidence=0.8))
+
+
+def kind_of_person(said: Said) -> list[Candidate]:
+    """ "I'm a cat person", "I'm more of a tea person", "I'm not a morning person": what one is said
+    to be a person of is what one likes (or, denied, does not) — a way of saying a preference."""
+    clause = said.clause
+    if clause.person != "i" or clause.lemma != "be" or clause.asked or clause.supposed or clause.reported:
+        return []
+    told = children(said, clause.head, "attr")
+    told += [o for t in told if t.lower == "more" for p in children(said, t, "prep") if p.lower == "of"
+             for o in children(said, p, "pobj")]
+    person = next((w for w in told if w.lemma.lower() == "person"), None)
+    if person is None:
+        return []
+    of = [c for c in children(said, person, "compound", "amod")
+          if c.pos in ("NOUN", "ADJ") and c.lower != "people"]
+    if not of or any(c.dep == "poss" for c in children(said, person)):
+        return []  # "I'm a private person" is how they are, not what they like; "I'm his person"
+    if of[0].pos == "ADJ":
+        return []
+    return one(candidate(said, MemoryKind.PREFERENCE, "kind_of_person", said.text(), confidence=0.75))
 
 
 def standing_request(said: Said) -> list[Candidate]:
