@@ -45,6 +45,7 @@ tattooist chauffeur warden ranger postwoman servant rancher zookeeper groomer re
 footballer cricketer jockey ecologist botanist zoologist epidemiologist barrister notary merchandiser
 owner vicar chaplain imam headteacher headmaster headmistress dean registrar paramedic attendant
 sound_engineer supervisor storekeeper shopkeeper stocker picker packer welder machinist
+dev
 """)
 # How a person stands to someone they name ("my sister Anna"); the single ones fill a slot.
 FAMILY = _words("""

@@ -410,3 +410,26 @@ def test_no_after_a_comma_asks_of_answers_too() -> None:
     assert "Does not want examples in Python" in contents("no examples in Python please")
     rush = found("there's no rush, please take your time")
     assert [c for c in rush if c.kind is MemoryKind.PREFERENCE] == []
+
+
+# --- titles: "head of", "started as" ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "title"),
+    [
+        ("I'm the head of sales at a fintech in London", "head of sales"),
+        ("I'm head of maths at a school in Leeds", "head of maths"),
+        ("I'm a junior dev at Monzo", "junior dev"),
+        ("I just started as a junior dev at Monzo", "junior dev"),
+        ("I joined Acme as an analyst last month", "analyst"),
+    ],
+)
+def test_a_title_said_as_a_head_of_or_started_as_fills_the_job(line: str, title: str) -> None:
+    assert [c.value for c in found(line) if c.attribute == "job_title"] == [title]
+
+
+@pytest.mark.parametrize("line", ["I'm the head of the family", "I'm head of the PTA",
+                                  "I'm starting as a nurse in June"])  # the last: a plan, not the job now
+def test_a_head_of_a_thing_named_or_a_start_ahead_fills_no_job(line: str) -> None:
+    assert all(c.attribute != "job_title" for c in found(line))

@@ -338,7 +338,8 @@ def work(said: Said) -> list[Candidate]:
             employer = None
     if employer and clause.lemma in ("join", "start") and not clause.past:
         return []
-    if role is not None and clause.lemma == "work":
+    # "I work as a nurse", "I've just started as a junior dev at Monzo", "I joined Acme as an analyst"
+    if role is not None and (clause.lemma == "work" or (clause.lemma in ("start", "join") and clause.past)):
         title_words = [w for w in said.sentence.subtree(role.i) if w.i != role.i]
         title_words = _noun_phrase(said, title_words)
         if title_words:
@@ -346,7 +347,8 @@ def work(said: Said) -> list[Candidate]:
             # the workplace goes to its own memory when it names the employer, else stays here
             away = [w.i for w in said.sentence.subtree(where.i)] if where is not None and employer else []
             whole = said.text(drop=away)
-            found.append(candidate(said, MemoryKind.FACT, "job", whole, attribute="job_title", value=title))
+            found.append(candidate(said, MemoryKind.FACT, "job", whole, attribute="job_title", value=title,
+                                   valid_from=said.when() if clause.lemma != "work" else None))
     if employer:
         verb = {
             "work": "Works at",
@@ -616,10 +618,15 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
         lower = lex.DIET_NAMES.get(word.lower, word.lower)
         if lower in lex.DIETS or word.lemma.lower() in lex.DIETS:
             return one(candidate(said, MemoryKind.FACT, "diet", f"Is {lower}", attribute="diet", value=lower))
+        # "head of sales": a title though "head" alone is no occupation
+        heads = word.lower == "head" and any(  # not "head of the family", "head of the PTA"
+            p.lower == "of"
+            and not any(w.dep == "det" or w.pos == "PROPN" for w in said.sentence.subtree(p.i))
+            for p in children(said, word, "prep"))
         if (
             word.dep in ("attr", "conj", "appos")
             and word.pos == "NOUN"
-            and word.lemma.lower() in lex.OCCUPATIONS
+            and (word.lemma.lower() in lex.OCCUPATIONS or heads)
             and not any(c.lower in ("fan", "bit") for c in children(said, word))
         ):
             phrase = [
