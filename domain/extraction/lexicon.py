@@ -53,7 +53,7 @@ wife husband partner girlfriend boyfriend fiance fiancee fiancé fiancée spouse
 mummy father dad daddy son daughter sister brother grandmother grandma gran granny nan nana grandfather
 grandpa granddad grandad grandson granddaughter grandchild aunt uncle cousin niece nephew stepmother
 stepfather stepson stepdaughter stepbrother stepsister mother-in-law father-in-law sister-in-law
-brother-in-law twin baby kid child
+brother-in-law twin baby kid child parent grandparent
 """)
 CLOSE = _words(
     "best_friend boss manager supervisor mentor therapist doctor physio physiotherapist "

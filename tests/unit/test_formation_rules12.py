@@ -433,3 +433,18 @@ def test_a_title_said_as_a_head_of_or_started_as_fills_the_job(line: str, title:
                                   "I'm starting as a nurse in June"])  # the last: a plan, not the job now
 def test_a_head_of_a_thing_named_or_a_start_ahead_fills_no_job(line: str) -> None:
     assert all(c.attribute != "job_title" for c in found(line))
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("my parents live in Cork", "Parents live in Cork"),
+        ("my grandparents live with us", "Grandparents live with them"),
+    ],
+)
+def test_parents_are_of_the_persons_people(line: str, memory: str) -> None:
+    assert [(c.kind, c.content) for c in found(line)] == [(MemoryKind.PERSON, memory)]
+
+
+def test_someone_elses_parents_are_not_theirs() -> None:
+    assert found("his parents live in Cork") == []
