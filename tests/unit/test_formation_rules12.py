@@ -448,3 +448,25 @@ def test_parents_are_of_the_persons_people(line: str, memory: str) -> None:
 
 def test_someone_elses_parents_are_not_theirs() -> None:
     assert found("his parents live in Cork") == []
+
+
+# --- chat that leaves the "I" out of how one feels, or of "can't" ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("hate cold weather tbh", "Hates cold weather"),
+        ("prefer tea to coffee", "Prefers tea to coffee"),
+        ("cant eat nuts, allergic", "Cannot eat nuts"),
+        ("I can't drink milk, it makes me ill", "Cannot drink milk"),
+    ],
+)
+def test_a_feeling_or_a_cannot_with_its_i_left_out_is_the_persons(line: str, memory: str) -> None:
+    assert contents(line) == [memory]
+
+
+@pytest.mark.parametrize("line", ["Love it!", "enjoy your weekend!", "can't wait for Friday",
+                                  "Can you help me?"])
+def test_a_reaction_a_wish_or_a_question_gets_no_subject(line: str) -> None:
+    assert found(line) == []

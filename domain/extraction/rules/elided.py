@@ -35,9 +35,13 @@ def _elided(sentence: Sentence) -> str | None:
         return "I have"
     if any(c.dep in _SUBJECTS for c in sentence.children(root.i)):
         return None
+    if _unable_first(words, root, sentence):
+        return "I"  # "cant eat nuts, allergic": no order says "can't"
     first = _verb_first(words, root)
     if first is None:
         return None
+    if root.tag in ("VB", "VBP") and first is root and root.lemma.lower() in _STANCES:
+        return "I"  # "hate cold weather tbh", "love hiking at weekends": no one is ordered to love
     if first.lower == "been":
         return "I've"
     if root.tag == "VBG" and first is root:
@@ -51,6 +55,19 @@ def _elided(sentence: Sentence) -> str | None:
             return "I"
         return "I'm" if root.lower in _STATES else "I've"
     return None
+
+
+# Verbs of how one feels about a thing, which no order asks of anyone.
+_STANCES = frozenset({"love", "hate", "like", "prefer", "enjoy", "adore", "dislike", "detest", "loathe"})
+
+
+def _unable_first(words: Sequence[Word], root: Word, sentence: Sentence) -> bool:
+    """ "cant eat nuts", "can't drive": a line that opens with "can't" and its verb."""
+    opening = [w for w in words if w.dep not in ("punct", "cc", "intj")]
+    if len(opening) < 3 or opening[0].lower not in ("ca", "can") or opening[0].dep != "aux":
+        return False
+    return opening[0].head == root.i and root.tag == "VB" and any(
+        c.dep == "neg" for c in sentence.children(root.i))
 
 
 # Participles that say how one is now, put back with "I'm" rather than "I've".

@@ -841,7 +841,11 @@ def negative(said: Said) -> list[Candidate]:
     if clause.supposed:  # "I can't eat gluten", "I can't drink milk": what the body will not take
         if lemma in ("eat", "drink", "have") and objects and able_only(clause) and names_a_thing(
                 said, said.sentence.subtree(objects[0].i)):
-            return one(candidate(said, MemoryKind.FACT, "cannot_take", said.text(), confidence=0.8))
+            # "I can't eat nuts, allergic": the word tacked on after a comma is why, no part of what
+            comma = next((w.i for w in said.sentence.words if w.text == "," and w.i > objects[0].i), None)
+            aside = [w.i for c in children(said, clause.head, "acomp", "advcl", "npadvmod")
+                     if comma is not None and c.i > comma for w in said.sentence.subtree(c.i)]
+            return one(candidate(said, MemoryKind.FACT, "cannot_take", said.text(drop=aside), confidence=0.8))
         return []
     # "I don't drink", "I don't drive": said of no thing, the habit itself (not "I didn't drive today")
     alone = not (objects or clause.past or said.dated or children(said, clause.head, "prep", "advmod"))
