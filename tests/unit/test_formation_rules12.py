@@ -467,6 +467,8 @@ def test_a_feeling_or_a_cannot_with_its_i_left_out_is_the_persons(line: str, mem
 
 
 @pytest.mark.parametrize("line", ["Love it!", "enjoy your weekend!", "can't wait for Friday",
-                                  "Can you help me?"])
+                                  "Can you help me?",
+                                  # a reaction to what was just shown is no lasting taste
+                                  "Love that painting!", "Love the colours on this one"])
 def test_a_reaction_a_wish_or_a_question_gets_no_subject(line: str) -> None:
     assert found(line) == []

@@ -40,7 +40,8 @@ def _elided(sentence: Sentence) -> str | None:
     first = _verb_first(words, root)
     if first is None:
         return None
-    if root.tag in ("VB", "VBP") and first is root and root.lemma.lower() in _STANCES:
+    if root.tag in ("VB", "VBP") and first is root and root.lemma.lower() in _STANCES and _in_general(
+            sentence, root):
         return "I"  # "hate cold weather tbh", "love hiking at weekends": no one is ordered to love
     if first.lower == "been":
         return "I've"
@@ -59,6 +60,17 @@ def _elided(sentence: Sentence) -> str | None:
 
 # Verbs of how one feels about a thing, which no order asks of anyone.
 _STANCES = frozenset({"love", "hate", "like", "prefer", "enjoy", "adore", "dislike", "detest", "loathe"})
+
+
+def _in_general(sentence: Sentence, verb: Word) -> bool:
+    """Whether what a feeling is about is a kind of thing ("cold weather", "hiking"), not the thing
+    just shown or said ("Love that painting!", "Love the colours", "love it"): a reaction to it is
+    no lasting taste."""
+    objects = [c for c in sentence.children(verb.i) if c.dep in ("dobj", "xcomp", "ccomp")]
+    if not objects:
+        return False
+    return not any(o.pos == "PRON" or any(c.dep in ("det", "poss") for c in sentence.children(o.i))
+                   for o in objects)
 
 
 def _unable_first(words: Sequence[Word], root: Word, sentence: Sentence) -> bool:
