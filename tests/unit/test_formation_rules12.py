@@ -472,3 +472,24 @@ def test_a_feeling_or_a_cannot_with_its_i_left_out_is_the_persons(line: str, mem
                                   "Love that painting!", "Love the colours on this one"])
 def test_a_reaction_a_wish_or_a_question_gets_no_subject(line: str) -> None:
     assert found(line) == []
+
+
+# --- an age still to come; an aside after a visit's day ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("It's for my daughter Mia, she's turning 9", "Has a daughter named Mia, turning 9"),
+        ("It's my son Leo, he's 7", "Has a son named Leo, aged 7"),
+        ("she said my son Leo, he's 7", "Has a son named Leo"),  # told by someone else: no age
+    ],
+)
+def test_an_age_said_after_the_name_is_kept_as_it_was_said(line: str, memory: str) -> None:
+    assert [c.content for c in found(line) if c.kind is MemoryKind.PERSON] == [memory]
+
+
+def test_an_aside_after_a_visits_day_is_no_part_of_it() -> None:
+    line = "my parents are visiting from Busan at the end of June, first time in the UK in ten years."
+    assert [(c.kind, c.content) for c in found(line)] == [
+        (MemoryKind.PLAN, "Parents are visiting from Busan at the end of June 2026")]

@@ -198,10 +198,18 @@ def _age(sentence: Sentence, word: Word) -> str | None:
     verb = sentence.words[subject.head]
     if _supposed_or_denied(sentence, verb) or is_question(sentence):
         return None
-    if verb.lemma.lower() == "turn" and verb.tag == "VBD":  # "my son turned 5 last week": 5 now
-        return next((age for c in sentence.children(verb.i)
-                     if c.dep in ("dobj", "attr", "oprd") and (age := _years(c))), None)
+    if verb.lemma.lower() == "turn" and verb.tag in ("VBD", "VBG"):  # "my son turned 5 last week": 5 now
+        return _turned(sentence, verb)
     return _age_told(sentence, verb) if verb.lemma.lower() == "be" else None
+
+
+def _turned(sentence: Sentence, verb: Word) -> str | None:
+    """The age a "turn" tells: "turned 5" (5 now), "is turning 7" (turning 7: 6 until then)."""
+    age = next((age for c in sentence.children(verb.i)
+                if c.dep in ("dobj", "attr", "oprd", "npadvmod") and (age := _years(c))), None)
+    if age is None:
+        return None
+    return f"turning {age}" if verb.tag == "VBG" else age
 
 
 def _supposed_or_denied(sentence: Sentence, verb: Word) -> bool:
@@ -242,11 +250,12 @@ def _age_said_after(sentence: Sentence, word: Word, relation: str, name: str) ->
         if _another_between(sentence.words[word.i + 1 : pronoun.i], name):
             return None  # "my son Leo and his friend Finn, he's 9": which one?
         verb = sentence.words[pronoun.head]
-        if verb.lemma.lower() != "be":
+        turning = verb.lemma.lower() == "turn" and verb.tag == "VBG"  # "my daughter Ffion, she's turning 7"
+        if verb.lemma.lower() != "be" and not turning:
             continue  # "my son Leo will help, he's 15": what else is said of him comes first
         if _supposed_or_denied(sentence, verb) or not _said_outright(sentence, verb):
             return None
-        return _age_told(sentence, verb)
+        return _turned(sentence, verb) if turning else _age_told(sentence, verb)
     return None
 
 
@@ -261,7 +270,8 @@ def _another_between(words: Sequence[Word], name: str) -> bool:
 def _aged(found: Candidate | None, age: str | None) -> Candidate | None:
     if found is None or age is None:
         return found
-    return found.model_copy(update={"content": f"{found.content}, aged {age.removesuffix(' years old')}"})
+    told = age if age.startswith("turning ") else f"aged {age.removesuffix(' years old')}"
+    return found.model_copy(update={"content": f"{found.content}, {told}"})
 
 
 # Ways of coming that say where from: a visit comes from home ("comes up from Malmö this weekend").
@@ -587,7 +597,9 @@ def _said_outright(sentence: Sentence, verb: Word) -> bool:
     if verb.dep == "ROOT":
         return True
     governor = sentence.words[verb.head]
-    return verb.dep == "ccomp" and governor.i > verb.i and governor.lemma.lower() not in lex.REPORTING
+    # "..., she's turning 7" hung on the "It's" before it: no one reports it either
+    return verb.dep == "ccomp" and governor.lemma.lower() not in lex.REPORTING and (
+        governor.i > verb.i or governor.lemma.lower() == "be")
 
 
 def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
