@@ -490,6 +490,7 @@ def test_an_age_said_after_the_name_is_kept_as_it_was_said(line: str, memory: st
 
 
 def test_an_aside_after_a_visits_day_is_no_part_of_it() -> None:
-    line = "my parents are visiting from Busan at the end of June, first time in the UK in ten years."
+    line = ("my parents are coming over from Seoul at the end of June, "
+            "their first trip abroad in twenty years.")
     assert [(c.kind, c.content) for c in found(line)] == [
-        (MemoryKind.PLAN, "Parents are visiting from Busan at the end of June 2026")]
+        (MemoryKind.PLAN, "Parents are coming over from Seoul at the end of June 2026")]

@@ -627,8 +627,8 @@ def family_ahead(said: Said) -> list[Candidate]:
         return []  # "my son has a test tomorrow" is the scheduled rule's; "my mum visits a lot" a habit
     words = sorted({*(w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")),
                     *clause_words(clause)}, key=lambda w: w.i)
-    # "... at the end of April, first time in the US in ten years": what follows the day's comma
-    # is an aside, and its "in ten years" no day of the visit
+    # "... at the end of June, their first trip abroad in twenty years": what follows the day's
+    # comma is an aside, and its "in twenty years" no day of the visit
     said_when = [d.last for d in said.dated if d.first > clause.head.i]
     cut = next((w.i for w in sentence.words if w.text == "," and said_when and w.i > min(said_when)), None)
     words = [w for w in words if cut is None or w.i < cut]

@@ -78,7 +78,7 @@ def _named(said: Said, word: Word, form: str, kind: MemoryKind) -> list[Candidat
 
 
 def _theirs_unsaid(said: Said) -> bool:
-    """ "we moved, living in Adenta now": a clause with no subject of its own, hung on one of the
+    """ "we sold up, living in Cork now": a clause with no subject of its own, hung on one of the
     person's, is theirs."""
     head = said.clause.head
     if said.clause.person != "none" or head.dep not in ("advcl", "conj") or head.tag != "VBG":

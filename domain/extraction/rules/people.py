@@ -250,7 +250,7 @@ def _age_said_after(sentence: Sentence, word: Word, relation: str, name: str) ->
         if _another_between(sentence.words[word.i + 1 : pronoun.i], name):
             return None  # "my son Leo and his friend Finn, he's 9": which one?
         verb = sentence.words[pronoun.head]
-        turning = verb.lemma.lower() == "turn" and verb.tag == "VBG"  # "my daughter Ffion, she's turning 7"
+        turning = verb.lemma.lower() == "turn" and verb.tag == "VBG"  # "my daughter Mia, she's turning 9"
         if verb.lemma.lower() != "be" and not turning:
             continue  # "my son Leo will help, he's 15": what else is said of him comes first
         if _supposed_or_denied(sentence, verb) or not _said_outright(sentence, verb):
@@ -274,15 +274,15 @@ def _aged(found: Candidate | None, age: str | None) -> Candidate | None:
     return found.model_copy(update={"content": f"{found.content}, {told}"})
 
 
-# Ways of coming that say where from: a visit comes from home ("comes up from Malmö this weekend").
+# Ways of coming that say where from: a visit comes from home ("is coming down from Aberdeen next week").
 _COMING = frozenset({"come", "fly", "drive", "travel", "visit"})
 _ON_THE_WAY = frozenset({"up", "down", "over", "home", "back", "across"})
 
 
 def _lives(said: Said, word: Word, name: str) -> str | None:
-    """Where a named one of theirs lives, said of them in the same sentence: "my brother Cian
-    lives in Leeds", "... is in Leeds", "my son Leo, who lives in Bristol, ...", "my daughter Elin
-    comes up from Malmö this weekend" (a visit comes from home): "who lives in Leeds". Not where
+    """Where a named one of theirs lives, said of them in the same sentence: "my son Tariq
+    lives in Leeds", "... is in Leeds", "my son Leo, who lives in Bristol, ...", "my daughter Ines
+    is coming down from Aberdeen next week" (a visit comes from home): "who lives in Leeds". Not where
     they are for a while ("is in Paris this week", "is in Rome for work"), were ("lived in Rome"),
     will be, or might be; "my wife comes from Kraków" is where she is from: "who comes from Kraków"."""
     sentence = said.sentence
@@ -329,8 +329,8 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
 
 def _described(found: Candidate | None, sentence: Sentence, word: Word, pet: str, age: str | None
                ) -> Candidate | None:
-    """A pet's memory with the breed it was called by and its age: "Has a dog named Bram, a
-    3-year-old beagle", "... , a beagle", "Has a cat named Miso, aged 12"."""
+    """A pet's memory with the breed it was called by and its age: "Has a dog named Pip, a
+    3-year-old whippet", "... , a beagle", "Has a cat named Miso, aged 12"."""
     if found is None:
         return None
     before = _age_before(sentence, word)
@@ -362,8 +362,8 @@ def _only_where(said: Said, after: Sequence[Word]) -> bool:
 
 
 def _living(found: Candidate | None, where: str | None) -> Candidate | None:
-    """The memory of one of theirs with where they live: "Has a brother named Cian who lives in
-    Drumcondra"; one of a slot is named already: "Husband is named Chidi and lives in Leeds"."""
+    """The memory of one of theirs with where they live: "Has a son named Tariq who lives in
+    Leeds"; one of a slot is named already: "Husband is named Omar and lives in Beirut"."""
     if found is None or where is None:
         return found
     joint = ", who" if ", aged " in found.content else " and" if " is named " in found.content else " who"
@@ -463,7 +463,7 @@ def people(
             holder = sentence.words[sentence.words[word.head].head]
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
-        told = _age_said_after(sentence, word, relation, name) or age  # "my daughter Ffion is 7": one memory
+        told = _age_said_after(sentence, word, relation, name) or age  # "my daughter Mia is 9": one memory
         gone = _gone(sentence, word) or ("died" if pet is not None and _put_down(sentence, word) else None)
         if gone is None:
             if pet is not None:  # "my 11-year-old lab Duke": "Has a dog named Duke, an 11-year-old lab"
