@@ -345,6 +345,11 @@ def word_space(words: Sequence[Word], index: int) -> str:
     return next((w.space for w in words if w.i == index), " ")
 
 
+def in_a_list(items: Sequence[str]) -> str:
+    """Items as a sentence lists them: "14, 11 and 6", "Mateo (8) and Sofia (5)"."""
+    return f"{', '.join(items[:-1])} and {items[-1]}" if len(items) > 1 else "".join(items)
+
+
 def tidy(text: str) -> str:
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:-–—")
     text = re.sub(r"\bthey (was|am|is)\b", lambda m: "they were" if m.group(1) == "was" else "they are", text)

@@ -40,7 +40,7 @@ def _elided(sentence: Sentence) -> str | None:
     first = _verb_first(words, root)
     if first is None:
         return None
-    if root.tag in ("VB", "VBP") and first is root and root.lemma.lower() in _STANCES and _in_general(
+    if root.tag in ("VB", "VBP") and first is root and root.lemma.lower() in lex.LIKING and _in_general(
             sentence, root):
         return "I"  # "hate cold weather tbh", "love hiking at weekends": no one is ordered to love
     if first.lower == "been":
@@ -56,10 +56,6 @@ def _elided(sentence: Sentence) -> str | None:
             return "I"
         return "I'm" if root.lower in _STATES else "I've"
     return None
-
-
-# Verbs of how one feels about a thing, which no order asks of anyone.
-_STANCES = frozenset({"love", "hate", "like", "prefer", "enjoy", "adore", "dislike", "detest", "loathe"})
 
 
 def _in_general(sentence: Sentence, verb: Word) -> bool:

@@ -10,7 +10,7 @@ from datetime import datetime
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import able_only
-from domain.extraction.render import clause_words
+from domain.extraction.render import clause_words, in_a_list
 from domain.extraction.rules.identity import editor_named
 from domain.extraction.rules.said import (
     Said,
@@ -706,13 +706,13 @@ def household(said: Said) -> list[Candidate]:
     for obj in children(said, clause.head, "dobj"):
         counted = any(c.dep == "nummod" or c.lower in ("a", "an") for c in children(said, obj))
         noun = obj.lemma.lower()
+        animals = noun in lex.PETS or noun.rstrip("s") in lex.PETS
         if (
             counted
             and (
                 noun in lex.FAMILY
                 or noun in ("kid", "child", "grandchild", "grandkid", "sibling", "boy", "girl")
-                or noun in lex.PETS
-                or noun.rstrip("s") in lex.PETS
+                or animals
             )
             and not children(said, obj, "acl")
         ):
@@ -723,8 +723,7 @@ def household(said: Said) -> list[Candidate]:
             else:
                 text = said.text(drop=_others_listed(said, obj))
             # the people of their household are people in their life; animals are facts of it
-            people = not (noun in lex.PETS or noun.rstrip("s") in lex.PETS)
-            return one(candidate(said, MemoryKind.PERSON if people else MemoryKind.FACT, "household", text,
+            return one(candidate(said, MemoryKind.FACT if animals else MemoryKind.PERSON, "household", text,
                                  confidence=0.85))
     return []
 
@@ -739,10 +738,7 @@ def _ages_listed(said: Said, obj: Word) -> str | None:
             ages.append(word.text)
         else:
             break
-    counted = next((c for c in said.sentence.children(obj.i) if c.dep == "nummod"), None)
-    if len(ages) < 2 or counted is None or _COUNTS.get(counted.lower) != len(ages):
-        return None
-    return f"{', '.join(ages[:-1])} and {ages[-1]}"
+    return in_a_list(ages) if _one_for_each(said, obj, ages) else None
 
 
 def _up_to(said: Said, obj: Word) -> list[Word]:
@@ -766,14 +762,18 @@ def _named_ages(said: Said, obj: Word) -> str | None:
             name = None
         else:
             break
-    counted = next((c for c in said.sentence.children(obj.i) if c.dep == "nummod"), None)
-    if len(pairs) < 2 or name is not None or counted is None or _COUNTS.get(counted.lower) != len(pairs):
+    if name is not None or not _one_for_each(said, obj, pairs):
         return None
-    listed = [f"{n} ({age})" for n, age in pairs]
-    return f"{', '.join(listed[:-1])} and {listed[-1]}"
+    return in_a_list([f"{n} ({age})" for n, age in pairs])
 
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+
+
+def _one_for_each(said: Said, obj: Word, listed: Sequence[object]) -> bool:
+    """Whether what is listed after those counted is one for each ("two kids, 8 and 5")."""
+    counted = next((c for c in said.sentence.children(obj.i) if c.dep == "nummod"), None)
+    return len(listed) >= 2 and counted is not None and _COUNTS.get(counted.lower) == len(listed)
 
 
 def _others_listed(said: Said, obj: Word) -> list[int]:

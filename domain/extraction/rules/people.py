@@ -8,7 +8,7 @@ from datetime import datetime
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, is_question
-from domain.extraction.render import Dated, clause_words
+from domain.extraction.render import Dated, clause_words, in_a_list
 from domain.extraction.rules.said import (
     Said,
     candidate,
@@ -286,8 +286,7 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
     they are for a while ("is in Paris this week", "is in Rome for work"), were ("lived in Rome"),
     will be, or might be; "my wife comes from Kraków" is where she is from: "who comes from Kraków"."""
     sentence = said.sentence
-    holders = [w for w in (word, *[sentence.words[c] for c in range(len(sentence.words))
-                                   if sentence.words[c].text in name.split()]) if w is not None]
+    holders = [word, *(w for w in sentence.words if w.text in name.split())]
     verbs = [sentence.words[w.head] for w in holders if w.dep in ("nsubj", "appos") and w.head != w.i]
     verbs += [c for w in holders for c in sentence.children(w.i) if c.dep == "relcl"]
     # "is 7 and lives in Cardiff"
@@ -297,7 +296,7 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
         if verb.dep == "relcl":
             if not any(c.lower in ("who", "that") and c.dep == "nsubj" for c in sentence.children(verb.i)):
                 continue
-        elif not _said_outright(sentence, verb) and verb.dep != "relcl":
+        elif not _said_outright(sentence, verb):
             continue
         if verb.tag in ("VBD", "VBN", "MD") or _supposed_or_denied(sentence, verb):
             continue
@@ -409,8 +408,7 @@ def _listed_numbers(sentence: Sentence, start: int) -> list[str]:
 
 
 def _children_aged(said: Said, word: Word, ages: list[str]) -> Candidate | None:
-    listed = f"{', '.join(ages[:-1])} and {ages[-1]}"
-    content = f"Has {_HOW_MANY[len(ages)]} {word.lower}, aged {listed}"
+    content = f"Has {_HOW_MANY[len(ages)]} {word.lower}, aged {in_a_list(ages)}"
     return candidate(said, MemoryKind.PERSON, "ages", content, confidence=0.8)
 
 
