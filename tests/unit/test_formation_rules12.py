@@ -76,6 +76,7 @@ def test_where_they_are_for_a_while_or_were_is_not_where_they_live(line: str, me
         ("we have a 3 year old whippet called Pip", "Has a dog named Pip, a 3-year-old whippet"),
         ("our cat Miso is 12", "Has a cat named Miso, aged 12"),
         ("my dog Rex is 4 years old", "Has a dog named Rex, aged 4"),
+        ("my beagle Bonnie is turning 9", "Has a dog named Bonnie, a beagle, turning 9"),  # not yet 9
         # "my" hung on the name by the parser, the noun a compound of it
         ("my dog Biscuit loves the beach", "Has a dog named Biscuit"),
         ("my dog's name is Waffle", "Has a dog named Waffle"),

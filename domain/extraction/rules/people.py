@@ -337,6 +337,8 @@ def _described(found: Candidate | None, sentence: Sentence, word: Word, pet: str
     breed = word.lower if word.lemma.lower() in lex.BREEDS else None
     if breed is None:
         return _aged(found, age)
+    if age and age.startswith("turning "):  # "my lab Bonnie is turning 9": "..., a lab, turning 9"
+        return _aged(found.model_copy(update={"content": f"{found.content}, a {breed}"}), age)
     described = f"{age}-year-old {breed}" if age else breed
     sounds_a_vowel = described[:1] in "aeiou8" or described.split("-")[0] in ("11", "18")
     article = "an" if sounds_a_vowel else "a"
