@@ -57,7 +57,7 @@ _CONTRACTIONS = {
     "na": "to",
 }
 _THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
-_KEPT_PREPOSITIONS = frozenset({"since", "by", "before", "until", "after"})
+_KEPT_PREPOSITIONS = frozenset({"since", "by", "before", "until", "after", "from"})
 _TIME_PREPOSITIONS = frozenset(
     {"in", "on", "at", "since", "by", "before", "until", "till", "after", "from", "during", "over", "for"}
 )
@@ -151,6 +151,16 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
             if when is not None:
                 found.append(Dated(word.i, word.i, when.text, when))
                 taken.add(word.i)
+    for word in sentence.words[2:]:
+        # "at the weekend", untagged: the weekend nearest, with its preposition
+        article, opening = sentence.words[word.i - 1], sentence.words[word.i - 2]
+        if word.i in taken or word.lower != "weekend" or article.lower != "the" or word.ent or (
+                opening.lower not in ("on", "at", "over", "this")):
+            continue
+        weekend = resolve_phrase("the weekend", at, future)
+        if weekend is not None:
+            found.append(Dated(opening.i, word.i, weekend.text, weekend))
+            taken.update((opening.i, article.i, word.i))
     for word in sentence.words[1:]:
         # "last Tues": a day a small model does not see as a date
         before = sentence.words[word.i - 1]
@@ -210,6 +220,9 @@ def _widened(sentence: Sentence, kind: str, words: list[Word]) -> list[Word]:
         if after is not None and after.lower == "of" and month is not None and month.lower in MONTHS:
             return [before[-1], *words, after, month]  # "the 4th of May", its month read as no date
         return [before[-1], *words]
+    if kind == "DATE" and len(words) == 1 and words[0].lower == "weekend" and before and (
+            before[-1].lower == "the"):
+        return [before[-1], *words]  # "on the weekend": the one nearest, not "a weekend away"
     if kind == "DATE" and len(words) == 1 and words[0].lower in WEEKDAYS and after is not None:
         # "Thursday the 12th": the day of the month a small model leaves out of the weekday's date
         wanted = 2 if after.lower == "the" else 1
@@ -498,6 +511,14 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
     inside -= {a.i for w in discourse for a in sentence.children(w.i) if a.dep == "advmod" and a.pos == "ADV"}
     # ("right now": the adverb of the word left out goes with it)
     inside -= {w.i for w in sentence.words if w.lower in ("here", "there") and w.dep == "advmod"}
+    # "On a better note, I stopped smoking": a turn of the talk, not where or when it happened
+    inside -= {w.i for p in sentence.children(head.i) if p.dep == "prep" and p.lower == "on" and any(
+        o.lemma.lower() == "note" and any(d.dep == "amod" or d.lower in ("another", "that")
+                                           for d in sentence.children(o.i))
+        for o in sentence.children(p.i) if o.dep == "pobj") for w in sentence.subtree(p.i)}
+    # "I want to learn Telugu properly this time": unlike the times before, not a time it names
+    inside -= {w.i for t in sentence.subtree(head.i) if t.dep == "npadvmod" and t.lemma.lower() == "time"
+               and any(d.lower == "this" for d in sentence.children(t.i)) for w in sentence.subtree(t.i)}
     # "Nurse here, I work nights ...": the one speaking introduces themselves; what the clause says
     # is without it ("Works nights ...", not "... in Bristol Nurse").
     inside -= {w.i for intro in sentence.words if intro.dep == "npadvmod" and any(

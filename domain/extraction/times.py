@@ -168,6 +168,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?P<weekday>" + "|".join(WEEKDAYS) + r"|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun),? "
             rf"(?:the )?(?P<day>\d{{1,2}})(?:st|nd|rd|th)(?: of {_m('month')})?",
         ),
+        ("the_weekend", r"the weekend"),
         (
             "relative",
             r"(?P<which>last|next|this|coming|the coming|the next|the last|past|the past) "
@@ -262,6 +263,17 @@ def _within(m: re.Match[str], at: date, future: bool | None) -> When | None:
         if unit == "day"
         else _week_of(at + timedelta(days=n * _UNITS[unit]))
     )
+
+
+def _the_weekend(m: re.Match[str], at: date, future: bool | None) -> When:
+    """ "on the weekend": this one when said on it; else the last one of a past tense, the coming
+    one of a plan, and the nearer of the two otherwise (said on a Monday, the one just gone)."""
+    if at.weekday() >= 5:
+        return _weekend_of(at)
+    last, coming = at - timedelta(days=at.weekday() + 2), at + timedelta(days=5 - at.weekday())
+    if future is None:
+        return _weekend_of(last if (at - last) <= (coming - at) else coming)
+    return _weekend_of(coming if future else last)
 
 
 def _relative(m: re.Match[str], at: date, future: bool | None) -> When | None:
@@ -374,7 +386,10 @@ def _end(m: re.Match[str], at: date, future: bool | None) -> When:
         month = _month_number(unit)
         year = _nearest(month, 1, at.replace(day=1), future is not False).year
     last = date(year, month, monthrange(year, month)[1])
-    return When(last, "day", f"at the end of {MONTHS[month - 1].capitalize()} {year}")
+    # "before the end of June": a limit, said so; "at the end of June": the time itself
+    lead = m.groupdict().get("prep")
+    lead = lead if lead in ("by", "before", "until") else "at"
+    return When(last, "day", f"{lead} the end of {MONTHS[month - 1].capitalize()} {year}")
 
 
 def _part(m: re.Match[str], at: date, future: bool | None) -> When:
@@ -514,6 +529,7 @@ _RESOLVERS = {
     "month_day": _month_day,
     "nth": _nth,
     "month": _month_alone,
+    "the_weekend": _the_weekend,
     "year": _year_alone,
     "holiday": _holiday,
 }
@@ -522,7 +538,8 @@ _RESOLVERS = {
 def written(when: When, prep: str | None) -> str:
     """How the time is written in a memory, keeping a preposition the person used where it
     carries meaning ("since 2019", "by 30 May 2026", "before Christmas 2026")."""
-    if prep in ("since", "by", "before", "until", "after") and when.text.startswith(("on ", "in ", "at ")):
+    if prep in ("since", "by", "before", "until", "after", "from") and when.text.startswith(
+            ("on ", "in ", "at ")):
         return f"{prep} {when.text.split(' ', 1)[1]}"
     return when.text
 

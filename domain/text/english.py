@@ -155,9 +155,35 @@ def _apostrophed(match: re.Match[str]) -> str:
 def typed_plainly(text: str) -> str:
     """A chat line as a parser trained on edited text reads it best: not shouted (`unshouted`),
     "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo), "dont",
-    "ive", "hes" with their apostrophes, and "name's" written "name is"."""
+    "ive", "hes" with their apostrophes, "name's" written "name is", "my gf" as "my girlfriend",
+    and a month beside its day
+    with its capital ("before 30 april", "june 5th": lower case, the parser misses the date)."""
     text = _UNAPOSTROPHED_WORD.sub(_apostrophed, unshouted(text))
+    text = _DAY_OF_MONTH.sub(_month_capitalised, text)
+    text = _PARTNER_SHORT.sub(lambda m: f"{m.group(1)} {_PARTNERS[m.group(2).lower()]}", text)
     return _NAME_IS.sub(r"\1 is", _IM.sub("I'm", _LONE_I.sub("I", text)))
+
+
+# "my gf", "our bf": a partner as chat shortens the word, after whose partner it is
+_PARTNERS = {"gf": "girlfriend", "bf": "boyfriend"}
+_PARTNER_SHORT = re.compile(r"\b(my|our|his|her|your|their|My|Our|His|Her|Your|Their) (gf|bf|GF|BF)\b")
+
+
+def _month_capitalised(match: re.Match[str]) -> str:
+    month = match.group("month") or match.group("month2")
+    if month != month.lower():
+        return match.group(0)
+    start = match.start("month") if match.group("month") else match.start("month2")
+    at = start - match.start()
+    return match.group(0)[:at] + month.capitalize() + match.group(0)[at + len(month):]
+
+
+_MONTH_NAMES = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+                "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_DAY_OF_MONTH = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAMES})\b(?!['’])"
+    # a month first ("june 5"), not "may" or "mar", which are verbs too ("I may 2 times")
+    rf"|\b(?!may\b|mar\b)(?P<month2>{_MONTH_NAMES})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!\s*(?:%|kg|km|mg|am|pm|people|years))")
 
 
 def unshouted(text: str) -> str:
