@@ -416,12 +416,20 @@ def _question_after(sentence: Sentence) -> int | None:
         after = [w for w in words[comma.i + 1:] if w.pos not in ("PUNCT", "INTJ")]
         if len(after) >= 2 and after[0].lower in _QUESTION_OPENERS and (
             after[0].tag in ("WP", "WRB", "WDT") or after[1].pos == "PRON"
+            # "..., is a kitten or an adult better?": a verb before its subject
+            or (after[0].pos == "AUX" and after[1].pos == "DET")
         ):
             before = words[:comma.i]
             stated = any(w.dep in _SUBJECTS and w.head < comma.i for w in before) and any(
                 w.pos in ("VERB", "AUX") for w in before)
             return comma.i if stated else None
     return None
+
+
+def stated_before_asked(sentence: Sentence) -> int | None:
+    """In a line that states something and then asks, where the question starts (its comma);
+    None when the line states nothing before what it asks."""
+    return _question_after(sentence)
 
 
 def clauses(sentence: Sentence) -> Iterator[Clause]:

@@ -193,6 +193,7 @@ beta-blockers blood-thinner blood-thinners
 """)
 MEDICINE_ENDINGS = (
     "pril",
+    "icam",
     "statin",
     "olol",
     "formin",

@@ -314,10 +314,6 @@ def test_the_year_of_study_stays_in_the_memory_not_in_the_title(line: str, memor
 @pytest.mark.parametrize(
     ("line", "kind", "memory"),
     [
-        ("we've got two kids, Mateo is 8 and Sofia is 5", MemoryKind.PERSON,
-         "Has two kids: Mateo (8) and Sofia (5)"),
-        ("I have three kids: Jo 12, Sam 9 and Ali 4", MemoryKind.PERSON,
-         "Has three kids: Jo (12), Sam (9) and Ali (4)"),
         ("I have two boys, aged 5 and 8", MemoryKind.PERSON, "Has two boys, aged 5 and 8"),
         ("We have two girls, 7 and 3. Busy house", MemoryKind.PERSON, "Has two girls, aged 7 and 3"),
         ("I have two kids, Sam (7) and Ella (4)", MemoryKind.PERSON, "Has two kids, Sam (7) and Ella (4)"),
@@ -328,6 +324,22 @@ def test_the_year_of_study_stays_in_the_memory_not_in_the_title(line: str, memor
 )
 def test_children_counted_keep_their_names_and_ages(line: str, kind: MemoryKind, memory: str) -> None:
     assert [(c.kind, c.content) for c in found(line)] == [(kind, memory)]
+
+
+@pytest.mark.parametrize(
+    ("line", "memories"),
+    [
+        ("we've got two kids, Mateo is 8 and Sofia is 5",
+         ["Has a child named Mateo, aged 8", "Has a child named Sofia, aged 5"]),
+        ("I have three kids: Jo 12, Sam 9 and Ali 4",
+         ["Has a child named Jo, aged 12", "Has a child named Sam, aged 9", "Has a child named Ali, aged 4"]),
+        ("I have two boys, Tom 7 and Ben 4", ["Has a son named Tom, aged 7", "Has a son named Ben, aged 4"]),
+        # animals counted and named stay one fact of the household
+        ("I have two cats, Miso 3 and Tofu 5", ["Has two cats: Miso (3) and Tofu (5)"]),
+    ],
+)
+def test_children_counted_with_names_and_ages_are_one_memory_each(line: str, memories: list[str]) -> None:
+    assert [c.content for c in found(line)] == memories
 
 
 def test_a_school_named_by_a_place_is_no_employer() -> None:

@@ -38,7 +38,15 @@ from domain.extraction.rules.identity import (
     switch,
     work,
 )
-from domain.extraction.rules.living import habit, health, household, money, negative, years_spent
+from domain.extraction.rules.living import (
+    given_up_since,
+    habit,
+    health,
+    household,
+    money,
+    negative,
+    years_spent,
+)
 from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
@@ -91,6 +99,8 @@ def _direction(clause: Clause) -> bool | None:
     if clause.lemma in lex.ARRANGING and any(
             p.lower == "for" for p in clause.children("prep")):
         return True  # "I've booked flights for June": booked now, for a time ahead
+    if clause.lemma in ("sign", "register", "enrol", "enroll"):
+        return None  # "I signed up for a course from June": signed now, for a time either way
     if clause.past:
         return False
     if clause.looking_ahead or clause.head.tag == "VB":
@@ -142,6 +152,9 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 _keep(found, candidate)
         for candidate in named_after(sentences, owners, position, said_at):
             _keep(found, candidate)
+        for key, kept in found.items():
+            if kept.positions[0] == position:
+                found[key] = given_up_since(kept, [s.text for s in sentences[1:]], said_at)
     return _said_over_guessed(_ended_named(_named_over_listed(list(found.values()))))
 
 

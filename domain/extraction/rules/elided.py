@@ -43,6 +43,8 @@ def _elided(sentence: Sentence) -> str | None:
     if root.tag in ("VB", "VBP") and first is root and root.lemma.lower() in lex.LIKING and _in_general(
             sentence, root):
         return "I"  # "hate cold weather tbh", "love hiking at weekends": no one is ordered to love
+    if root.tag in ("VB", "VBP") and first is root and _of_oneself(sentence, root):
+        return "I"  # "live in Graz with my boyfriend", "quit vaping": no one is ordered to
     if first.lower == "been":
         return "I've"
     if root.tag == "VBG" and first is root:
@@ -67,6 +69,25 @@ def _in_general(sentence: Sentence, verb: Word) -> bool:
         return False
     return not any(o.pos == "PRON" or any(c.dep in ("det", "poss") for c in sentence.children(o.i))
                    for o in objects)
+
+
+def _of_oneself(sentence: Sentence, verb: Word) -> bool:
+    """A bare verb that tells of the one speaking, not an order: where one lives or works, named
+    ("live in Gothenburg", "work at a bakery in Leeds"), or a habit one quit ("quit vaping")."""
+    lemma = verb.lemma.lower()
+    own = sentence.children(verb.i)
+    if lemma == "quit":
+        return any(c.dep in ("dobj", "xcomp") and (c.tag == "VBG" or c.lower in lex.GIVEN_UP) for c in own)
+    if lemma not in ("live", "work"):
+        return False
+    for prep in own:
+        if prep.dep != "prep" or prep.lower not in ("in", "at", "for", "on", "near"):
+            continue
+        for place in sentence.children(prep.i):
+            if place.dep == "pobj" and (place.ent in ("GPE", "LOC", "ORG", "FAC") or (
+                    lemma == "work" and place.lemma.lower() in lex.WORKPLACES)):
+                return True
+    return False
 
 
 def _unable_first(words: Sequence[Word], root: Word, sentence: Sentence) -> bool:

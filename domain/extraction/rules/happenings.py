@@ -106,12 +106,21 @@ def _parted_as_a_couple(said: Said) -> list[Candidate]:
                 for w in (s, *(c for c in said.sentence.subtree(s.i) if c.dep == "conj"))}
     partner = next((w for w in together.values() if w.lemma.lower() in lex.PARTNERS
                     and any(c.lower in ("my", "our") for c in children(said, w, "poss"))), None)
-    if partner is None or not any(w.lower in ("i", "me") for w in together.values()):
+    if not any(w.lower in ("i", "me") for w in together.values()) or children(said, head, "dobj"):
+        return []  # "Sam and I split up the bill": a thing split
+    # "Jonas and I broke up": the one they parted from, by name
+    named = next((w for w in together.values() if w.lower not in ("i", "me") and not children(said, w, "poss")
+                  and (w.pos == "PROPN" or w.text[:1].isupper() and w.text[1:].islower()
+                       or said.known.get(w.text.capitalize()) in lex.PARTNERS)), None)
+    if partner is None and named is None:
         return []
     gone = [d for d in said.dated if d.when.moment().date() <= said.at.date()]
-    text = f"{_PARTING[clause.lemma]} their {partner.lower} {gone[0].text if gone else ''}".strip()
+    name = named.text.capitalize() if partner is None and named is not None else None
+    who = f"their {partner.lower}" if partner is not None else name
+    text = f"{_PARTING[clause.lemma]} {who} {gone[0].text if gone else ''}".strip()
     return one(candidate(said, MemoryKind.EVENT, "parted", text, confidence=0.8,
-                         valid_from=gone[0].when.moment() if gone else None, ends=("partner",)))
+                         valid_from=gone[0].when.moment() if gone else None, ends=("partner",),
+                         ended_value=name, entities=(name,) if name else ()))
 
 
 def event(said: Said) -> list[Candidate]:
@@ -184,11 +193,16 @@ def event(said: Said) -> list[Candidate]:
     known = known or lost  # "I've been made redundant", "I was let go", "I was laid off"
     if lemma == "get" and objects and _marked(said, objects[0]):
         known = True  # "I got a B in the class test", "got 92 on the quiz"
-    if lemma == "sign" and any(p.lower == "up" for p in children(said, clause.head, "prt")) and any(
-        p.lower == "for" and names_a_thing(said, said.sentence.subtree(p.i))
+    signed_up = (lemma == "sign" and any(p.lower == "up" for p in children(said, clause.head, "prt"))) or (
+        lemma in ("register", "enrol", "enroll"))
+    if signed_up and (any(
+        p.lower in ("for", "in", "on", "with") and names_a_thing(said, said.sentence.subtree(p.i))
         for p in children(said, clause.head, "prep")
-    ):
-        known = True  # "I signed up for the HVAC certificate"
+    ) or any(x.pos == "VERB" and names_a_thing(said, said.sentence.subtree(x.i))
+             and any(a.lower == "to" for a in children(said, x, "aux"))
+             for x in children(said, clause.head, "xcomp", "advcl"))):
+        known = True  # "I signed up for the HVAC certificate", "registered for a pottery class",
+        # "signed up to volunteer at the food bank"
     if lemma in ("hand", "give", "put") and any(
         o.lemma.lower() in ("notice", "resignation") for o in objects
     ):

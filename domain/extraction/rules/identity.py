@@ -109,7 +109,7 @@ def residence(said: Said) -> list[Candidate]:
                 target = place(said, prep, named=True, organisations=True) or target
     if target is None:
         return _moved_out(said) if lemma in ("move", "relocate") and not _a_thing_moved(said) else []
-    content = said.text(drop=_purpose(said))
+    content = said.text(drop=[*_purpose(said), *_with_named(said)])
     # "I'm living in Leeds (now)", "I'll still live in Coventry": where home is, not a move ahead
     staying = lemma in ("live", "base", "settle") and (
         (clause.head.tag == "VBG"
@@ -221,6 +221,16 @@ def _move_preps(said: Said) -> list[Word]:
 
 
 _OWN = frozenset({"i", "me", "my", "myself", "we", "us", "our"})
+
+
+def _with_named(said: Said) -> list[int]:
+    """ "I live in Gothenburg with my husband Erik and our rabbit Kanel": the ones named are each a
+    memory of their own; where one lives is one more ("with my parents", named by no one, stays)."""
+    sentence = said.sentence
+    return [w.i for p in children(said, said.clause.head, "prep") if p.lower == "with"
+            and any(w.pos == "PROPN" or w.dep in ("appos", "conj") and w.text[:1].isupper()
+                    for w in sentence.subtree(p.i) if w.i != p.i)
+            for w in sentence.subtree(p.i)]
 
 
 def _purpose(said: Said) -> list[int]:

@@ -12,6 +12,7 @@ from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import able_only
 from domain.extraction.render import clause_words, in_a_list
 from domain.extraction.rules.identity import editor_named
+from domain.extraction.rules.people import theirs
 from domain.extraction.rules.said import (
     Said,
     candidate,
@@ -21,6 +22,7 @@ from domain.extraction.rules.said import (
     one,
     place,
 )
+from domain.extraction.times import resolve_phrase
 from domain.model import MemoryKind
 from domain.text.parse import Word, joined
 
@@ -66,6 +68,12 @@ def _learnt(said: Said) -> bool:
     return any(x.pos == "VERB" and children(said, x, "aux") for x in children(said, head, "xcomp"))
 
 
+def _dated_inside(said: Said) -> bool:
+    """Whether the clause itself names a time (not another clause of its sentence)."""
+    inside = {w.i for w in clause_words(said.clause)}
+    return any(d.first in inside or d.first + 1 in inside for d in said.dated)
+
+
 def habit(said: Said) -> list[Candidate]:
     clause = said.clause
     lemma = clause.lemma
@@ -75,10 +83,18 @@ def habit(said: Said) -> list[Candidate]:
         lemma in ("learn", "study")
         and clause.head.tag == "VBG"
         # "I'm learning Welsh"; "I've been learning Spanish for a year": begun, going on still
-        and ((clause.looking_ahead and not said.dated) or clause.perfect)
+        and ((clause.looking_ahead and not _dated_inside(said)) or clause.perfect)
         and _learnt(said)
     ):
         return one(candidate(said, MemoryKind.FACT, "learning", said.text(), confidence=0.8))
+    if lemma == "study" and clause.head.tag == "VBD" and not clause.perfect and any(
+            names_a_thing(said, [o]) and not children(said, o, "det", "poss")
+            for o in children(said, clause.head, "dobj")):
+        # "I studied film", "studied law in Lyon": a field of study, not "studied the map"
+        aside = [w.i for a in children(said, clause.head, "advcl") if a.tag == "VBG"
+                 for w in said.sentence.subtree(a.i)]  # ", trying to get into editing": a clause of its own
+        return one(candidate(said, MemoryKind.FACT, "studied", said.text(drop=aside), valid_from=said.when(),
+                             confidence=0.75))
     learning = [x for x in children(said, clause.head, "xcomp")
                 if x.lemma.lower() in ("learn", "study") and x.tag == "VBG"]
     if lemma in ("start", "begin") and learning and (clause.past or clause.perfect) and _learnt(
@@ -252,6 +268,23 @@ def _told_by_medic(said: Said) -> bool:
     return False
 
 
+def _when_told(said: Said) -> datetime | None:
+    """ "last week the doctor told me I have ...": the past time a diagnosis was given, said of the
+    telling."""
+    word = said.clause.head
+    while word.dep in ("ccomp", "xcomp", "conj") and word.head != word.i:
+        word = said.sentence.words[word.head]
+        if word.lemma.lower() in lex.REPORTING:
+            for dated in said.dated:
+                heads = {said.sentence.words[i].head for i in (dated.first, dated.first + 1)
+                         if i < len(said.sentence.words)}
+                moment = dated.when.moment()
+                if word.i in heads and moment.date() <= said.at.date():
+                    return moment
+            return None
+    return None
+
+
 def is_medicine(word: Word, said: Said | None = None) -> bool:
     """A medicine, or a noun phrase headed by one's compound ("vitamin D", "iron tablets")."""
     lower = word.lemma.lower()
@@ -262,11 +295,59 @@ def is_medicine(word: Word, said: Said | None = None) -> bool:
 
 
 def is_condition(word: Word, said: Said) -> bool:
-    """A condition one has, named by its word or with the word before it ("hay fever", "sleep apnea")."""
+    """A condition one has, named by its word or with the word before it ("hay fever", "sleep apnea",
+    "coeliac disease"), or a disease or disorder named by what it is of ("Lyme disease", "an eating
+    disorder"; a bare "a disease" names none)."""
     lemma = word.lemma.lower()
     if lemma in lex.CONDITIONS or word.lower in lex.CONDITIONS:
         return True
-    return any(f"{c.lower} {lemma}" in lex.CONDITIONS for c in children(said, word, "compound", "amod"))
+    modifiers = children(said, word, "compound", "amod", "poss")
+    if lemma in _DISEASES and any(m.pos in ("NOUN", "PROPN", "ADJ", "VERB") for m in modifiers):
+        return True
+    return any(f"{c.lower} {lemma}" in lex.CONDITIONS or c.lower in lex.CONDITIONS for c in modifiers)
+
+
+_DISEASES = frozenset({"disease", "syndrome", "disorder", "deficiency", "infection"})
+
+
+def _injury_named(said: Said, word: Word) -> bool:
+    """ "a torn ACL", "a broken wrist": a body part with what was done to it."""
+    return word.lemma.lower() in lex.BODY_PARTS and any(
+        m.lemma.lower() in lex.INJURING or m.lower in _INJURED
+        for m in children(said, word, "amod", "compound"))
+
+
+# What was done to a body part, read as an adjective ("a fractured wrist").
+_INJURED = frozenset({"broken", "torn", "fractured", "sprained", "twisted", "pulled", "dislocated",
+                      "ruptured",
+                      "strained", "injured", "bruised", "slipped", "herniated"})
+
+
+def _medic_verdict(said: Said) -> list[Candidate]:
+    """ "doc said GERD", "the MRI says torn ACL": what a medic or a test found, said as a bare noun
+    phrase, is what the person has. "my friend says asthma" is no verdict."""
+    clause = said.clause
+    if clause.lemma not in ("say", "show", "find", "confirm") or (
+            clause.negated or clause.asked or clause.supposed):
+        return []
+    subject = clause.subject
+    if subject is None or not (subject.lemma.lower() in lex.MEDICS or subject.lemma.lower() in _TESTS):
+        return []
+    if any(c.dep in ("det", "poss") and c.lower not in ("my", "the") for c in children(said, subject)):
+        return []  # "a doctor on the radio says ..."
+    for found in children(said, clause.head, "dobj"):
+        if is_condition(found, said) or _injury_named(said, found):
+            own = {c.i for c in children(said, found, "det", "poss")}
+            words = [w for w in said.sentence.subtree(found.i) if w.i not in own]
+            a = "a " if _injury_named(said, found) and found.tag in ("NN", "NNP") else ""  # "a torn ACL"
+            return one(candidate(said, MemoryKind.HEALTH, "condition", "Has " + a + joined(words),
+                                 confidence=0.8))
+    return []
+
+
+# What finds what a body has: "the MRI says ...", "my bloods showed ...".
+_TESTS = frozenset({"mri", "scan", "x-ray", "xray", "test", "tests", "bloods", "result", "results",
+                    "biopsy", "ultrasound", "ct"})
 
 
 def _treated(said: Said, medicine_head: Word) -> list[Candidate]:
@@ -305,6 +386,8 @@ def _medicines_given(said: Said) -> list[Candidate]:
     """ "The doctor has put me on allopurinol", "she put me on sumatriptan and magnesium": each
     medicine one was put on is one they take."""
     clause = said.clause
+    if clause.lemma in ("give", "prescribe"):
+        return _prescribed(said)
     if clause.lemma != "put" or clause.negated or clause.asked or clause.supposed:
         return []
     if not any(o.lower == "me" for o in children(said, clause.head, "dobj")):
@@ -337,6 +420,45 @@ def _medicines_given(said: Said) -> list[Candidate]:
         found += _treated(said, taken[0])
     return found
 
+
+def _prescribed(said: Said) -> list[Candidate]:
+    """ "the doctor gave me pantoprazole", "doc said GERD and gave me pantoprazole": a medicine a
+    medic gave the person is one they take; what a friend gave them once is not."""
+    clause = said.clause
+    if clause.negated or clause.asked or clause.supposed or clause.looking_ahead:
+        return []
+    verb = clause.head
+    subject = next(iter(children(said, verb, "nsubj")), None)
+    if subject is None and verb.dep == "conj":  # "doc said GERD and gave me ...": the first verb's
+        subject = next(iter(children(said, said.sentence.words[verb.head], "nsubj")), None)
+    if subject is None or subject.lemma.lower() not in lex.MEDICS:
+        return []
+    if not any(w.lower == "me" for w in children(said, verb, "dative", "dobj")):
+        return []
+    found: list[Candidate] = []
+    for medicine in children(said, verb, "dobj"):
+        if medicine.lower == "me" or not is_medicine(medicine, said) or (
+                medicine.lemma.lower() in _UNNAMED_MEDICINES and not children(said, medicine, "compound")):
+            continue  # "gave me some pills" names nothing one could keep
+        beside = [c for c in [*children(said, verb, "npadvmod", "advmod", "prep"),
+                              *children(said, medicine, "appos", "npadvmod")]
+                  if c.i > medicine.i and _HOW_OFTEN.search(joined(list(said.sentence.subtree(c.i))).lower())]
+        if beside:  # "iron tablets, one every morning": how many at a time goes with how often
+            beside += [c for c in children(said, medicine, "appos", "nummod")
+                       if c.pos == "NUM" and c.i > medicine.i]
+        how_often = sorted({w for c in beside for w in said.sentence.subtree(c.i)}, key=lambda w: w.i)
+        own = {c.i for c in children(said, medicine, "det")} | {w.i for w in how_often}
+        words = [w for w in said.sentence.subtree(medicine.i) if w.pos != "PUNCT" and w.i not in own]
+        often = " ".join(w.text for w in how_often if w.pos != "PUNCT")
+        text = "Takes " + joined(words) + (f", {often}" if often else "")
+        found += one(candidate(said, MemoryKind.HEALTH, "medicine", text, confidence=0.8))
+    return found
+
+
+_HOW_OFTEN = re.compile(r"\b(?:once|twice|\w+ times) (?:a|per|every) (?:day|week|night|month)\b|\bdaily\b"
+                        r"|\bevery (?:morning|night|evening|day|\w+ hours)\b")
+_UNNAMED_MEDICINES = frozenset({"medication", "medicine", "meds", "pill", "tablet", "patch", "patches",
+                                "supplement", "vitamin", "painkiller", "antibiotic", "antibiotics"})
 
 _TAKING_IN = frozenset({"eat", "drink", "have", "buy", "use", "take"})
 
@@ -564,7 +686,8 @@ def health(said: Said) -> list[Candidate]:
                 is_condition(thing, said)
                 or (thing.lemma.lower() in lex.BODY_PARTS | lex.MEASURES and children(said, thing, "amod"))
             ) and (not clause.past or clause.perfect or lemma != "have"):
-                return _health(said, "condition", said.text(), said.when() if clause.past else None)
+                when = said.when() if clause.past else (_when_told(said) if told else None)
+                return _health(said, "condition", said.text(), when)
         taking = [head, *(x for x in children(said, head, "xcomp") if x.lemma.lower() in ("take", "use"))]
         if lemma in ("take", "start", "use") and any(
             is_medicine(o, said) for verb in taking for o in children(said, verb, "dobj")
@@ -614,7 +737,7 @@ def health(said: Said) -> list[Candidate]:
                 text = "Quit " + text[len("Quits ") :]  # said of the past: "quit" is both
             return _health(said, "given_up", text, said.when())
         return []
-    given = _medicines_given(said) or _condition_acting_up(said)
+    given = _medicines_given(said) or _condition_acting_up(said) or _medic_verdict(said)
     if given:
         return given
     subject = clause.subject
@@ -716,7 +839,13 @@ def household(said: Said) -> list[Candidate]:
             )
             and not children(said, obj, "acl")
         ):
-            named = _named_ages(said, obj)
+            pairs = _named_ages(said, obj)
+            if pairs and not animals:  # "two kids, Mateo is 8 and Sofia is 5": one memory for each
+                relation = _ONE_OF.get(noun.rstrip("s"), noun.rstrip("s"))
+                each = [theirs(said, relation, None, name) for name, _ in pairs]
+                return [c.model_copy(update={"content": f"{c.content}, aged {age}"})
+                        for c, (_, age) in zip(each, pairs, strict=True) if c is not None]
+            named = in_a_list([f"{n} ({age})" for n, age in pairs]) if pairs else None
             ages = None if named else _ages_listed(said, obj)
             if named or ages:
                 text = said.text(words=_up_to(said, obj)) + (f": {named}" if named else f", aged {ages}")
@@ -746,10 +875,15 @@ def _up_to(said: Said, obj: Word) -> list[Word]:
     return [w for w in clause_words(said.clause) if w.i <= obj.i]
 
 
-def _named_ages(said: Said, obj: Word) -> str | None:
+# One of those counted, as a relation: "two boys" are sons, "kids" children.
+_ONE_OF = {"kid": "child", "children": "child", "boy": "son", "girl": "daughter", "grandkid": "grandchild",
+           "grandchildren": "grandchild", "twin": "child"}
+
+
+def _named_ages(said: Said, obj: Word) -> list[tuple[str, str]]:
     """ "two kids, Mateo is 8 and Sofia is 5", "three kids: Jo 12, Sam 9 and Ali 4": each one named
     with an age after the count, read from the words (the parser hangs such lists in too many
-    ways to follow); "Mateo (8) and Sofia (5)", or None unless every one counted is named so."""
+    ways to follow): each name with its age, or none unless every one counted is named so."""
     pairs: list[tuple[str, str]] = []
     name: str | None = None
     for word in said.sentence.words[obj.i + 1:]:
@@ -763,8 +897,8 @@ def _named_ages(said: Said, obj: Word) -> str | None:
         else:
             break
     if name is not None or not _one_for_each(said, obj, pairs):
-        return None
-    return in_a_list([f"{n} ({age})" for n, age in pairs])
+        return []
+    return pairs
 
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
@@ -894,3 +1028,31 @@ def _counted_years(said: Said, prep: Word) -> bool:
         and any(c.dep == "nummod" or c.lower in ("a", "one") for c in children(said, span))
         for span in children(said, prep, "pobj")
     )
+
+
+# "Three weeks today.", "10 days.", "been 2 months now": how long something has lasted, said alone.
+_LASTED_SO_FAR = re.compile(
+    r"^(?:(?:it'?s|it has been|it's been|been|now|that's|already)\s+)?(?P<n>\d{1,3}|a|an|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|eleven|twelve)\s+(?P<unit>day|week|month|year)s?"
+    r"(?:\s+(?:now|today|already|in|so far|and counting|clean|without [\w\s-]+|off [\w\s-]+"
+    r"|[\w-]+-free))*\W*$",
+    re.IGNORECASE)
+
+
+def given_up_since(made: Candidate, later: Sequence[str], at: datetime) -> Candidate:
+    """ "I stopped smoking. Three weeks today.": a habit given up with no time of its own, and how
+    long ago said right after it, was given up that long before it was said."""
+    if not made.extractor.endswith(":given_up") or made.valid_from != at:
+        return made
+    for text in later:
+        lasted = _LASTED_SO_FAR.match(text.strip())
+        if lasted is None:
+            continue
+        n = lasted.group("n").lower()
+        when = resolve_phrase(f"{'1' if n in ('a', 'an') else n} {lasted.group('unit')}s ago", at, False)
+        if when is None:
+            return made
+        content = re.sub(r"^Has (stopped|quit|given up|cut out)\b", lambda m: m.group(1).capitalize(),
+                         made.content)
+        return made.model_copy(update={"content": f"{content} {when.text}", "valid_from": when.moment()})
+    return made

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
-from domain.extraction.clauses import Clause, is_question
+from domain.extraction.clauses import Clause, is_question, stated_before_asked
 from domain.extraction.render import Dated, clause_words, in_a_list
 from domain.extraction.rules.said import (
     Said,
@@ -47,6 +47,8 @@ def _named(said: Said, word: Word) -> str | None:
     head = sentence.words[word.head]
     if word.dep == "compound" and head.pos == "PROPN":
         return _full_name(said, head)
+    if word.dep == "compound" and _a_name_read_as_noun(head) and head.i == word.i + 1:
+        return head.text  # "our dog Rex", the name read as a noun the dog's word hangs on
     if word.dep == "poss" and head.lemma.lower() == "name" and head.dep == "nsubj":
         verb = sentence.words[head.head]  # "my dog's name is Rex"
         given = [w for w in sentence.children(verb.i)
@@ -93,7 +95,7 @@ def _mine(sentence: Sentence, word: Word) -> bool:
     """Whether a noun is said with "my" or "our": "my dog Rex", where the parser may hang "my" on
     the name and make the noun a compound of it."""
     head = sentence.words[word.head]
-    held = head if word.dep == "compound" and head.pos == "PROPN" else word
+    held = head if word.dep == "compound" and (head.pos == "PROPN" or _a_name_read_as_noun(head)) else word
     return any(c.lower in ("my", "our") and c.dep == "poss"
                for c in (*sentence.children(word.i), *sentence.children(held.i)))
 
@@ -417,12 +419,18 @@ def _children_aged(said: Said, word: Word, ages: list[str]) -> Candidate | None:
 def people(
     sentence: Sentence, position: int, at: datetime, owner: Clause | None, dated: tuple[Dated, ...] = ()
 ) -> list[Candidate]:
-    """The relatives, people and pets a sentence names as the person's own."""
-    if owner is None or is_question(sentence):
+    """The relatives, people and pets a sentence names as the person's own (in a line that asks,
+    those named in what it states first: "my boyfriend Jonas and I want a cat, is a kitten ...?")."""
+    if owner is None:
         return []
+    asked = len(sentence.words)
+    if is_question(sentence) and not _asked_for_help(sentence):
+        asked = stated_before_asked(sentence)  # type: ignore[assignment]
+        if asked is None:
+            return []
     said = Said(owner, position, at, ())
     found = []
-    for word in sentence.words:
+    for word in sentence.words[:asked]:
         lemma = word.lemma.lower()
         if word.pos != "NOUN":
             continue
@@ -475,6 +483,8 @@ def people(
         past = [d for d in dated if d.when.moment().date() <= at.date()]
         when = past[0].when if past else None
         died = f"{relation.capitalize()} {name} died {when.text if when else ''}".strip()
+        at_death = _age_at_death(sentence) if gone == "died" else None
+        died += f", aged {at_death}" if at_death else ""
         if pet is not None:
             # a pet that died is no pet of theirs now, and its death a day in their life
             found.append(candidate(said, MemoryKind.EVENT, "person", died, entities=(name,), confidence=0.85,
@@ -504,6 +514,32 @@ def people(
 def pet_slot(pet: str) -> str:
     """The slot of the person's one pet of a kind: `pet_dog`, `pet_guinea_pig`."""
     return f"pet_{pet.replace(' ', '_')}"
+
+
+def _asked_for_help(sentence: Sentence) -> bool:
+    """ "Can you help me write to my manager Sara?": a request to the assistant, put as a question,
+    whose "my manager Sara" is said as plainly as in a statement (unlike "is my boss Sara right?")."""
+    words = [w for w in sentence.words if w.pos not in ("PUNCT", "INTJ") and w.lower not in ("please", "pls")]
+    return len(words) >= 3 and words[0].lower in ("can", "could", "would", "will") and words[1].lower in (
+        "you", "u") and not any(w.lower == "if" for w in words)
+
+
+def _age_at_death(sentence: Sentence) -> str | None:
+    """ "Our dog Lola died on Sunday, she was 14": the age said of the one who died, as "he/she/it
+    was N" beside it."""
+    for verb in sentence.words:
+        if verb.lemma.lower() != "be" or verb.tag != "VBD":
+            continue
+        own = sentence.children(verb.i)
+        if not any(c.dep == "nsubj" and c.lower in ("he", "she", "it") for c in own):
+            continue
+        age = next((c for c in own if c.dep in ("attr", "acomp") and c.pos == "NUM" and c.text.isdigit()
+                    and 0 < int(c.text) < 120 and c.ent != "TIME" and not sentence.children(c.i)
+                    and sentence.words[min(c.i + 1, len(sentence.words) - 1)].lower not in (
+                        "am", "pm", "o'clock")), None)
+        if age is not None:
+            return age.text
+    return None
 
 
 def theirs(said: Said, relation: str, pet: str | None, name: str, rule: str | None = None,

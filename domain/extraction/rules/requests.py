@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from domain.extraction.candidate import Candidate
 from domain.extraction.render import written_words
 from domain.extraction.rules.said import (
@@ -38,6 +40,10 @@ def reminder(said: Said) -> list[Candidate]:
         None,
     )
     if task is None:
+        # "remind me to text claire tomorrow": a verb that is a noun too, read as one, with its "to"
+        task = next((x for x in children(said, clause.head, "xcomp") if x.pos in ("NOUN", "PROPN") and any(
+            c.dep == "aux" and c.lower == "to" for w in said.sentence.subtree(x.i) for c in [w])), None)
+    if task is None:
         # "I need to register with a GP, remind me on Monday": the need said before it
         task = next(
             (
@@ -57,7 +63,10 @@ def reminder(said: Said) -> list[Candidate]:
         if not (w.dep == "aux" and w.lower in ("to", "ta"))  # "gotta pay": "got" + "ta"
         and not (w.lower in ("here", "there") and w.dep == "advmod")
     ]
-    return _task(said, words)
+    # "remind me to call mum tomorrow about the party": what it is about, hung on "remind"
+    words += [w for p in children(said, clause.head, "prep") if p.lower == "about" and p.i > task.i
+              for w in said.sentence.subtree(p.i)]
+    return _task(said, sorted(words, key=lambda w: w.i))
 
 
 def _task(said: Said, words: list[Word]) -> list[Candidate]:
@@ -66,10 +75,13 @@ def _task(said: Said, words: list[Word]) -> list[Candidate]:
         return []
     due = said.due()
     inside = {w.i for w in words}
-    dated = [d for d in said.dated if d.first in inside or d.first + 1 in inside]
+    dated = [d for d in said.dated if any(i in inside for i in range(d.first, d.last + 1))]
     text = written_words(words, dated, drop_subject_agreement=False)
     if due is not None and not dated:
         text += " " + said.dated[0].text if said.dated else ""
+    elif due is not None and said.dated and said.dated[0] not in dated:
+        # "remind me to text Ana tomorrow about the weekend of the 18th": the day it is due, too
+        text = f"{text}, {said.dated[0].text}"
     return one(candidate(said, MemoryKind.TODO, "reminder", text, due_at=due, confidence=0.9))
 
 
@@ -155,9 +167,37 @@ def _what_came_before(said: Said) -> list[Candidate]:
     return one(candidate(said, MemoryKind.TODO, "reminder", text, due_at=due, confidence=0.8))
 
 
+# Errands one says one will run: "I'll call the GP tomorrow", "I'm going to book the vet on Monday".
+_ERRANDS = frozenset({"call", "ring", "phone", "text", "email", "message", "book", "pay", "send", "post",
+                      "renew", "cancel", "return", "collect", "order", "drop", "pick", "submit", "file"})
+
+
+def _errand_ahead(said: Said) -> list[Candidate]:
+    """ "I'll call the vårdcentral tomorrow": an errand the person says they will run on a day
+    soon is a to-do, as if they had asked to be reminded (not "I might call", "will you call")."""
+    clause = said.clause
+    verb = clause.head
+    if clause.lemma == "go" and verb.tag == "VBG":  # "I'm going to book the vet on Monday"
+        verb = next((x for x in children(said, verb, "xcomp") if x.lemma.lower() in _ERRANDS), verb)
+    if clause.person != "i" or not clause.looking_ahead or not clause.asserted or (
+            verb.lemma.lower() not in _ERRANDS):
+        return []
+    due = said.due()
+    if due is None or (due.date() - said.at.date()).days > 45:
+        return []  # "I'll buy a house in 2030": a wish, not an errand
+    objects = children(said, verb, "dobj")
+    if not objects or objects[0].lower in ("you", "u", "it", "that", "them", "this"):
+        return []  # "I'll call you tomorrow", "I'll send it on Monday": of what?
+    text = re.sub(r"^(?:Will|Is going to|Am going to|Going to) ", "", said.text())
+    return one(candidate(said, MemoryKind.TODO, "errand", text[:1].upper() + text[1:], due_at=due,
+                         confidence=0.75))
+
+
 def need(said: Said) -> list[Candidate]:
     """ "I need to hire two engineers by April": a to-do, when it has a time."""
     clause = said.clause
+    if clause.lemma in _ERRANDS or clause.lemma == "go":
+        return _errand_ahead(said)
     if clause.person != "i" or clause.lemma not in ("need", "have") or not clause.asserted:
         return []
     task = next((w for w in children(said, clause.head, "xcomp") if w.pos in ("VERB", "AUX")), None)

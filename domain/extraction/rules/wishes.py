@@ -298,10 +298,22 @@ def _asked_of_you(said: Said) -> bool:
                for a in said.sentence.children(asking.i) if a.dep == "aux")
 
 
+_REPLYING = frozenset({"answer", "reply", "respond", "speak", "talk", "write", "explain"})
+
+
 def _in_general(said: Said) -> bool:
     """The request names what answers are made of in general ("your answers", "long lists", "NZ
     spelling"), not one thing ("the numbers", "this email", "three options")."""
-    for thing in children(said, said.clause.head, "dobj", "pobj", "dative"):
+    head = said.clause.head
+    # "reply in simple English": the language one reads, asked of answers (not "write the email in
+    # Spanish", one thing, nor "answer in German this time")
+    replying = head.lemma.lower() in _REPLYING and not children(said, head, "dobj")
+    for prep in children(said, head, "prep") if replying else []:
+        if prep.lower == "in" and any(t.ent == "LANGUAGE" or t.ent == "NORP" and t.pos == "PROPN"
+                                      for t in children(said, prep, "pobj")):
+            return not any(w.ent in ("DATE", "TIME") or w.lemma.lower() == "time"
+                           for w in said.sentence.words)
+    for thing in children(said, head, "dobj", "pobj", "dative"):
         lemma = thing.lemma.lower()
         determined = any(
             c.dep in ("det", "nummod") and c.lower not in ("no", "any", "all")
