@@ -364,3 +364,38 @@ def test_one_named_in_a_request_for_help_is_kept_and_one_asked_about_is_not() ->
     assert contents("can you help me write to my manager Petra about the rota?") == ["Manager is named Petra"]
     assert found("is my manager Petra allowed to do that?") == []
     assert found("can you tell me if my manager Petra can do that?") == []
+
+
+# --- pets and children named as chat names them; home from work, said with its country ---------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memories"),
+    [
+        ("the flat has to take pets, I have a hamster called Noodle", ["Has a hamster named Noodle"]),
+        ("I have a parrot called Captain", ["Has a parrot named Captain"]),  # said once, kept once
+        ("my parrot Kiwi just bit the postman", ["Has a parrot named Kiwi"]),
+        ("our boy Kofi is 9 and loves football", ["Has a son named Kofi, aged 9"]),
+        ("my girl Ama loves maths", ["Has a daughter named Ama"]),
+    ],
+)
+def test_pets_and_children_named_as_chat_names_them(line: str, memories: list[str]) -> None:
+    assert [c.content for c in found(line) if c.kind in (MemoryKind.FACT, MemoryKind.PERSON)] == memories
+
+
+@pytest.mark.parametrize("line", ["the boy Kofi is 9", "I have a recipe called Apple Pie"])
+def test_one_not_said_to_be_theirs_is_no_child_or_pet(line: str) -> None:
+    assert found(line) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "home"),
+    [
+        ("I'm a nurse at a hospital in Austin, Texas", "Austin"),
+        ("I work at a bakery in Porto, Portugal", "Porto"),
+        ("I'm a designer at Figma in Lisbon", "Lisbon"),  # "at Figma" is no second place
+        ("I'm a nurse in Leeds, commuting from York", None),  # which is home is not said
+    ],
+)
+def test_home_from_work_is_the_city_said_with_its_country_none_of_two(line: str, home: str | None) -> None:
+    assert [c.value for c in found(line) if c.attribute == "home_city"] == ([home] if home else [])

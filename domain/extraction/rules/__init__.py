@@ -162,10 +162,11 @@ def _named_over_listed(found: list[Candidate]) -> list[Candidate]:
     """ "We have a son, Arjun, he's 4": the son named ("Has a son named Arjun, aged 4") says all
     that "Has a son, Arjun" says; the second goes. One that says more ("..., who lives in Oslo",
     "Has a baby, Luca, 8 months") stays."""
-    def words(text: str) -> set[str]:
-        return set(re.findall(r"[\w'-]+", text.lower()))
+    def words(text: str) -> set[str]:  # "a parrot called Captain" says what "... named Captain" says
+        return set(re.findall(r"[\w'-]+", text.lower().replace(" called ", " named ")))
 
-    named = [c for c in found if c.kind is MemoryKind.PERSON and c.entities and c.positions]
+    named = [c for c in found if c.entities and c.positions and (
+        c.kind is MemoryKind.PERSON or (c.attribute or "").startswith("pet_"))]
     return [
         c for c in found
         if not (c.extractor.endswith(":household") and c.attribute is None and c.positions and any(

@@ -450,6 +450,12 @@ def _home_said_here(said: Said) -> list[Candidate]:
     return []
 
 
+def _where_prep(said: Said, word: Word) -> str | None:
+    """The preposition a name hangs on ("in" of "in Leeds"), if any."""
+    prep = next((a for a in said.sentence.ancestors(word.i) if a.dep == "prep"), None)
+    return prep.lower if prep is not None else None
+
+
 def _home_of_work(said: Said, found: list[Candidate | None]) -> list[Candidate]:
     """ "I'm a junior accountant at a firm in Dublin", "a UX designer at Spotify in Stockholm": the
     city one works in now is, most often, the one they live in. Kept as an inference (not
@@ -459,10 +465,18 @@ def _home_of_work(said: Said, found: list[Candidate | None]) -> list[Candidate]:
     if not any(found) or (clause.past and not _still(said)) or not clause.asserted:
         return []
     inside = {w.i for w in clause_words(clause)}
+    places = [words for kind, words in said.sentence.entities() if kind == "GPE"]
+    # "in Santiago, Chile", "in Austin, Texas": the city, and where it is
+    places = [words for n, words in enumerate(places)
+              if not (n > 0 and words[0].i == places[n - 1][-1].i + 2
+                      and said.sentence.words[words[0].i - 1].text == ",")]
+    elsewhere = [words for words in places if _where_prep(said, words[0]) in ("in", "from", "near", "to")]
+    if len(elsewhere) > 1:
+        return []  # "a nurse in Leeds, commuting from York": which is home is not said ("at Spotify": none)
     cities = {
         joined(words)
-        for kind, words in said.sentence.entities()
-        if kind == "GPE" and words[0].i in inside
+        for words in places
+        if words[0].i in inside
         and any(a.lower == "in" and a.dep == "prep" for a in said.sentence.ancestors(words[0].i))
     }
     if len(cities) != 1:

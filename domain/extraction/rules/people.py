@@ -40,12 +40,13 @@ def _named(said: Said, word: Word) -> str | None:
             named = [
                 w
                 for w in sentence.children(child.i)
-                if w.dep in ("oprd", "attr", "dobj", "xcomp") and w.pos == "PROPN"
+                if w.dep in ("oprd", "attr", "dobj", "xcomp")
+                and (w.pos == "PROPN" or _a_name_read_as_noun(w) and w.i > 0)  # "a rabbit called Biscuit"
             ]
             if named:
                 return _full_name(said, named[0])
     head = sentence.words[word.head]
-    if word.dep == "compound" and head.pos == "PROPN":
+    if (word.dep == "compound" or _name_read_after(sentence, word)) and head.pos == "PROPN":
         return _full_name(said, head)
     if word.dep == "compound" and _a_name_read_as_noun(head) and head.i == word.i + 1:
         return head.text  # "our dog Rex", the name read as a noun the dog's word hangs on
@@ -91,11 +92,29 @@ def _named(said: Said, word: Word) -> str | None:
     return None
 
 
+# A child of theirs named as "our boy", "my girl".
+_CHILD_BY_SEX = {"boy": "son", "girl": "daughter"}
+
+
+def _named_here(sentence: Sentence, word: Word) -> bool:
+    """Whether a name comes right after the noun ("our boy Kofi")."""
+    after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
+    return after is not None and (after.pos == "PROPN" or _a_name_read_as_noun(after))
+
+
+def _name_read_after(sentence: Sentence, word: Word) -> bool:
+    """ "my parrot Captain": an animal's word the small model read as an adjective of the name."""
+    head = sentence.words[word.head]
+    return word.pos == "ADJ" and word.lemma.lower() in lex.PETS and word.dep == "amod" and (
+        head.i == word.i + 1 and head.pos == "PROPN")
+
+
 def _mine(sentence: Sentence, word: Word) -> bool:
     """Whether a noun is said with "my" or "our": "my dog Rex", where the parser may hang "my" on
     the name and make the noun a compound of it."""
     head = sentence.words[word.head]
-    held = head if word.dep == "compound" and (head.pos == "PROPN" or _a_name_read_as_noun(head)) else word
+    named_after = word.dep == "compound" or _name_read_after(sentence, word)
+    held = head if named_after and (head.pos == "PROPN" or _a_name_read_as_noun(head)) else word
     return any(c.lower in ("my", "our") and c.dep == "poss"
                for c in (*sentence.children(word.i), *sentence.children(held.i)))
 
@@ -432,9 +451,11 @@ def people(
     found = []
     for word in sentence.words[:asked]:
         lemma = word.lemma.lower()
-        if word.pos != "NOUN":
+        if word.pos != "NOUN" and not _name_read_after(sentence, word):
             continue
         mine = _mine(sentence, word)
+        if mine and lemma in _CHILD_BY_SEX and _named_here(sentence, word):
+            lemma = _CHILD_BY_SEX[lemma]  # "our boy Kofi": a son
         if (mine or _the_children(sentence, word)) and (ages := _ages(sentence, word)):
             found.append(_children_aged(said, word, ages))
             continue
