@@ -57,6 +57,8 @@ _CONTRACTIONS = {
     "na": "to",
 }
 _THIRD = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+# Times said with "the" that name the nearest of their kind: "at the weekend", "for the summer".
+_NEAREST_OF_KIND = frozenset({"weekend", "spring", "summer", "autumn", "winter"})
 _KEPT_PREPOSITIONS = frozenset({"since", "by", "before", "until", "after", "from"})
 _TIME_PREPOSITIONS = frozenset(
     {"in", "on", "at", "since", "by", "before", "until", "till", "after", "from", "during", "over", "for"}
@@ -152,12 +154,12 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
                 found.append(Dated(word.i, word.i, when.text, when))
                 taken.add(word.i)
     for word in sentence.words[2:]:
-        # "at the weekend", untagged: the weekend nearest, with its preposition
+        # "at the weekend", "for the summer", untagged: the one nearest, with its preposition
         article, opening = sentence.words[word.i - 1], sentence.words[word.i - 2]
-        if word.i in taken or word.lower != "weekend" or article.lower != "the" or word.ent or (
-                opening.lower not in ("on", "at", "over", "this")):
+        if word.i in taken or word.lower not in _NEAREST_OF_KIND or article.lower != "the" or word.ent or (
+                opening.lower not in ("on", "at", "over", "this", "for", "during", "in")):
             continue
-        weekend = resolve_phrase("the weekend", at, future)
+        weekend = resolve_phrase(f"the {word.lower}", at, future)
         if weekend is not None:
             found.append(Dated(opening.i, word.i, weekend.text, weekend))
             taken.update((opening.i, article.i, word.i))

@@ -169,6 +169,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             rf"(?:the )?(?P<day>\d{{1,2}})(?:st|nd|rd|th)(?: of {_m('month')})?",
         ),
         ("the_weekend", r"the weekend"),
+        ("the_season", r"the (?P<unit>spring|summer|autumn|fall|winter)"),
         (
             "relative",
             r"(?P<which>last|next|this|coming|the coming|the next|the last|past|the past) "
@@ -276,8 +277,13 @@ def _the_weekend(m: re.Match[str], at: date, future: bool | None) -> When:
     return _weekend_of(coming if future else last)
 
 
-def _relative(m: re.Match[str], at: date, future: bool | None) -> When | None:
-    which, unit = m.group("which").replace("the ", ""), m.group("unit")
+def _the_season(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    """ "for the summer": this year's, as "this summer" is."""
+    return _relative(m, at, future, "this")
+
+
+def _relative(m: re.Match[str], at: date, future: bool | None, which: str | None = None) -> When | None:
+    which, unit = (which or m.group("which")).replace("the ", ""), m.group("unit")
     step = {"last": -1, "past": -1, "next": 1, "coming": 1, "this": 0}[which]
     if unit == "week":
         return _week_of(at + timedelta(days=7 * step))
@@ -530,6 +536,7 @@ _RESOLVERS = {
     "nth": _nth,
     "month": _month_alone,
     "the_weekend": _the_weekend,
+    "the_season": _the_season,
     "year": _year_alone,
     "holiday": _holiday,
 }

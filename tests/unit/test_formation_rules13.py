@@ -399,3 +399,54 @@ def test_one_not_said_to_be_theirs_is_no_child_or_pet(line: str) -> None:
 )
 def test_home_from_work_is_the_city_said_with_its_country_none_of_two(line: str, home: str | None) -> None:
     assert [c.value for c in found(line) if c.attribute == "home_city"] == ([home] if home else [])
+
+
+# --- a condition or a medicine said of as one's own; a thing needed; the season -------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("my eczema is awful this week", "Has eczema"),
+        ("my hay fever is terrible at this time of year", "Has hay fever"),
+        ("I need a pharmacy near the hotel for my levothyroxine", "Takes levothyroxine"),
+        ("I left my metformin at my sister's", "Takes metformin"),
+    ],
+)
+def test_a_condition_or_a_medicine_said_as_ones_own_is_kept(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my dad's eczema is awful this week",  # someone else's
+        "I ran out of my pills",  # names no medicine
+        "did I take my sertraline?",
+        "I lost my inhaler",  # a thing one carries; said so, it says nothing of a daily medicine
+    ],
+)
+def test_what_is_no_condition_or_medicine_of_theirs_is_not_kept(line: str) -> None:
+    assert not [c for c in found(line) if c.kind is MemoryKind.HEALTH]
+
+
+def test_a_medicine_one_was_put_on_at_a_time_is_taken_since_then() -> None:
+    put_on = found("my doctor put me on amlodipine last month")
+    (taken,) = [c for c in put_on if c.extractor.endswith(":medicine")]
+    assert (taken.content, taken.valid_from.date().isoformat()) == ("Takes amlodipine", "2026-04-01")
+
+
+def test_a_thing_needed_by_a_day_is_no_task() -> None:
+    assert found("I start on 6 July so I need somewhere to live in Cork") == []
+    assert contents("I need to renew my passport by Friday") == ["Renew their passport by 22 May 2026"]
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I've decided to rent a van for the summer", "Has decided to rent a van in summer 2026"),
+        ("we have to move to Derby in the autumn", "Has to move to Derby in autumn 2026"),
+    ],
+)
+def test_the_season_said_with_the_is_this_years(line: str, memory: str) -> None:
+    assert contents(line) == [memory]

@@ -414,11 +414,28 @@ def _medicines_given(said: Said) -> list[Candidate]:
             words = [w for w in said.sentence.subtree(medicine.i) if w.i not in left and w.pos != "PUNCT"]
             dose = _dose_after(said, clause.head, words[-1])  # "on metformin 500mg"
             text = " ".join(["Takes", joined(words), *([joined(dose)] if dose else [])])
-            made = candidate(said, MemoryKind.HEALTH, "medicine", text, confidence=0.85)
+            # "my doctor put me on amlodipine last month": taken since then
+            made = candidate(said, MemoryKind.HEALTH, "medicine", text, confidence=0.85,
+                             valid_from=said.when())
             if made:
                 found.append(made)
         found += _treated(said, taken[0])
     return found
+
+
+def _my_medicine(said: Said) -> list[Candidate]:
+    """ "I need a new GP there for my levothyroxine": a medicine named as one's own is one they
+    take (not "my pills", which names none, nor an inhaler one carries)."""
+    for word in clause_words(said.clause):
+        if not any(c.lower == "my" and c.dep == "poss" for c in children(said, word)):
+            continue
+        if is_medicine(word) and word.lemma.lower() not in _UNNAMED_MEDICINES | _DEVICES:
+            return _health(said, "medicine", "Takes " + word.text)
+    return []
+
+
+# Medicines one carries rather than takes each day.
+_DEVICES = frozenset({"inhaler", "epipen", "patch", "patches", "cream"})
 
 
 def _prescribed(said: Said) -> list[Candidate]:
@@ -736,7 +753,7 @@ def health(said: Said) -> list[Candidate]:
             if head.lower == "quit" and text.startswith("Quits "):
                 text = "Quit " + text[len("Quits ") :]  # said of the past: "quit" is both
             return _health(said, "given_up", text, said.when())
-        return []
+        return _my_medicine(said)
     given = _medicines_given(said) or _condition_acting_up(said) or _medic_verdict(said)
     if given:
         return given
@@ -755,12 +772,20 @@ def health(said: Said) -> list[Candidate]:
         subject.lemma.lower() in lex.BODY_PARTS or subject.lemma.lower() in lex.MEASURES
     ):
         return _health(said, "body", said.text(words=words), said.when())
+    if clause.person == "my" and is_condition(subject, said) and lemma in _ACTING_UP:
+        # "my hay fever is terrible this time of year", "my eczema is flaring up": a condition they have
+        named = [w for w in said.sentence.subtree(subject.i)
+                 if w.dep not in ("poss", "det") and w.i <= subject.i]
+        return _health(said, "condition", "Has " + joined(named))
     if _procedure(said, subject) and (
         lemma in ("schedule", "book", "plan", "set") or (lemma == "be" and said.dated)
     ):
         return _health(said, "procedure", said.text(words=words), said.when())
     return []
 
+
+# How a condition of one's own is said to be now: "my eczema is awful", "... is flaring up".
+_ACTING_UP = frozenset({"be", "get", "flare", "play", "act"})
 
 _PER = frozenset({"month", "year", "week", "hour", "day", "annum"})
 

@@ -204,6 +204,10 @@ def need(said: Said) -> list[Candidate]:
     due = said.due()
     if task is None or due is None or any(w.lemma.lower() == "remind" for w in said.sentence.words):
         return []
+    if any(o.i < task.i for o in children(said, clause.head, "dobj")) or any(
+            w.lower in ("somewhere", "something", "someone", "somebody", "anywhere")
+            for w in said.sentence.words):
+        return []  # "I need somewhere to live in Dublin": a thing needed, not a task to do
     words = [
         w
         for w in said.sentence.subtree(task.i)
