@@ -450,3 +450,24 @@ def test_a_thing_needed_by_a_day_is_no_task() -> None:
 )
 def test_the_season_said_with_the_is_this_years(line: str, memory: str) -> None:
     assert contents(line) == [memory]
+
+
+# --- a title said bare; a thing given up on ------------------------------------------------------------
+
+
+def test_a_title_said_bare_is_a_job() -> None:
+    (job,) = [c for c in found("I'm principal of a secondary school in Dundee") if c.attribute == "job_title"]
+    assert (job.content, job.value) == ("Is principal of a secondary school in Dundee", "principal")
+    assert found("the principal of my school is strict") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "memories"),
+    [
+        ("I've given up on Duolingo by the way", ["Has given up on Duolingo"]),
+        ("I gave up on him", []),  # of whom?
+        ("I gave up", []),  # on what?
+    ],
+)
+def test_a_thing_given_up_on_is_an_event(line: str, memories: list[str]) -> None:
+    assert [c.content for c in found(line) if c.kind is MemoryKind.EVENT] == memories

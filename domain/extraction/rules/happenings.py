@@ -207,6 +207,12 @@ def event(said: Said) -> list[Candidate]:
         o.lemma.lower() in ("notice", "resignation") for o in objects
     ):
         known = True  # "I handed in my notice"
+    gave_up = lemma == "give" and any(p.lower == "up" for p in children(said, clause.head, "prt"))
+    if gave_up and not objects and any(
+        p.lower == "on" and names_a_thing(said, said.sentence.subtree(p.i))
+        for p in children(said, clause.head, "prep")
+    ):
+        known = True  # "I've given up on Duolingo": stopped it
     left = _employer_left(said, lemma, objects)
     if not known and left is None:
         return []

@@ -647,9 +647,11 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
             p.lower == "of"
             and not any(w.dep == "det" or w.pos == "PROPN" for w in said.sentence.subtree(p.i))
             for p in children(said, word, "prep"))
+        # "I'm principal of a primary school": a title said bare, read as an adjective
+        bare_title = word.pos == "ADJ" and word.dep == "acomp" and word.lower in lex.OCCUPATIONS and any(
+            p.lower in ("of", "at") for p in children(said, word, "prep"))
         if (
-            word.dep in ("attr", "conj", "appos")
-            and word.pos == "NOUN"
+            (word.dep in ("attr", "conj", "appos") and word.pos == "NOUN" or bare_title)
             and (word.lemma.lower() in lex.OCCUPATIONS or heads)
             and not any(c.lower in ("fan", "bit") for c in children(said, word))
         ):
