@@ -102,6 +102,10 @@ def test_the_day_a_diagnosis_was_told_is_when_it_began() -> None:
         ("I've stopped drinking. Two weeks today.", "Stopped drinking on 6 May 2026", "2026-05-06"),
         ("I quit smoking! 10 days now", "Quit smoking on 10 May 2026", "2026-05-10"),
         ("On a happier note, I gave up sugar. A month already.", "Gave up sugar in April 2026", "2026-04-01"),
+        # said in the same sentence, after a comma
+        ("also quit energy drinks, 2 weeks today", "Quit energy drinks on 6 May 2026", "2026-05-06"),
+        ("I quit drinking, three months now, sleeping much better", "Quit drinking in February 2026",
+         "2026-02-01"),
     ],
 )
 def test_a_habit_given_up_is_dated_by_how_long_ago_said_after_it(line: str, memory: str, since: str) -> None:

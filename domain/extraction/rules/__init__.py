@@ -154,7 +154,8 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             _keep(found, candidate)
         for key, kept in found.items():
             if kept.positions[0] == position:
-                found[key] = given_up_since(kept, [s.text for s in sentences[1:]], said_at)
+                asides = [part for s in sentences for part in s.text.split(",")[1:]]
+                found[key] = given_up_since(kept, [s.text for s in sentences[1:]], said_at, asides)
     return _said_over_guessed(_ended_named(_named_over_listed(list(found.values()))))
 
 

@@ -1064,15 +1064,21 @@ _LASTED_SO_FAR = re.compile(
     re.IGNORECASE)
 
 
-def given_up_since(made: Candidate, later: Sequence[str], at: datetime) -> Candidate:
-    """ "I stopped smoking. Three weeks today.": a habit given up with no time of its own, and how
-    long ago said right after it, was given up that long before it was said."""
-    if not made.extractor.endswith(":given_up") or made.valid_from != at:
+def given_up_since(made: Candidate, later: Sequence[str], at: datetime,
+                   asides: Sequence[str] = ()) -> Candidate:
+    """ "I stopped smoking. Three weeks today.", "gave up the smokes, 3 weeks today": a habit given up
+    with no time of its own, and how long ago said right after it (a sentence, or a part after a
+    comma), was given up that long before it was said."""
+    if not made.extractor.endswith(":given_up") or made.valid_from.date() != at.date():
         return made
-    for text in later:
+    for text in [*later, *asides]:
         lasted = _LASTED_SO_FAR.match(text.strip())
         if lasted is None:
             continue
+        cut = re.search(rf",? {re.escape(lasted.group('n'))} {lasted.group('unit')}", made.content,
+                        re.IGNORECASE)
+        if text in asides and cut is not None:  # said in the same sentence: the memory ends before it
+            made = made.model_copy(update={"content": made.content[:cut.start()]})
         n = lasted.group("n").lower()
         when = resolve_phrase(f"{'1' if n in ('a', 'an') else n} {lasted.group('unit')}s ago", at, False)
         if when is None:
