@@ -475,3 +475,26 @@ def test_a_title_said_bare_is_a_job() -> None:
 )
 def test_a_thing_given_up_on_is_an_event(line: str, memories: list[str]) -> None:
     assert [c.content for c in found(line) if c.kind is MemoryKind.EVENT] == memories
+
+
+# --- a day of a thing of theirs; a condition one has got -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("my car's MOT is on the 28th", "Car's MOT is on 28 May 2026"),
+        ("my boiler's service is on Friday", "Boiler's service is on 22 May 2026"),
+    ],
+)
+def test_a_day_of_a_thing_of_theirs_is_a_plan(line: str, memory: str) -> None:
+    assert [(c.kind, c.content) for c in found(line)] == [(MemoryKind.PLAN, memory)]
+
+
+@pytest.mark.parametrize("line", ["the car's MOT is on the 28th", "my neighbour's car's MOT is on the 28th"])
+def test_a_day_of_a_thing_of_no_one_said_is_not_kept(line: str) -> None:
+    assert found(line) == []
+
+
+def test_a_condition_one_has_got_is_one_one_has() -> None:
+    assert contents("I've got a dodgy knee") == ["Has a dodgy knee"]

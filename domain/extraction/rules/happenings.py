@@ -568,7 +568,8 @@ def _away(said: Said) -> list[Candidate]:
     return one(candidate(said, MemoryKind.PLAN, "away", said.text(), confidence=0.75))
 
 
-_DATED = _OCCASIONS | frozenset({"day", "birthday", "anniversary", "due", "date", "start"})
+_DATED = _OCCASIONS | frozenset({"day", "birthday", "anniversary", "due", "date", "start", "mot", "service",
+                                  "inspection", "renewal"})
 
 
 # How a thing of the person's is said to begin or end on a day.
@@ -595,6 +596,11 @@ def scheduled(said: Said) -> list[Candidate]:
         and owner.lemma.lower() in lex.OWN_PEOPLE
         and any(c.lower == "my" for c in children(said, owner, "poss"))
     )
+    # "my car's MOT is on the 12th": a day of a thing of theirs is theirs to keep
+    their_things = owner is not None and owner.pos == "NOUN" and (
+        owner.lemma.lower() not in lex.OWN_PEOPLE) and any(
+        c.lower in ("my", "our") for c in children(said, owner, "poss"))
+    mine = mine or their_things
     if not (mine or bare or their_persons):
         return []
     # "my placement starts on 6 July": whatever it is, it is theirs and it begins

@@ -704,7 +704,9 @@ def health(said: Said) -> list[Candidate]:
                 or (thing.lemma.lower() in lex.BODY_PARTS | lex.MEASURES and children(said, thing, "amod"))
             ) and (not clause.past or clause.perfect or lemma != "have"):
                 when = said.when() if clause.past else (_when_told(said) if told else None)
-                return _health(said, "condition", said.text(), when)
+                # "I've got a bad back": has it ("Has got" is British for the same)
+                text = re.sub(r"^Has got ", "Has ", said.text())
+                return _health(said, "condition", text, when)
         taking = [head, *(x for x in children(said, head, "xcomp") if x.lemma.lower() in ("take", "use"))]
         if lemma in ("take", "start", "use") and any(
             is_medicine(o, said) for verb in taking for o in children(said, verb, "dobj")
