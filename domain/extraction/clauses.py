@@ -418,7 +418,7 @@ def _question_after(sentence: Sentence) -> int | None:
             after[0].tag in ("WP", "WRB", "WDT") or after[1].pos == "PRON"
             # "..., is a kitten or an adult better?": a verb before its subject
             or (after[0].pos == "AUX" and after[1].pos == "DET")
-        ):
+        ) or (after and not any(w.pos in ("VERB", "AUX") for w in after)):  # "..., any tips?": no verb
             before = words[:comma.i]
             stated = any(w.dep in _SUBJECTS and w.head < comma.i for w in before) and any(
                 w.pos in ("VERB", "AUX") for w in before)

@@ -498,3 +498,32 @@ def test_a_day_of_a_thing_of_no_one_said_is_not_kept(line: str) -> None:
 
 def test_a_condition_one_has_got_is_one_one_has() -> None:
     assert contents("I've got a dodgy knee") == ["Has a dodgy knee"]
+
+
+# --- a question tagged on with no verb; an injury the parser runs into what one was doing ----------------
+
+
+def test_one_named_before_a_question_with_no_verb_is_kept() -> None:
+    assert contents("my cat Pesto hates the vet, any tips?") == ["Has a cat named Pesto"]
+    assert found("any tips for my cat?") == []
+
+
+def test_an_injury_read_into_what_one_was_doing_is_kept() -> None:
+    (injury,) = found("I twisted my ankle playing tennis on Monday")
+    assert (injury.kind, injury.valid_from.date().isoformat()) == (MemoryKind.HEALTH, "2026-05-18")
+    assert found("I broke the window playing football") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("please use plain English with me", "Wants plain English"),
+        ("please use metric units with me", "Wants metric units"),
+    ],
+)
+def test_what_to_use_with_the_person_is_a_standing_request(line: str, memory: str) -> None:
+    assert contents(line) == [memory]
+
+
+def test_a_language_for_one_answer_is_no_standing_request() -> None:
+    assert found("use English for this one") == []

@@ -714,7 +714,11 @@ def health(said: Said) -> list[Candidate]:
             if lemma == "start" and not clause.past:
                 return []
             return _health(said, "medicine", said.text(), said.when() if lemma == "start" else None)
-        if lemma in lex.INJURING and clause.past and objects and objects[0].lemma.lower() in lex.BODY_PARTS:
+        hurt = objects[0] if objects else None  # "my hamstring playing football": the parser's compound
+        if hurt is not None and hurt.lemma.lower() not in lex.BODY_PARTS:
+            hurt = next((c for c in children(said, hurt, "compound") if c.lemma.lower() in lex.BODY_PARTS),
+                        None)
+        if lemma in lex.INJURING and clause.past and hurt is not None:
             return _health(said, "injury", said.text(), said.when())
         recovering = (_recovering(said) or _seeing_a_medic(said) or _weight_changed(said, objects)
                       or _ill_then(said, objects))

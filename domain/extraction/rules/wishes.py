@@ -321,6 +321,9 @@ def _in_general(said: Said) -> bool:
         )
         if lemma in _STYLE and not determined:
             return True
+        if thing.ent == "LANGUAGE" and thing.dep == "dobj" and not determined and not any(
+                p.lower == "for" for p in children(said, head, "prep")):
+            return True  # "use simple English with me", not "use English for this one"
         if thing.tag == "NNS" and lemma in _ANSWER_PARTS and not determined:
             return True
     return False
@@ -491,7 +494,10 @@ def standing_request(said: Said) -> list[Candidate]:
         for prep in children(said, head, "prep", "dative"):  # "keep letters to parents formal"
             if prep.i == max(within) + 1 and prep.pos == "ADP":
                 within |= {w.i for w in said.sentence.subtree(prep.i)}
-        kept = [w for w in words if w is not head and w.lower not in ("your", "ur")
+        to_me = {w.i for p in children(said, head, "prep") if p.lower == "with"  # "with me": the asker
+                 and [o.lower for o in children(said, p, "pobj")] == ["me"]
+                 for w in said.sentence.subtree(p.i)}
+        kept = [w for w in words if w is not head and w.lower not in ("your", "ur") and w.i not in to_me
                 and not (w.head == head.i and w.dep == "dative" and w.pos == "PRON")]
         named = "answers" if thing.lower == "it" else _as_said([w for w in kept if w.i in within])
         rest = _as_said([w for w in kept if w.i not in within])
