@@ -406,7 +406,7 @@ def asked_after_a_comma(sentence: Sentence) -> int | None:
     return None
 
 
-def _question_after(sentence: Sentence) -> int | None:
+def stated_before_asked(sentence: Sentence) -> int | None:
     """Where the question starts in a line that states something and then asks ("I'm allergic to
     penicillin, how do I say that?"): the comma before a question's opener; None when none."""
     words = sentence.words
@@ -426,16 +426,10 @@ def _question_after(sentence: Sentence) -> int | None:
     return None
 
 
-def stated_before_asked(sentence: Sentence) -> int | None:
-    """In a line that states something and then asks, where the question starts (its comma);
-    None when the line states nothing before what it asks."""
-    return _question_after(sentence)
-
-
 def clauses(sentence: Sentence) -> Iterator[Clause]:
     """The clauses of a sentence, each with its subject and what it asserts."""
     asked = is_question(sentence)
-    stated_before = _question_after(sentence) if asked else None
+    stated_before = stated_before_asked(sentence) if asked else None
     for head in sentence.words:
         if head.dep not in _CLAUSE_DEPS or head.pos not in ("VERB", "AUX"):
             continue

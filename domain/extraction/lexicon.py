@@ -191,6 +191,8 @@ valium ritalin adderall concerta antacid antacids laxative laxatives probiotic p
 steroids hydrocortisone cortisone nicotine-patch patches painkiller painkillers beta-blocker
 beta-blockers blood-thinner blood-thinners
 """)
+# A child said by sex ("our boy Kofi", "two girls"): the relation it is.
+CHILD_BY_SEX = {"boy": "son", "girl": "daughter"}
 MEDICINE_ENDINGS = (
     "pril",
     "icam",

@@ -159,9 +159,9 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         if word.i in taken or word.lower not in _NEAREST_OF_KIND or article.lower != "the" or word.ent or (
                 opening.lower not in ("on", "at", "over", "this", "for", "during", "in")):
             continue
-        weekend = resolve_phrase(f"the {word.lower}", at, future)
-        if weekend is not None:
-            found.append(Dated(opening.i, word.i, weekend.text, weekend))
+        nearest = resolve_phrase(f"the {word.lower}", at, future)
+        if nearest is not None:
+            found.append(Dated(opening.i, word.i, nearest.text, nearest))
             taken.update((opening.i, article.i, word.i))
     for word in sentence.words[1:]:
         # "last Tues": a day a small model does not see as a date

@@ -152,10 +152,11 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 _keep(found, candidate)
         for candidate in named_after(sentences, owners, position, said_at):
             _keep(found, candidate)
+        later = [s.text for s in sentences[1:]]
+        asides = [part for s in sentences for part in s.text.split(",")[1:]]
         for key, kept in found.items():
             if kept.positions[0] == position:
-                asides = [part for s in sentences for part in s.text.split(",")[1:]]
-                found[key] = given_up_since(kept, [s.text for s in sentences[1:]], said_at, asides)
+                found[key] = given_up_since(kept, later, said_at, asides)
     return _said_over_guessed(_ended_named(_named_over_listed(list(found.values()))))
 
 

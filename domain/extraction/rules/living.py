@@ -336,10 +336,11 @@ def _medic_verdict(said: Said) -> list[Candidate]:
     if any(c.dep in ("det", "poss") and c.lower not in ("my", "the") for c in children(said, subject)):
         return []  # "a doctor on the radio says ..."
     for found in children(said, clause.head, "dobj"):
-        if is_condition(found, said) or _injury_named(said, found):
+        injured = _injury_named(said, found)
+        if injured or is_condition(found, said):
             own = {c.i for c in children(said, found, "det", "poss")}
             words = [w for w in said.sentence.subtree(found.i) if w.i not in own]
-            a = "a " if _injury_named(said, found) and found.tag in ("NN", "NNP") else ""  # "a torn ACL"
+            a = "a " if injured and found.tag in ("NN", "NNP") else ""  # "a torn ACL"
             return one(candidate(said, MemoryKind.HEALTH, "condition", "Has " + a + joined(words),
                                  confidence=0.8))
     return []
@@ -907,7 +908,7 @@ def _up_to(said: Said, obj: Word) -> list[Word]:
 
 
 # One of those counted, as a relation: "two boys" are sons, "kids" children.
-_ONE_OF = {"kid": "child", "children": "child", "boy": "son", "girl": "daughter", "grandkid": "grandchild",
+_ONE_OF = {**lex.CHILD_BY_SEX, "kid": "child", "children": "child", "grandkid": "grandchild",
            "grandchildren": "grandchild", "twin": "child"}
 
 

@@ -92,10 +92,6 @@ def _named(said: Said, word: Word) -> str | None:
     return None
 
 
-# A child of theirs named as "our boy", "my girl".
-_CHILD_BY_SEX = {"boy": "son", "girl": "daughter"}
-
-
 def _named_here(sentence: Sentence, word: Word) -> bool:
     """Whether a name comes right after the noun ("our boy Kofi")."""
     after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
@@ -454,8 +450,8 @@ def people(
         if word.pos != "NOUN" and not _name_read_after(sentence, word):
             continue
         mine = _mine(sentence, word)
-        if mine and lemma in _CHILD_BY_SEX and _named_here(sentence, word):
-            lemma = _CHILD_BY_SEX[lemma]  # "our boy Kofi": a son
+        if mine and lemma in lex.CHILD_BY_SEX and _named_here(sentence, word):
+            lemma = lex.CHILD_BY_SEX[lemma]  # "our boy Kofi": a son
         if (mine or _the_children(sentence, word)) and (ages := _ages(sentence, word)):
             found.append(_children_aged(said, word, ages))
             continue
