@@ -149,6 +149,7 @@ FIELDS = _words("""
 finance banking tech technology marketing sales hr retail hospitality construction education
 healthcare insurance publishing logistics accounting accountancy law advertising media pharma
 engineering nursing recruitment consulting software research property journalism fashion admin
+accounts payroll procurement
 """)
 # What the body does, that one can have trouble doing: "I have trouble sleeping".
 BODILY = _words("""
@@ -304,6 +305,14 @@ sing teach study speak practise practice train volunteer commute drive ride coll
 pray drink eat smoke wear own keep raise coach mentor attend go visit see take follow do spend work
 sleep wake go_to listen watch code program fish hunt garden jog lift box row sail skate
 """)
+# What people take up and keep doing for its own sake: "took up pottery", "started doing yoga".
+PASTIMES = _words("""
+yoga pilates tennis golf chess climbing bouldering running jogging swimming cycling knitting crochet
+pottery painting drawing photography gardening fishing boxing karate judo taekwondo salsa rowing surfing
+skiing snowboarding archery fencing badminton squash padel football rugby cricket hockey basketball
+volleyball netball dance dancing meditation piano guitar violin cello drums ukulele singing
+birdwatching baking woodwork embroidery sewing calligraphy crossfit weightlifting kayaking sailing
+""")
 TOOLS = _words("use")
 # Verbs of a lasting change in one's life, told in the past.
 LIFE_EVENTS = _words("""
@@ -321,6 +330,8 @@ EVENT_OBJECTS = {
     "complete": _words("marathon half race degree thesis course migration dissertation project training"),
     "pass": _words("exam test driving bar course interview exams tests probation quiz assessment "
                    "audition inspection certification certificate finals"),
+    "fail": _words("exam test driving bar course exams tests probation assessment audition inspection "
+                   "finals theory"),
     "win": frozenset(),
     "launch": frozenset(),
     "open": _words("restaurant shop business store bakery cafe studio clinic practice"),

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from domain.extraction.clauses import Clause, asked_after_a_comma, is_noise
-from domain.extraction.lexicon import DISCOURSE
+from domain.extraction.lexicon import DISCOURSE, OCCUPATIONS
 from domain.extraction.times import (
     MONTHS,
     WEEKDAYS,
@@ -117,6 +117,7 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         after = sentence.words[words[-1].i + 1] if words[-1].i + 1 < len(sentence.words) else None
         if words[0].lower in _NOT_TIMES or _recurring([*words, *([after] if after is not None else [])]):
             continue
+        words = _misread_head_left_out(words, at, future)
         first = words[0].i
         before = sentence.words[first - 1] if first > 0 else None
         prep = before.lower if before is not None and before.lower in _TIME_PREPOSITIONS else None
@@ -172,6 +173,20 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         if when is not None and when.grain == "day":
             found.append(Dated(before.i, word.i, when.text, when))
     return found
+
+
+def _misread_head_left_out(words: list[Word], at: datetime, future: bool | None) -> list[Word]:
+    """ "ramipril last month": a name a small model runs into the date after it; the date is the
+    words after it, when they name one and the whole does not."""
+    phrase = " ".join(w.text for w in words)
+    if len(words) < 2 or resolve_phrase(phrase, at, future) or resolve_written_date(phrase, at, future):
+        return words
+    for k in range(1, len(words)):
+        if words[k - 1].pos not in ("PROPN", "NOUN") or any(ch.isdigit() for ch in words[k - 1].text):
+            return words
+        if resolve_phrase(" ".join(w.text for w in words[k:]), at, future):
+            return words[k:]
+    return words
 
 
 def _another_clause_after(sentence: Sentence, head: Word) -> int | None:
@@ -489,7 +504,30 @@ def _cut(sentence: Sentence, head: Word, child: Word) -> bool:
         c.dep == "mark" or c.tag == "WRB" for c in own
     ):
         return True
+    after_comma = child.i > head.i and sentence.words[sentence.subtree(child.i)[0].i - 1].text == ","
+    # "I'm retired, used to be a postman": a statement of its own, its "I" left out
+    if child.dep == "advcl" and after_comma and child.tag in ("VBD", "VBN") and not any(
+            c.dep == "mark" for c in own) and any(c.dep in ("xcomp", "dobj", "attr") for c in own):
+        return True
     return child.dep == "ccomp" and any(c.dep in ("nsubj", "nsubjpass") for c in sentence.children(child.i))
+
+
+def _aside_after_what_they_are(sentence: Sentence, head: Word) -> Word | None:
+    """ "I'm a nurse, night shifts mostly", "I'm a chef, pastry mostly": a remark after a comma on
+    what the person is, with no verb of its own; the memory is what they are."""
+    what = next((c for c in sentence.children(head.i) if c.dep == "attr" and c.i > head.i), None)
+    if what is None or what.pos not in ("NOUN", "PROPN"):
+        return None  # "I'm 40, a teacher, ...": a list of what they are, each its own memory
+    for c in [*sentence.children(head.i), *sentence.children(what.i)]:
+        part = sentence.subtree(c.i)
+        if (c.dep in ("attr", "npadvmod", "appos") and c.i > what.i and part[0].i > 0
+                and c.lemma.lower() not in OCCUPATIONS  # "a nurse, a midwife really": two things
+                and c.pos != "NUM"  # "a retired nurse, 67": an age, a thing of its own
+
+                and sentence.words[part[0].i - 1].text == ","
+                and not any(w.pos in ("VERB", "AUX") for w in part)):
+            return c
+    return None
 
 
 def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = False) -> list[Word]:
@@ -498,6 +536,14 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
     ("to research it"). Nothing when its very core does ("I love it")."""
     sentence, head = clause.sentence, clause.head
     inside = {w.i for w in sentence.subtree(head.i)}
+    aside = _aside_after_what_they_are(sentence, head)
+    if aside is not None:  # with all after it: "..., season ticket holder since 2019"
+        inside -= {w.i for w in sentence.subtree(head.i) if w.i >= sentence.subtree(aside.i)[0].i}
+    # "I'm lactose intolerant so no milk please": what follows "so" is what it means for now
+    so = next((c for c in sentence.children(head.i)
+               if c.dep == "cc" and c.lower == "so" and c.i > head.i), None)
+    if so is not None:
+        inside -= {w.i for w in sentence.subtree(head.i) if w.i >= so.i}
     for word in sentence.subtree(head.i):
         if (
             word.i in inside
@@ -508,6 +554,12 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
             )
         ):
             inside -= {w.i for w in sentence.subtree(word.i)}
+    # "... before I turn 40": a word the parser hung on the head as punctuation, right after a part
+    # cut away, goes with that part
+    whole = {x.i for x in sentence.subtree(head.i)}
+    inside -= {w.i for w in sentence.children(head.i)
+               if w.dep == "punct" and any(ch.isalnum() for ch in w.text)
+               and w.i - 1 >= 0 and w.i - 1 not in inside and w.i - 1 in whole}
     discourse = [w for w in sentence.children(head.i) if w.dep == "advmod" and w.lower in DISCOURSE]
     inside -= {w.i for w in discourse}  # the word alone: what hangs on a misread "lol" is kept
     inside -= {a.i for w in discourse for a in sentence.children(w.i) if a.dep == "advmod" and a.pos == "ADV"}

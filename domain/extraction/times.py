@@ -278,7 +278,16 @@ def _the_weekend(m: re.Match[str], at: date, future: bool | None) -> When:
 
 
 def _the_season(m: re.Match[str], at: date, future: bool | None) -> When | None:
-    """ "for the summer": this year's, as "this summer" is."""
+    """ "for the summer": this year's, as "this summer" is; told in the past ("I took up yoga in the
+    autumn", said in March), the last one begun."""
+    if future is False:
+        unit = m.group("unit")
+        first, _ = _SEASONS[unit]
+        start = date(at.year, first, 1)
+        if start > at:
+            start = date(at.year - 1, first, 1)
+        name = "autumn" if unit == "fall" else unit
+        return When(start, "season", f"in {name} {start.year}")
     return _relative(m, at, future, "this")
 
 

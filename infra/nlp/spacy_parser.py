@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.text.parse import Sentence, Word
-from infra.nlp.places import known_place
+from infra.nlp.places import known_place, places_capitalised
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,9 @@ class SpacyParser:
     def parse(self, texts: Sequence[str]) -> list[list[Sentence]]:
         with self._lock:
             nlp = self._pipeline()
-            return [[_sentence(sent) for sent in doc.sents] for doc in nlp.pipe(texts, batch_size=32)]
+            # a place typed in lower case is read as the name it is ("live in leeds"), see places.py
+            written = [places_capitalised(text) for text in texts]
+            return [[_sentence(sent) for sent in doc.sents] for doc in nlp.pipe(written, batch_size=32)]
 
 
 # Where a place is named after a preposition of where: "live in", "moved to", "from", "near".

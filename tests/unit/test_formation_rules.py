@@ -1198,3 +1198,9 @@ def test_a_job_got_without_a_title_or_not_the_persons_fills_no_job_title(line: s
 )
 def test_a_self_introduction_is_not_glued_onto_what_the_clause_says(line: str, content: str) -> None:
     assert content in [c.content for c in found(line)]
+
+
+def test_with_shortened_as_chat_types_it_is_with() -> None:
+    assert typed_plainly("in Leeds w my partner and w/ the kids") == (
+        "in Leeds with my partner and with the kids")
+    assert typed_plainly("a w b, the w. a. s.") == "a w b, the w. a. s."  # no one after it

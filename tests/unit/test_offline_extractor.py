@@ -108,7 +108,6 @@ def test_each_rule_keeps_its_kind_in_the_third_person(line: str, kind: MemoryKin
     "I joined the team meeting late.",              # no name follows
     "My boss is annoying.",                         # not a name
     "I would like it if you were shorter.",
-    "I started running again",
     "I love it!", "I like that.", "I really like this", "I like to think so",  # no thing to remember
     "I'm a bit tired today.", "I'm a mess this week.",  # passing
     "I went to the store.", "I went to bed early",  # errands, and no place named

@@ -31,6 +31,7 @@ from domain.extraction.rules.happenings import event, family_ahead, plan, resche
 from domain.extraction.rules.identity import (
     copula,
     favourite,
+    in_a_field,
     origin,
     own_name,
     residence,
@@ -67,6 +68,7 @@ RULES: tuple[Rule, ...] = (
     residence,
     origin,
     work,
+    in_a_field,
     health,
     money,
     years_spent,
@@ -162,7 +164,8 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
 
 def _named_over_listed(found: list[Candidate]) -> list[Candidate]:
     """ "We have a son, Arjun, he's 4": the son named ("Has a son named Arjun, aged 4") says all
-    that "Has a son, Arjun" says; the second goes. One that says more ("..., who lives in Oslo",
+    that "Has a son, Arjun" says, and "Has a cat named Pickle" all of "Has a cat"; the second goes.
+    One that says more ("..., who lives in Oslo",
     "Has a baby, Luca, 8 months") stays."""
     def words(text: str) -> set[str]:  # "a parrot called Captain" says what "... named Captain" says
         return set(re.findall(r"[\w'-]+", text.lower().replace(" called ", " named ")))
@@ -172,7 +175,9 @@ def _named_over_listed(found: list[Candidate]) -> list[Candidate]:
     return [
         c for c in found
         if not (c.extractor.endswith(":household") and c.attribute is None and c.positions and any(
-            p.positions[0] == c.positions[0] and p.entities[0] in c.content
+            p.positions[0] == c.positions[0]
+            # "I've got a cat, her name is Pickle": "Has a cat" names no one the named one does not
+            and (p.entities[0] in c.content or not any(w[:1].isupper() for w in c.content.split()[1:]))
             and words(c.content) <= words(p.content)
             for p in named))
     ]

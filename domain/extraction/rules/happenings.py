@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.render import clause_words, times
@@ -39,8 +41,13 @@ def _their_peoples(said: Said) -> list[Candidate]:
     lemma = clause.lemma
     head = clause.head
     objects = {w.lemma.lower() for o in children(said, head, "dobj") for w in said.sentence.subtree(o.i)}
+    # "my mom passed in 2019": "passed" with nothing passed, said of one's own, is "passed away"
+    passed_alone = lemma == "pass" and clause.past and all(  # nothing more than when: not "passed by"
+        any(w.ent == "DATE" for w in said.sentence.subtree(c.i)) for c in said.sentence.children(head.i)
+        if c.dep not in ("nsubj", "aux", "punct", "cc", "conj") and c.i > head.i)
     happened = (
         lemma == "die"
+        or passed_alone
         or (lemma == "pass" and any(p.lower == "away" for p in children(said, head, "prt", "advmod")))
         or (lemma == "have" and bool(objects & _BEFALLING))
     )
@@ -52,8 +59,11 @@ def _their_peoples(said: Said) -> list[Candidate]:
          *clause_words(clause)},
         key=lambda w: w.i,
     )
-    return one(candidate(said, MemoryKind.EVENT, "their_people", said.text(words=words),
-                         valid_from=said.when(), confidence=0.8))
+    text = said.text(words=words)
+    if passed_alone:
+        text = re.sub(r"\bpassed\b", "passed away", text, count=1)
+    return one(candidate(said, MemoryKind.EVENT, "their_people", text, valid_from=said.when(),
+                         confidence=0.8))
 
 
 def _theirs_lost_or_left(said: Said, objects: list[Word]) -> bool:
@@ -139,6 +149,9 @@ def event(said: Said) -> list[Candidate]:
         return parted
     if clause.person == "my" and clause.asserted and clause.past:
         return _their_peoples(said)
+    if _an_outing(said) and clause.asserted and clause.past and said.when():  # "we went camping last weekend"
+        return one(candidate(said, MemoryKind.EVENT, "outing", said.text(), valid_from=said.when(),
+                             confidence=0.75))
     if clause.person not in ("i", "we") or not clause.asserted or not clause.past:
         return []
     if lemma in lex.ARRANGING and any(d.when.moment().date() > said.at.date() for d in said.dated):
@@ -153,7 +166,10 @@ def event(said: Said) -> list[Candidate]:
         ended_couple: tuple[str, ...] = ("partner",) if lemma in _PARTING else ()
         return one(candidate(said, MemoryKind.EVENT, lemma, said.text(), valid_from=said.when(),
                              confidence=0.8, ends=ended_couple))
-    if lemma in ("go", "travel", "fly", "visit", "come"):
+    # "I just got back from Japan": a trip, over
+    back = [a for a in children(said, clause.head, "advmod", "prt")
+            if a.lower == "back"] if lemma == "get" else []
+    if lemma in ("go", "travel", "fly", "visit", "come") or back:
         where = next(
             (
                 p
@@ -161,7 +177,8 @@ def event(said: Said) -> list[Candidate]:
                 if place(said, p)
             ),
             None,
-        )
+        ) if not back else next((p for b in [clause.head, *back] for p in children(said, b, "prep")
+                                 if p.lower == "from" and place(said, p, named=True)), None)
         if where is None or lemma == "come":
             return []
         return one(
@@ -496,7 +513,8 @@ def plan(said: Said) -> list[Candidate]:
     clause = said.clause
     # "I've booked a table at Dishoom for Friday": arranged now, for a day ahead
     arranged = clause.perfect and clause.head.tag == "VBN" and clause.lemma in lex.ARRANGING
-    if clause.person not in ("i", "we") or not clause.asserted or (clause.past and not arranged):
+    if (clause.person not in ("i", "we") and not _an_outing(said)) or not clause.asserted or (
+            clause.past and not arranged):
         return []
     if clause.lemma == "be":
         return _away(said)
@@ -507,7 +525,7 @@ def plan(said: Said) -> list[Candidate]:
         for d in said.dated
         if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
     ]
-    if not ahead or not dated or (clause.lemma not in _PLANNED and not arranged):
+    if not ahead or not dated or (clause.lemma not in _PLANNED and not arranged and not _an_outing(said)):
         return []
     if clause.lemma == "get" and clause.head.tag != "VBG":
         return []  # "we're getting a puppy on Friday" is a plan; "we get the keys on the 25th": of what?
@@ -517,10 +535,12 @@ def plan(said: Said) -> list[Candidate]:
         p.lower == "off" for p in children(said, clause.head, "prt", "advmod")
     )  # "I'm taking next week off"
     # "I'll retire at the end of 2028": the verb is the thing
-    if not names_a_thing(said, after) and not time_off and clause.lemma not in lex.LIFE_EVENTS:
+    if not names_a_thing(said, after) and not time_off and clause.lemma not in lex.LIFE_EVENTS and not (
+            _an_outing(said)):  # "going camping this weekend": the doing is the thing
         return []
     # Where one goes "to" is a place, whatever name the small model takes it for ("Accra": a person).
-    if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not any(
+    if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not _an_outing(
+            said) and not any(
         place(said, w, named=w.lower == "to") for w in children(said, clause.head, "prep", "dobj", "advmod")
     ):
         return []
@@ -543,7 +563,32 @@ def plan(said: Said) -> list[Candidate]:
     text = (
         f"Is taking time off {dated[0].text}" if time_off and not names_a_thing(said, after) else said.text()
     )
+    if text.startswith("Going "):  # "we're going hiking": its "are" went with the "we" hung on "going"
+        text = "Is " + text[:1].lower() + text[1:]
     return one(candidate(said, MemoryKind.PLAN, "plan", text, confidence=0.75))
+
+
+# What one goes out to do, named by the doing: "going camping", "went skiing".
+_OUTINGS = frozenset({"camp", "ski", "fish", "hike", "sail", "surf", "climb", "snowboard", "kayak", "canoe",
+                      "trek", "hunt", "scuba", "dive", "backpack", "caravan", "glamp"})
+
+
+def _an_outing(said: Said) -> bool:
+    """ "We're going camping this weekend", "I went skiing in February" (not "going shopping")."""
+    def outing(x: Word) -> bool:
+        return (x.tag == "VBG" or x.lower.endswith("ing")) and (
+            x.lemma.lower() in _OUTINGS or x.lower.removesuffix("ing") in _OUTINGS)
+
+    head = said.clause.head
+    if said.clause.lemma == "go":
+        return said.clause.person in ("i", "we") and any(
+            outing(x) for x in children(said, head, "xcomp", "dobj"))
+    # "we're going hiking in July", "I went fishing": the parser may make "going" the -ing's auxiliary
+    # (and hang "we" on it)
+    going = [a for a in children(said, head, "aux") if a.lower in ("going", "went", "go", "gone")]
+    by_them = said.clause.person in ("i", "we") or any(
+        s.lower in ("i", "we") for a in going for s in children(said, a, "nsubj"))
+    return outing(head) and bool(going) and by_them
 
 
 def _away(said: Said) -> list[Candidate]:

@@ -41,9 +41,16 @@ def own_name(said: Said) -> list[Candidate]:
         subject = clause.subject
         mine = clause.person == "my" and subject is not None and subject.lemma.lower() == "name" and any(
             c.lower == "my" for c in children(said, subject, "poss"))
-        me = clause.person == "i" and bool(named) and named[0].ent == "PERSON"
-        if (mine or me) and named and _a_name(said, named[0]):
-            return _named(said, named[0], "Is named {}", MemoryKind.FACT)
+        # "I'm Priya": a bare name the model tagged as no one in particular is theirs too
+        # (or one the model took for a place, with what they do beside it: "I'm Nadia, a translator")
+        me = clause.person == "i" and bool(named) and (named[0].ent == "PERSON" or (
+            named[0].ent == "" and not children(said, named[0], "amod", "prep", "acl", "relcl"))
+            or (named[0].ent not in ("DATE", "TIME") and bool(_job_beside_the_name(said, named[0]))))
+        # "my name is Priya": whatever the model took the name for (a people, an organisation)
+        if (mine and named and named[0].pos == "PROPN" and named[0].ent not in ("DATE", "TIME")
+                and not children(said, named[0], "det", "poss")) or (me and _a_name(said, named[0])):
+            return (_named(said, named[0], "Is named {}", MemoryKind.FACT)
+                    + _job_beside_the_name(said, named[0]))
     if clause.lemma == "call" and not clause.past:
         if not any(o.lower == "me" for o in children(said, head, "dobj")) or children(said, head, "mark"):
             return []  # "if you call me Sam, ...": supposed, not asked for
@@ -58,18 +65,39 @@ def own_name(said: Said) -> list[Candidate]:
     return []
 
 
+# Star signs one says one is ("I'm Gemini"); not Leo or Cancer, which are said of a name or an illness.
+_STAR_SIGNS = frozenset({"aries", "taurus", "gemini", "virgo", "libra", "scorpio", "sagittarius", "capricorn",
+                         "aquarius", "pisces"})
+
+
+def _job_beside_the_name(said: Said, name: Word) -> list[Candidate]:
+    """ "I'm Ivy, a freelance writer": what they do, said beside the name they give."""
+    for job in children(said, name, "appos"):
+        if job.pos != "NOUN" or job.lemma.lower() not in lex.OCCUPATIONS:
+            continue
+        words = [w for w in said.sentence.subtree(job.i) if w.pos != "PUNCT" and w.dep != "prep"
+                 and w.head == job.i or w is job]
+        title = joined([w for w in words if w.dep not in ("det", "poss")])
+        return one(candidate(said, MemoryKind.FACT, "job", "Is " + joined(words), attribute="job_title",
+                             value=title))
+    return []
+
+
 def _a_name(said: Said, word: Word) -> bool:
     """A name as written: a proper noun, no one's ("Sam's dad"), not a people or a place's adjective."""
     return (
         word.pos == "PROPN"
+        and word.lower not in _STAR_SIGNS
         and word.ent not in ("NORP", "DATE", "TIME", "ORG")
         and not any(c.tag == "POS" or c.dep in ("det", "poss") for c in said.sentence.children(word.i))
     )
 
 
 def _named(said: Said, word: Word, form: str, kind: MemoryKind) -> list[Candidate]:
+    # the name and the names before it ("Mary Jane"), not one named further on ("a nurse at St Mary's")
     name = joined([w for w in said.sentence.subtree(word.i)
-                   if w.i == word.i or (w.dep in ("compound", "flat") and w.pos == "PROPN")])
+                   if w.i == word.i or (w.dep in ("compound", "flat") and w.pos == "PROPN"
+                                        and w.head == word.i)])
     return one(candidate(said, kind, "name", form.format(name), attribute="name", value=name,
                          entities=(name,), confidence=0.9))
 
@@ -396,6 +424,23 @@ def work(said: Said) -> list[Candidate]:
 _WORKING = frozenset({"work", "teach", "intern", "volunteer"})
 
 
+def in_a_field(said: Said) -> list[Candidate]:
+    """ "I'm in sales, mostly cars", "I'm in IT": the field one works in, said with "be" (not "I'm
+    in Paris", "I'm in pain", "I'm in a sales meeting", "I was in sales once")."""
+    clause = said.clause
+    if clause.person != "i" or not clause.asserted or clause.lemma != "be" or clause.past or clause.perfect:
+        return []
+    if children(said, clause.head, "attr", "acomp"):
+        return []
+    for prep in children(said, clause.head, "prep"):
+        place = next(iter(children(said, prep, "pobj")), None)
+        if prep.lower != "in" or place is None or children(said, place, "det", "poss", "compound", "amod"):
+            continue
+        if place.lower in lex.FIELDS or place.lemma.lower() in lex.FIELDS or place.text in _FIELDS_BY_LETTERS:
+            return one(candidate(said, MemoryKind.FACT, "field", f"Works in {place.text}", confidence=0.8))
+    return []
+
+
 def _with_someone(said: Said, prep: Word) -> bool:
     """ "I work with Tom", "... with my friend Sam": a person one works beside, not an employer."""
     if prep.lower != "with":
@@ -434,7 +479,7 @@ def _a_workplace(said: Said, prep: Word) -> bool:
         return False
     kind = place.lemma.lower()
     return (prep.lower in ("at", "in", "for") and kind in lex.WORKPLACES) or (
-        prep.lower == "in" and kind in lex.FIELDS)
+        prep.lower == "in" and (kind in lex.FIELDS or place.lower in lex.FIELDS))
 
 
 _FIELDS_BY_LETTERS = frozenset({"IT", "HR", "PR", "QA", "UX", "R&D", "ICT"})

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
-from domain.extraction.clauses import able_only
+from domain.extraction.clauses import able_only, is_noise
 from domain.extraction.render import clause_words, in_a_list
 from domain.extraction.rules.identity import editor_named
 from domain.extraction.rules.people import theirs
@@ -180,6 +180,8 @@ def _taken_up(said: Said) -> list[Candidate]:
     swimming twice a week in January" — begun lately or said with how often, so a way of living
     now, not one occasion ("I started cooking dinner": begun once, tonight)."""
     clause, sentence = said.clause, said.sentence
+    if clause.lemma == "take" and not clause.looking_ahead and (clause.past or clause.perfect):
+        return _took_up(said)
     if clause.lemma not in ("start", "begin") or clause.looking_ahead:
         return []
     doing = [x for x in children(said, clause.head, "xcomp")
@@ -188,8 +190,46 @@ def _taken_up(said: Said) -> list[Candidate]:
         return []
     steady = frequency(said) or _instead(said)
     if not (steady or (clause.perfect and any(w.lower in ("now", "recently", "lately")
-                                              for w in sentence.subtree(clause.head.i)))):
+                                              for w in sentence.subtree(clause.head.i)))
+            or ((clause.past or clause.perfect) and _a_pastime(said, doing[0]))):
         return []
+    return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75,
+                         valid_from=said.when()))
+
+
+def _a_pastime(said: Said, doing: Word) -> bool:
+    """ "started running", "started doing yoga", "started playing tennis again": a pastime, done for
+    its own sake and so kept up; not one occasion ("started walking home", "started crying when
+    ...", "started cooking dinner")."""
+    if any(a.dep == "advcl" and any(m.dep in ("mark", "advmod") and m.lower in _OCCASION for m in
+                                    said.sentence.children(a.i))
+           for a in [*said.sentence.children(doing.i), *said.sentence.children(said.clause.head.i)]):
+        return False
+    if any(c.lower in ("home", "back", "away", "off", "out") for c in children(said, doing, "advmod", "prt")):
+        return False
+    objects = children(said, doing, "dobj")
+    if not objects:
+        return doing.lower in lex.PASTIMES or doing.lemma.lower() + "ing" in lex.PASTIMES
+    return doing.lemma.lower() in ("do", "play", "practise", "practice") and all(
+        o.lemma.lower() in lex.PASTIMES or o.lower in lex.PASTIMES for o in objects)
+
+
+_OCCASION = frozenset({"when", "as", "while", "until", "because", "after", "before"})
+
+
+def _took_up(said: Said) -> list[Candidate]:
+    """ "I took up pottery in the autumn", "I've taken up running": a pastime begun (not "took up
+    the offer", "took up the whole afternoon")."""
+    head = said.clause.head
+    if not any(p.lower == "up" for p in children(said, head, "prt", "advmod", "prep")):
+        return []
+    objects = [o for o in [*children(said, head, "dobj"),
+                           *(o for p in children(said, head, "prep") if p.lower == "up"
+                             for o in children(said, p, "pobj"))]]
+    if not objects or not all(o.lower in lex.PASTIMES or o.lemma.lower() in lex.PASTIMES for o in objects):
+        return []
+    if any(c.dep in ("det", "poss") for o in objects for c in said.sentence.children(o.i)):
+        return []  # "took up the running of the club"
     return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75,
                          valid_from=said.when()))
 
@@ -383,13 +423,26 @@ def _dose_after(said: Said, verb: Word, last: Word) -> list[Word]:
     return []
 
 
+def _a_dose_of_medicine(said: Said, word: Word) -> bool:
+    """ "20mg of lisinopril", "two puffs of salbutamol": a dose, of a medicine."""
+    # the small parser may read the medicine as an adjective of what follows ("of amlodipine daily")
+    return (_a_dose(word) or word.lemma.lower() in _DOSES) and any(
+        is_medicine(m, said) for p in children(said, word, "prep") if p.lower == "of"
+        for m in said.sentence.subtree(p.i) if m.i != p.i)
+
+
+_DOSES = frozenset({"puff", "drop", "spoonful", "teaspoon", "capsule", "tablet", "pill", "dose", "shot"})
+
+
 def _medicines_given(said: Said) -> list[Candidate]:
     """ "The doctor has put me on allopurinol", "she put me on sumatriptan and magnesium": each
     medicine one was put on is one they take."""
     clause = said.clause
     if clause.lemma in ("give", "prescribe"):
         return _prescribed(said)
-    if clause.lemma != "put" or clause.negated or clause.asked or clause.supposed:
+    if clause.lemma in _SWITCHING or clause.lemma in _DOSED:
+        return _medicine_changed(said)
+    if clause.lemma not in ("put", "start") or clause.negated or clause.asked or clause.supposed:
         return []
     if not any(o.lower == "me" for o in children(said, clause.head, "dobj")):
         return []
@@ -422,6 +475,45 @@ def _medicines_given(said: Said) -> list[Candidate]:
                 found.append(made)
         found += _treated(said, taken[0])
     return found
+
+
+# A medic moves one to another medicine ("switched me to sertraline"), or changes its dose.
+_SWITCHING = frozenset({"switch", "change", "move"})
+_DOSED = frozenset({"up", "increase", "raise", "double", "lower", "reduce", "halve", "cut"})
+
+
+def _medicine_changed(said: Said) -> list[Candidate]:
+    """ "the GP switched me to sertraline last week", "they upped my dose of citalopram": the
+    medicine one was moved to, or whose dose changed, is one they take (since then, for a switch);
+    "switched my phone to silent" or "I doubled the recipe" names none."""
+    clause = said.clause
+    if clause.negated or clause.asked or clause.supposed or clause.looking_ahead:
+        return []
+    verb, words = clause.head, said.sentence.words
+    if clause.lemma in _SWITCHING:
+        if not any(o.lower == "me" for o in children(said, verb, "dobj")):
+            return []
+        # the small parser reads "to sertraline" as an infinitive: the word after "to" is the medicine
+        to = next((w for w in words[verb.i + 1:] if w.lower in ("to", "onto")), None)
+        taken = words[to.i + 1] if to is not None and to.i + 1 < len(words) else None
+        if taken is not None and taken.lower in ("a", "an", "the") and taken.i + 1 < len(words):
+            taken = words[taken.i + 1]  # "switched me to a Symbicort inhaler": named by its compound
+        if taken is None or not (is_medicine(taken, said) or taken.pos == "PROPN" and any(
+                is_medicine(h) for h in words[taken.i + 1:taken.i + 2])):
+            return []
+        name = [taken, *(h for h in words[taken.i + 1:taken.i + 2] if is_medicine(h) and h is not taken)]
+        return one(candidate(said, MemoryKind.HEALTH, "medicine", "Takes " + joined(name),
+                             confidence=0.8, valid_from=said.when()))
+    for dose in children(said, verb, "dobj"):
+        if dose.lemma.lower() != "dose" or not any(c.lower == "my" for c in children(said, dose, "poss")):
+            continue
+        of = [m for p in children(said, dose, "prep") if p.lower == "of" for m in children(said, p, "pobj")]
+        named = [c for c in children(said, dose, "compound") if is_medicine(c)]  # "my sertraline dose"
+        for medicine in of + named:
+            if is_medicine(medicine, said):
+                return one(candidate(said, MemoryKind.HEALTH, "medicine", "Takes " + medicine.text,
+                                     confidence=0.8))
+    return []
 
 
 def _my_medicine(said: Said) -> list[Candidate]:
@@ -532,6 +624,43 @@ def _condition_acting_up(said: Said) -> list[Candidate]:
 # What a medical test is of ("a hearing test", "a blood test"): a test alone may be a school's.
 _TESTED = frozenset({"hearing", "blood", "eye", "sight", "urine", "allergy", "pregnancy", "covid", "smear",
                      "stress", "sleep", "bone", "liver", "thyroid", "skin"})
+
+
+def _taken_out(said: Said) -> list[Candidate]:
+    """ "I had my wisdom teeth out on Tuesday", "got my braces off", "had my appendix removed": a
+    part of one's body, or what a medic put on it, taken out or off (not "had my hair cut", "got my
+    coat off", "had my car fixed")."""
+    clause = said.clause
+    head = clause.head
+    if clause.lemma not in ("have", "get") or not clause.past:
+        return []
+    for thing in [*children(said, head, "dobj"),
+                  *(s for c in children(said, head, "ccomp", "xcomp")
+                    if c.lemma.lower() in _REMOVING
+                    for s in children(said, c, "nsubj", "nsubjpass", "dobj"))]:
+        mine = any(c.lower == "my" for c in children(said, thing, "poss"))
+        removed = any(w.lower in ("out", "off")
+                      for w in children(said, head, "prt", "prep", "advmod")) or any(
+            c.lemma.lower() in _REMOVING for c in [*children(said, head, "ccomp", "xcomp"),
+                                                   *children(said, thing, "acl")])
+        if mine and removed and (thing.lemma.lower() in lex.BODY_PARTS | _REMOVABLE
+                                 or thing.lower in lex.BODY_PARTS | _REMOVABLE):
+            # "had my appendix removed": what was done is read as a clause of its own, kept here
+            subject = clause.subject
+            words = [w for w in said.sentence.subtree(head.i) if w.i >= head.i and w.pos != "PUNCT"
+                     and (subject is None or w.i != subject.i) and not is_noise(w)]
+            inside = {w.i for w in words}
+            when = next((d.when.moment() for d in said.dated if d.first in inside or d.first + 1 in inside
+                         if d.when.moment().date() <= said.at.date()), None)
+            return _health(said, "procedure", said.text(words=words), when)
+    return []
+
+
+_REMOVING = frozenset({"remove", "take", "extract"})
+# What a medic takes out or off that is not a part one was born with, or one they name so.
+_REMOVABLE = frozenset({"appendix", "tonsils", "tonsil", "gallbladder", "adenoids", "braces", "brace", "cast",
+                        "stitches", "stitch", "mole", "cyst", "cataract", "cataracts", "wisdom", "ovaries",
+                        "uterus", "thyroid", "spleen", "kidney", "staples"})
 
 
 def _procedure(said: Said, word: Word) -> bool:
@@ -668,6 +797,19 @@ def health(said: Said) -> list[Candidate]:
     objects = children(said, head, "dobj") or [  # "a bad back", its noun read as the adverb "back"
         w for w in children(said, head, "advmod")
         if w.lemma.lower() in lex.BODY_PARTS and children(said, w, "amod")]
+    medic = clause.subject is not None and clause.subject.lemma.lower() in lex.MEDICS
+    if lemma == "diagnose" and medic and any(o.lower == "me" for o in children(said, head, "dobj")):
+        # "my GP diagnosed me with hypothyroidism": as "I was diagnosed with ..."
+        found = [w for p in children(said, head, "prep") if p.lower == "with"
+                 for w in said.sentence.subtree(p.i)]
+        dated = {i for d in said.dated for i in range(d.first, d.last + 1)}
+        told_when = [w for c in children(said, head, "prep", "npadvmod") if c.lower != "with"
+                     if any(x.i in dated for x in said.sentence.subtree(c.i))
+                     for w in said.sentence.subtree(c.i)]
+        if found:
+            later = said.text(words=told_when) if told_when else ""
+            text = said.text(words=found) + (" " + later[:1].lower() + later[1:] if later else "")
+            return _health(said, "diagnosis", "Was diagnosed " + text[:1].lower() + text[1:], said.when())
     if clause.person == "i":
         if lemma == "diagnose":
             return _health(said, "diagnosis", said.text(), said.when())
@@ -710,7 +852,8 @@ def health(said: Said) -> list[Candidate]:
                 return _health(said, "condition", text, when)
         taking = [head, *(x for x in children(said, head, "xcomp") if x.lemma.lower() in ("take", "use"))]
         if lemma in ("take", "start", "use") and any(
-            is_medicine(o, said) for verb in taking for o in children(said, verb, "dobj")
+            is_medicine(o, said) or _a_dose_of_medicine(said, o)
+            for verb in taking for o in children(said, verb, "dobj")
         ):
             if lemma == "start" and not clause.past:
                 return []
@@ -725,6 +868,9 @@ def health(said: Said) -> list[Candidate]:
                       or _ill_then(said, objects))
         if recovering:
             return recovering
+        taken_out = _taken_out(said)
+        if taken_out:
+            return taken_out
         if (
             lemma in ("have", "get", "undergo", "need", "book", "schedule")
             and objects
