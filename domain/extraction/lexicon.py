@@ -330,6 +330,7 @@ EVENT_OBJECTS = {
     "complete": _words("marathon half race degree thesis course migration dissertation project training"),
     "pass": _words("exam test driving bar course interview exams tests probation quiz assessment "
                    "audition inspection certification certificate finals"),
+    "find": _words("job flat apartment house home place flatshare"),
     "fail": _words("exam test driving bar course exams tests probation assessment audition inspection "
                    "finals theory"),
     "win": frozenset(),

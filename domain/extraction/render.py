@@ -154,6 +154,21 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
             if when is not None:
                 found.append(Dated(word.i, word.i, when.text, when))
                 taken.add(word.i)
+    for word in sentence.words[1:]:
+        # "by the 31st", untagged: a day of the month, the next one (or the last, told in the past)
+        the = sentence.words[word.i - 1]
+        after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
+        if (word.i in taken or word.ent or the.lower != "the" or not _DAY_OF_MONTH.fullmatch(word.lower)
+                or (after is not None and after.pos in ("NOUN", "PROPN", "ADJ"))):
+            continue
+        day = resolve_phrase(f"the {word.lower}", at, future)
+        if day is None:
+            continue
+        opening = sentence.words[the.i - 1] if the.i > 0 else None
+        prep = opening.lower if opening is not None and opening.lower in _TIME_PREPOSITIONS else None
+        found.append(Dated(opening.i if prep and opening else the.i, word.i,
+                           written(day, prep) if prep in _KEPT_PREPOSITIONS else day.text, day))
+        taken.update(range(the.i - (1 if prep else 0), word.i + 1))
     for word in sentence.words[2:]:
         # "at the weekend", "for the summer", untagged: the one nearest, with its preposition
         article, opening = sentence.words[word.i - 1], sentence.words[word.i - 2]

@@ -274,15 +274,22 @@ def test_only_a_place_after_a_preposition_of_where_is_written_as_a_name() -> Non
 # --- one's own name ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("line", ["my name is Priya", "My name's Priya", "hi, I'm Priya",
-                                  "I'm Priya, 34, from Pune"])
-def test_ones_own_name_is_kept_whatever_the_model_took_it_for(line: str) -> None:
-    name = one_of(line, "name")
-    assert (name.content, name.attribute, name.value) == ("Is named Priya", "name", "Priya")
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("my name is Ines", "Ines"),  # read as a plural noun ("ine"), and as a product
+        ("My name's Ines", "Ines"),
+        ("hi, I'm Olga", "Olga"),
+        ("I'm Olga, 34, from Braga", "Olga"),
+    ],
+)
+def test_ones_own_name_is_kept_whatever_the_model_took_it_for(line: str, name: str) -> None:
+    made = one_of(line, "name")
+    assert (made.content, made.attribute, made.value) == (f"Is named {name}", "name", name)
 
 
 @pytest.mark.parametrize("line", ["I'm British", "I'm Polish", "I'm Gemini", "I'm Sam's mum",
-                                  "my name is not Priya", "is your name Priya?"])
+                                  "my name is not Ines", "is your name Ines?", "my name is long"])
 def test_what_is_no_name_of_theirs_is_no_name(line: str) -> None:
     assert not [c for c in found(line) if c.attribute == "name"]
 
@@ -360,3 +367,81 @@ def test_a_job_said_beside_ones_name_is_kept_with_it(line: str, name: str, job: 
 
 def test_no_job_beside_the_name_is_none() -> None:
     assert [c.attribute for c in found("I'm Tom, a huge fan of yours")] == ["name"]
+
+
+# --- a move done, a day of the month untagged, "from now on" -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "home"),
+    [
+        ("we're in Bristol now, finally unpacked", "Bristol"),
+        ("I'm in Leeds now, all settled in", "Leeds"),
+        ("we're in our new flat in Glasgow", "Glasgow"),
+    ],
+)
+def test_where_one_is_having_moved_in_is_home(line: str, home: str) -> None:
+    assert [c.value for c in found(line) if c.attribute == "home_city"] == [home]
+
+
+@pytest.mark.parametrize("line", ["I'm in Rome now, the hotel is lovely", "I'm in Paris now",
+                                  "we're in Lisbon, settled into the hotel", "were you in Bristol?"])
+def test_where_one_is_without_moving_in_is_no_home(line: str) -> None:
+    assert not [c for c in found(line) if c.attribute == "home_city"]
+
+
+def test_a_day_of_the_month_the_model_does_not_tag_is_still_a_day() -> None:
+    todo = one_of("remind me to give notice to the landlord by the 31st", "reminder")
+    assert (todo.content, todo.due_at and todo.due_at.date()) == (
+        "Give notice to the landlord by 31 May 2026", date(2026, 5, 31))
+    assert not [c for c in found("I live on the 3rd floor") if c.due_at or "2026" in c.content]
+
+
+def test_from_now_on_is_no_particle_of_the_verb() -> None:
+    assert "Wants answers in bullet points from now on" in contents(
+        "please give me answers in bullet points from now on")
+
+
+# --- a medicine one must take, a job or a home found, "like" for "as" ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I must take statins now", "Takes statins"),
+        ("I have to take metformin every day", "Takes metformin every day"),
+    ],
+)
+def test_a_medicine_one_is_bound_to_take_is_taken(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+@pytest.mark.parametrize("line", ["I might have to take statins", "must I take statins?",
+                                  "I had to take the bus", "I have to take the bins out"])
+def test_no_medicine_bound_to_be_taken_is_none(line: str) -> None:
+    assert not [c for c in found(line) if c.extractor.endswith(":medicine")]
+
+
+def test_a_dose_bound_to_be_taken_on_a_day_is_a_todo() -> None:
+    assert [c.kind for c in found("I have to take my tablets at 9 tonight")] == [MemoryKind.TODO]
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I found a new job in Geneva!", "Found a new job in Geneva"),
+        ("we found a flat in Didsbury last week", "Found a flat in Didsbury in the week of 11 May 2026"),
+    ],
+)
+def test_a_job_or_a_home_found_is_an_event(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+def test_keys_found_are_nothing_to_keep() -> None:
+    assert found("I found my keys") == []
+
+
+def test_working_like_a_cook_is_working_as_one() -> None:
+    job = one_of("I am working like a cook in a restaurant", "job")
+    assert (job.content, job.value) == ("Is working as a cook in a restaurant", "cook")
+    assert not [c for c in found("I work like a dog") if c.attribute == "job_title"]

@@ -3,6 +3,7 @@ vegan, allergic to cats), their favourites and the tools they switched to."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -47,7 +48,10 @@ def own_name(said: Said) -> list[Candidate]:
             named[0].ent == "" and not children(said, named[0], "amod", "prep", "acl", "relcl"))
             or (named[0].ent not in ("DATE", "TIME") and bool(_job_beside_the_name(said, named[0]))))
         # "my name is Priya": whatever the model took the name for (a people, an organisation)
-        if (mine and named and named[0].pos == "PROPN" and named[0].ent not in ("DATE", "TIME")
+        # (a name the model does not know may be read as a noun: "Ines" as the plural of "ine")
+        written_as_name = bool(named) and (
+            named[0].pos == "PROPN" or (named[0].pos == "NOUN" and named[0].text[:1].isupper()))
+        if (mine and written_as_name and named[0].ent not in ("DATE", "TIME")
                 and not children(said, named[0], "det", "poss")) or (me and _a_name(said, named[0])):
             return (_named(said, named[0], "Is named {}", MemoryKind.FACT)
                     + _job_beside_the_name(said, named[0]))
@@ -114,8 +118,35 @@ def _theirs_unsaid(said: Said) -> bool:
     return any(c.dep == "nsubj" and c.lower in ("i", "we") for c in said.sentence.children(head.head))
 
 
+def _settled_in(said: Said) -> list[Candidate]:
+    """ "We're in Bristol now, finally unpacked", "I'm in Leeds now, all settled in": where one is,
+    said with having moved in, is home (not "I'm in Rome now, the hotel is lovely": a visit)."""
+    clause = said.clause
+    if clause.lemma != "be" or clause.person not in ("i", "we") or clause.past or clause.looking_ahead:
+        return []
+    words = said.sentence.words
+    moved_in = any(w.lemma.lower() in _SETTLING for w in words) or any(
+        w.lower == "new" and w.i + 1 < len(words) and words[w.i + 1].lemma.lower() in _HOMES for w in words)
+    if not moved_in or any(w.lemma.lower() in _VISITING for w in words):
+        return []
+    for prep in children(said, clause.head, "prep"):
+        where = place(said, prep, named=True) if prep.lower == "in" else None
+        if where:
+            return one(candidate(said, MemoryKind.FACT, "residence", f"Lives in {where}",
+                                 attribute="home_city", value=where, entities=(where,)))
+    return []
+
+
+_SETTLING = frozenset({"unpack", "unpacked", "settle", "settled"})
+_HOMES = frozenset({"place", "flat", "house", "home", "apartment", "flatshare"})
+_VISITING = frozenset({"hotel", "holiday", "vacation", "trip", "visit", "conference", "hostel", "airbnb"})
+
+
 def residence(said: Said) -> list[Candidate]:
     clause = said.clause
+    settled = _settled_in(said)
+    if settled:
+        return settled
     if (clause.person not in ("i", "we") and not _theirs_unsaid(said)) or not clause.asserted:
         return []
     mover = _move_bound(said)
@@ -332,7 +363,9 @@ def work(said: Said) -> list[Candidate]:
         x.pos == "VERB" and x.lemma.lower() not in _WORKING for x in children(said, clause.head, "xcomp"))
     found: list[Candidate | None] = []
     preps = children(said, clause.head, "prep")
-    role = next((p for p in preps if p.lower == "as"), None)
+    # "working like a cook": "as", as a learner of English may say it, when a job follows
+    role = next((p for p in preps if p.lower == "as" or (p.lower == "like" and any(
+        o.lemma.lower() in lex.OCCUPATIONS for o in children(said, p, "pobj")))), None)
     inside = clause_words(clause)
     where = next(
         (p for by in (("at", "for"), ("with",)) for p in inside
@@ -385,6 +418,8 @@ def work(said: Said) -> list[Candidate]:
             # the workplace goes to its own memory when it names the employer, else stays here
             away = [w.i for w in said.sentence.subtree(where.i)] if where is not None and employer else []
             whole = said.text(drop=away)
+            if role.lower == "like":  # written as meant
+                whole = re.sub(r"\blike (an?|the)\b", r"as \1", whole, count=1)
             found.append(candidate(said, MemoryKind.FACT, "job", whole, attribute="job_title", value=title,
                                    valid_from=said.when() if clause.lemma != "work" else None))
     if employer:

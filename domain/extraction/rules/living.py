@@ -423,6 +423,30 @@ def _dose_after(said: Said, verb: Word, last: Word) -> list[Word]:
     return []
 
 
+def _obliged_to_take(said: Said) -> list[Candidate]:
+    """ "I must take statins now", "I have to take metformin every day": a medicine one is bound to
+    take is one they take (not "I might have to take ...", "must I take ...?", nor one taken on a
+    day: "I have to take my tablets at 9 tonight" is a to-do)."""
+    clause = said.clause
+    if clause.person != "i" or clause.negated or clause.asked or clause.past or said.due() is not None:
+        return []
+    head = clause.head
+    if clause.lemma == "take" and any(a.lower == "must" for a in children(said, head, "aux")) and not any(
+            a.lower in ("might", "may", "could", "would") for a in children(said, head, "aux")):
+        taking = head
+    elif clause.lemma == "have" and clause.asserted and not clause.supposed:
+        taking = next((x for x in children(said, head, "xcomp") if x.lemma.lower() == "take"), None)
+    else:
+        return []
+    if taking is None or not any(is_medicine(o, said) or _a_dose_of_medicine(said, o)
+                                 for o in children(said, taking, "dobj")):
+        return []
+    words = [w for w in said.sentence.subtree(taking.i) if w.i >= taking.i and w.pos != "PUNCT"
+             and not is_noise(w) and not (w.lower == "now" and w.head == taking.i)]
+    text = said.text(words=words)
+    return _health(said, "medicine", "Takes " + text.split(" ", 1)[1] if " " in text else text)
+
+
 def _a_dose_of_medicine(said: Said, word: Word) -> bool:
     """ "20mg of lisinopril", "two puffs of salbutamol": a dose, of a medicine."""
     # the small parser may read the medicine as an adjective of what follows ("of amlodipine daily")
@@ -788,6 +812,9 @@ def health(said: Said) -> list[Candidate]:
     knee surgery", "my hip replacement is scheduled for the 3rd", "I quit smoking", "my back hurts"."""
     clause = said.clause
     told = _told_by_medic(said)
+    obliged = _obliged_to_take(said)
+    if obliged:
+        return obliged
     if clause.negated or clause.asked or clause.supposed or (clause.reported and not told):
         return []
     lemma, head = clause.lemma, clause.head

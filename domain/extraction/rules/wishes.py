@@ -467,7 +467,11 @@ def standing_request(said: Said) -> list[Candidate]:
     # "do bullet points from now on": done to answers, when what is done is a part of them
     formats = clause.lemma == "do" and any(
         o.lemma.lower() in _ANSWER_PARTS | _STYLE for o in children(said, clause.head, "dobj"))
-    about_answers = (clause.lemma in _ANSWERING or formats) and not any(w.dep == "prt" for w in children_)
+    # a particle changes the verb ("give up"), but not the "on" the parser takes from "from now on"
+    particles = [w for w in children_ if w.dep == "prt" and not (
+        w.lower == "on" and w.i >= 2 and said.sentence.words[w.i - 1].lower == "now"
+        and said.sentence.words[w.i - 2].lower == "from")]
+    about_answers = (clause.lemma in _ANSWERING or formats) and not particles
     if not lasting or not about_answers:
         return []
     words = clause_words(clause, assistant=True)
