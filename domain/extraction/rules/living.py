@@ -431,6 +431,7 @@ def _obliged_to_take(said: Said) -> list[Candidate]:
     if clause.person != "i" or clause.negated or clause.asked or clause.past or said.due() is not None:
         return []
     head = clause.head
+    taking: Word | None
     if clause.lemma == "take" and any(a.lower == "must" for a in children(said, head, "aux")) and not any(
             a.lower in ("might", "may", "could", "would") for a in children(said, head, "aux")):
         taking = head
