@@ -1,7 +1,10 @@
-"""Round fourteen of the offline rules (rules/14): a medicine a medic started one on, moved one to or
-changed the dose of; a pastime taken up; "the autumn" told in the past; a date the parser runs a
-name into; the field one is in; an aside after a comma left out of a job. Every sentence is our
-own, none from a benchmark; each with what it must leave alone."""
+"""Round fourteen of the offline rules (rules/14): a medicine a medic started one on, moved one to,
+changed the dose of, or one must take; a pastime taken up, an exam failed, a part of the body taken
+out, an outing, a trip over, a job or a home found; "passed" for died; one's own name and a job
+said beside it; the field one is in; a place typed in lower case; "the autumn" told in the past;
+a date the parser runs a name into or leaves untagged; an aside after a comma and what follows
+"so" left out. Every sentence is our own, none from a benchmark; each with what it must leave
+alone (60 of these cases fail on rules/13)."""
 
 from __future__ import annotations
 
