@@ -388,7 +388,10 @@ def test_where_one_is_having_moved_in_is_home(line: str, home: str) -> None:
 
 
 @pytest.mark.parametrize("line", ["I'm in Rome now, the hotel is lovely", "I'm in Paris now",
-                                  "we're in Lisbon, settled into the hotel", "were you in Bristol?"])
+                                  "we're in Lisbon, settled into the hotel", "were you in Bristol?",
+                                  "are we in Bristol now that we've unpacked?",  # asked
+                                  "we're not in Leeds yet, still unpacking in York",  # denied
+                                  "if we're in Leeds by then, settled in, I'll call"])  # supposed
 def test_where_one_is_without_moving_in_is_no_home(line: str) -> None:
     assert not [c for c in found(line) if c.attribute == "home_city"]
 

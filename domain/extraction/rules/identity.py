@@ -122,8 +122,9 @@ def _settled_in(said: Said) -> list[Candidate]:
     """ "We're in Bristol now, finally unpacked", "I'm in Leeds now, all settled in": where one is,
     said with having moved in, is home (not "I'm in Rome now, the hotel is lovely": a visit)."""
     clause = said.clause
-    if clause.lemma != "be" or clause.person not in ("i", "we") or clause.past or clause.looking_ahead:
-        return []
+    if (clause.lemma != "be" or clause.person not in ("i", "we") or not clause.asserted or clause.past
+            or clause.looking_ahead):
+        return []  # not asked, denied or supposed: "are we in Bristol now that we've unpacked?"
     words = said.sentence.words
     moved_in = any(w.lemma.lower() in _SETTLING for w in words) or any(
         w.lower == "new" and w.i + 1 < len(words) and words[w.i + 1].lemma.lower() in _HOMES for w in words)
