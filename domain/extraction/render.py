@@ -519,11 +519,10 @@ def _cut(sentence: Sentence, head: Word, child: Word) -> bool:
         c.dep == "mark" or c.tag == "WRB" for c in own
     ):
         return True
-    after_comma = child.i > head.i and sentence.words[sentence.subtree(child.i)[0].i - 1].text == ","
     # "I'm retired, used to be a postman": a statement of its own, its "I" left out
-    if child.dep == "advcl" and after_comma and child.tag in ("VBD", "VBN") and not any(
+    if child.dep == "advcl" and child.tag in ("VBD", "VBN") and child.i > head.i and not any(
             c.dep == "mark" for c in own) and any(c.dep in ("xcomp", "dobj", "attr") for c in own):
-        return True
+        return sentence.words[sentence.subtree(child.i)[0].i - 1].text == ","
     return child.dep == "ccomp" and any(c.dep in ("nsubj", "nsubjpass") for c in sentence.children(child.i))
 
 
@@ -538,7 +537,6 @@ def _aside_after_what_they_are(sentence: Sentence, head: Word) -> Word | None:
         if (c.dep in ("attr", "npadvmod", "appos") and c.i > what.i and part[0].i > 0
                 and c.lemma.lower() not in OCCUPATIONS  # "a nurse, a midwife really": two things
                 and c.pos != "NUM"  # "a retired nurse, 67": an age, a thing of its own
-
                 and sentence.words[part[0].i - 1].text == ","
                 and not any(w.pos in ("VERB", "AUX") for w in part)):
             return c
@@ -550,15 +548,17 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
     ..."), the chat around it, and any part that points at someone or something named elsewhere
     ("to research it"). Nothing when its very core does ("I love it")."""
     sentence, head = clause.sentence, clause.head
-    inside = {w.i for w in sentence.subtree(head.i)}
+    whole = {w.i for w in sentence.subtree(head.i)}
+    inside = set(whole)
     aside = _aside_after_what_they_are(sentence, head)
     if aside is not None:  # with all after it: "..., season ticket holder since 2019"
-        inside -= {w.i for w in sentence.subtree(head.i) if w.i >= sentence.subtree(aside.i)[0].i}
+        start = sentence.subtree(aside.i)[0].i
+        inside -= {i for i in whole if i >= start}
     # "I'm lactose intolerant so no milk please": what follows "so" is what it means for now
     so = next((c for c in sentence.children(head.i)
                if c.dep == "cc" and c.lower == "so" and c.i > head.i), None)
     if so is not None:
-        inside -= {w.i for w in sentence.subtree(head.i) if w.i >= so.i}
+        inside -= {i for i in whole if i >= so.i}
     for word in sentence.subtree(head.i):
         if (
             word.i in inside
@@ -571,7 +571,6 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
             inside -= {w.i for w in sentence.subtree(word.i)}
     # "... before I turn 40": a word the parser hung on the head as punctuation, right after a part
     # cut away, goes with that part
-    whole = {x.i for x in sentence.subtree(head.i)}
     inside -= {w.i for w in sentence.children(head.i)
                if w.dep == "punct" and any(ch.isalnum() for ch in w.text)
                and w.i - 1 >= 0 and w.i - 1 not in inside and w.i - 1 in whole}

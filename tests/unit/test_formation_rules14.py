@@ -17,8 +17,13 @@ from domain.model import MemoryKind
 from tests.unit.test_formation_rules13 import SAID_AT, contents, found  # said on Wednesday 20 May 2026
 
 
-def one_of(line: str, extractor: str) -> Candidate:
-    made = [c for c in found(line) if c.extractor.endswith(":" + extractor)]
+def by(line: str, rule: str) -> list[Candidate]:
+    """What `rule` made of `line`."""
+    return [c for c in found(line) if c.extractor.endswith(":" + rule)]
+
+
+def one_of(line: str, rule: str) -> Candidate:
+    made = by(line, rule)
     assert len(made) == 1, [c.content for c in found(line)]
     return made[0]
 
@@ -56,7 +61,7 @@ def test_a_medicine_a_medic_started_or_changed_is_one_taken(line: str, memory: s
     ],
 )
 def test_no_medicine_changed_is_no_medicine_taken(line: str) -> None:
-    assert not [c for c in found(line) if c.extractor.endswith(":medicine")]
+    assert not by(line, "medicine")
 
 
 # --- a pastime taken up ------------------------------------------------------------------------------
@@ -94,7 +99,7 @@ def test_a_pastime_taken_up_is_a_habit(line: str, memory: str, since: date) -> N
     ],
 )
 def test_what_is_no_pastime_begun_is_no_habit(line: str) -> None:
-    assert not [c for c in found(line) if c.extractor.endswith(":habit")]
+    assert not by(line, "habit")
 
 
 # --- "the autumn" told in the past -------------------------------------------------------------------
@@ -314,7 +319,7 @@ def test_one_of_theirs_who_passed_died(line: str, memory: str) -> None:
 @pytest.mark.parametrize("line", ["my mom passed her driving test", "my dad passed by",
                                   "my sister passed through Leeds in May", "the storm passed last night"])
 def test_what_passed_that_is_no_death_is_none(line: str) -> None:
-    assert not [c for c in found(line) if c.extractor.endswith(":their_people")]
+    assert not by(line, "their_people")
 
 
 def test_a_unit_of_time_as_chat_shortens_it_is_read() -> None:
@@ -342,7 +347,7 @@ def test_a_medic_diagnosing_one_is_a_diagnosis(line: str, memory: str) -> None:
                                   "a friend diagnosed me with a sweet tooth",
                                   "did the doctor diagnose you with anything?"])
 def test_a_diagnosis_of_someone_else_or_by_no_medic_is_none(line: str) -> None:
-    assert not [c for c in found(line) if c.extractor.endswith(":diagnosis")]
+    assert not by(line, "diagnosis")
 
 
 @pytest.mark.parametrize(
@@ -425,7 +430,7 @@ def test_a_medicine_one_is_bound_to_take_is_taken(line: str, memory: str) -> Non
 @pytest.mark.parametrize("line", ["I might have to take statins", "must I take statins?",
                                   "I had to take the bus", "I have to take the bins out"])
 def test_no_medicine_bound_to_be_taken_is_none(line: str) -> None:
-    assert not [c for c in found(line) if c.extractor.endswith(":medicine")]
+    assert not by(line, "medicine")
 
 
 def test_a_dose_bound_to_be_taken_on_a_day_is_a_todo() -> None:

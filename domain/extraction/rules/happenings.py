@@ -513,7 +513,8 @@ def plan(said: Said) -> list[Candidate]:
     clause = said.clause
     # "I've booked a table at Dishoom for Friday": arranged now, for a day ahead
     arranged = clause.perfect and clause.head.tag == "VBN" and clause.lemma in lex.ARRANGING
-    if (clause.person not in ("i", "we") and not _an_outing(said)) or not clause.asserted or (
+    outing = _an_outing(said)  # "going camping this weekend": the doing is the thing
+    if (clause.person not in ("i", "we") and not outing) or not clause.asserted or (
             clause.past and not arranged):
         return []
     if clause.lemma == "be":
@@ -525,7 +526,7 @@ def plan(said: Said) -> list[Candidate]:
         for d in said.dated
         if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
     ]
-    if not ahead or not dated or (clause.lemma not in _PLANNED and not arranged and not _an_outing(said)):
+    if not ahead or not dated or (clause.lemma not in _PLANNED and not arranged and not outing):
         return []
     if clause.lemma == "get" and clause.head.tag != "VBG":
         return []  # "we're getting a puppy on Friday" is a plan; "we get the keys on the 25th": of what?
@@ -535,12 +536,10 @@ def plan(said: Said) -> list[Candidate]:
         p.lower == "off" for p in children(said, clause.head, "prt", "advmod")
     )  # "I'm taking next week off"
     # "I'll retire at the end of 2028": the verb is the thing
-    if not names_a_thing(said, after) and not time_off and clause.lemma not in lex.LIFE_EVENTS and not (
-            _an_outing(said)):  # "going camping this weekend": the doing is the thing
+    if not names_a_thing(said, after) and not time_off and clause.lemma not in lex.LIFE_EVENTS and not outing:
         return []
     # Where one goes "to" is a place, whatever name the small model takes it for ("Accra": a person).
-    if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not _an_outing(
-            said) and not any(
+    if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not outing and not any(
         place(said, w, named=w.lower == "to") for w in children(said, clause.head, "prep", "dobj", "advmod")
     ):
         return []

@@ -44,17 +44,17 @@ def own_name(said: Said) -> list[Candidate]:
             c.lower == "my" for c in children(said, subject, "poss"))
         # "I'm Priya": a bare name the model tagged as no one in particular is theirs too
         # (or one the model took for a place, with what they do beside it: "I'm Nadia, a translator")
+        beside = _job_beside_the_name(said, named[0]) if named else []
         me = clause.person == "i" and bool(named) and (named[0].ent == "PERSON" or (
             named[0].ent == "" and not children(said, named[0], "amod", "prep", "acl", "relcl"))
-            or (named[0].ent not in ("DATE", "TIME") and bool(_job_beside_the_name(said, named[0]))))
+            or (named[0].ent not in ("DATE", "TIME") and bool(beside)))
         # "my name is Priya": whatever the model took the name for (a people, an organisation)
         # (a name the model does not know may be read as a noun: "Ines" as the plural of "ine")
         written_as_name = bool(named) and (
             named[0].pos == "PROPN" or (named[0].pos == "NOUN" and named[0].text[:1].isupper()))
         if (mine and written_as_name and named[0].ent not in ("DATE", "TIME")
                 and not children(said, named[0], "det", "poss")) or (me and _a_name(said, named[0])):
-            return (_named(said, named[0], "Is named {}", MemoryKind.FACT)
-                    + _job_beside_the_name(said, named[0]))
+            return _named(said, named[0], "Is named {}", MemoryKind.FACT) + beside
     if clause.lemma == "call" and not clause.past:
         if not any(o.lower == "me" for o in children(said, head, "dobj")) or children(said, head, "mark"):
             return []  # "if you call me Sam, ...": supposed, not asked for
