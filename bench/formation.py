@@ -10,7 +10,7 @@
     python -m bench.formation --part fresh5       # plain chats written after rules/7, reported on only
     python -m bench.formation --part fresh6       # plain chats written after rules/9, reported on only
     python -m bench.formation --part fresh7       # plain chats written after rules/12, reported on only
-    python -m bench.formation --part fresh8       # plain chats written after rules/13 (developed on since rules/15)
+    python -m bench.formation --part fresh8       # plain chats written after rules/13, developed on
     python -m bench.formation --part fresh9       # plain chats written after rules/14, reported on only
     python -m bench.formation --extractor llm --sessions 4 --cache /tmp/llm.jsonl
                                                   # a model (LORE_LLM_*), on a sample of sessions

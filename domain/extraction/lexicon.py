@@ -5,6 +5,8 @@ these lists what its words are."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(w.replace("_", " ") for w in text.split())
@@ -45,8 +47,32 @@ tattooist chauffeur warden ranger postwoman servant rancher zookeeper groomer re
 footballer cricketer jockey ecologist botanist zoologist epidemiologist barrister notary merchandiser
 owner vicar chaplain imam headteacher headmaster headmistress dean registrar paramedic attendant
 sound_engineer supervisor storekeeper shopkeeper stocker picker packer welder machinist
-dev
+dev tuner
 """)
+# Endings only an occupation has ("a hydrologist", "a mortician", "a choreographer"); a known
+# occupation with a word before it, written as one, is one too ("a hydrogeologist", "a songwriter",
+# "a neurosurgeon") — but not an owner of something ("a homeowner").
+_OCCUPATION_ENDINGS = ("ologist", "ician", "grapher")
+_NOT_COMPOUNDED = frozenset({"owner", "buyer"})
+
+
+@lru_cache(maxsize=1)
+def _compounded() -> tuple[str, ...]:
+    return tuple(w for w in OCCUPATIONS if len(w) >= 5 and w.isalpha() and w not in _NOT_COMPOUNDED)
+
+
+def an_occupation(lemma: str) -> bool:
+    """Whether a noun's lemma names an occupation."""
+    word = lemma.lower()
+    if word in OCCUPATIONS:
+        return True
+    if not word.isalpha() or len(word) < 7:
+        return False
+    if word.endswith(_OCCUPATION_ENDINGS):
+        return True
+    return any(word.endswith(job) and len(word) - len(job) >= 3 for job in _compounded())
+
+
 # How a person stands to someone they name ("my sister Anna"); the single ones fill a slot.
 FAMILY = _words("""
 wife husband partner girlfriend boyfriend fiance fiancee fiancé fiancée spouse mother mom mum mommy
@@ -191,6 +217,7 @@ epinephrine ventolin salbutamol albuterol humira ozempic wegovy mounjaro zoloft 
 valium ritalin adderall concerta antacid antacids laxative laxatives probiotic probiotics steroid
 steroids hydrocortisone cortisone nicotine-patch patches painkiller painkillers beta-blocker
 beta-blockers blood-thinner blood-thinners
+methylphenidate concerta vyvanse elvanse lisdexamfetamine dexamfetamine colchicine febuxostat
 """)
 # A child said by sex ("our boy Kofi", "two girls"): the relation it is.
 CHILD_BY_SEX = {"boy": "son", "girl": "daughter"}
@@ -228,7 +255,10 @@ MEDICINE_ENDINGS = (
     "ovir",
 )
 # Habits a person gives up for their health: "I quit smoking", "I stopped drinking".
-GIVEN_UP = _words("smoking smoke drinking alcohol booze coffee caffeine sugar vaping cigarettes soda meat")
+GIVEN_UP = _words("""
+smoking smoke drinking alcohol booze coffee caffeine sugar vaping cigarettes soda meat vape vapes
+snus weed cannabis gambling fags ciggies cigs smokes
+""")
 # What one eats and drinks, given up or cut down on: "I've cut out sugary drinks".
 FOODS = _words("""
 drink drinks soda sugar meat dairy gluten bread carbs carbohydrates alcohol wine beer chocolate sweets

@@ -156,23 +156,32 @@ def typed_plainly(text: str) -> str:
     """A chat line as a parser trained on edited text reads it best: not shouted (`unshouted`),
     "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo), "dont",
     "ive", "hes" with their apostrophes, "name's" written "name is", "my gf" as "my girlfriend",
-    "w/ my partner" as "with my partner", "10 yrs" as "10 years", and a month beside its day with
-    its capital ("before 30 april", "june 5th": lower case, the parser misses the date)."""
+    "w/ my partner" as "with my partner", "10 yrs" as "10 years", "yday" as "yesterday", and a month
+    beside its day with its capital ("before 30 april", "june 5th": lower case, the parser misses the
+    date)."""
     text = _UNAPOSTROPHED_WORD.sub(_apostrophed, unshouted(text))
     text = _DAY_OF_MONTH.sub(_month_capitalised, text)
     text = _PARTNER_SHORT.sub(lambda m: f"{m.group(1)} {_PARTNERS[m.group(2).lower()]}", text)
     text = _WITH_SHORT.sub("with", text)
+    text = _DAY_SHORT.sub(lambda m: _DAYS_SHORTENED[m.group(1).lower()], text)
     text = _UNIT_SHORT.sub(lambda m: m.group(1) + _UNITS[m.group(2).lower().rstrip("s")]
-                           + ("" if m.group(1).strip() in ("1", "a", "one") else "s"), text)
+                           + ("" if m.group(1).strip().lower() in _ONE else "s"), text)
     return _NAME_IS.sub(r"\1 is", _IM.sub("I'm", _LONE_I.sub("I", text)))
 
 
 # "for 10 yrs", "2 wks ago": a unit of time as chat shortens it, after its number
 _UNITS = {"yr": "year", "mth": "month", "mo": "month", "wk": "week", "hr": "hour", "min": "minute"}
-_UNIT_SHORT = re.compile(r"(\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of) ?)"
+_ONE = frozenset({"1", "a", "one", "next", "last", "this", "per", "every"})
+_UNIT_SHORT = re.compile(r"(\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of"
+                         r"|next|last|this|per|every) ?)"
                          r"(yrs?|mths?|mos|wks?|hrs?|mins)\b", re.IGNORECASE)
 # "live in Leeds w my partner", "w/ the kids": "with" as chat shortens it, before whom
 _WITH_SHORT = re.compile(r"(?<![\w/])w/?(?= (?:my|our|his|her|their|the|a|an|me|him|them|us)\b)")
+# "yday", "tmrw": a day as chat shortens it
+_DAYS_SHORTENED = {"yday": "yesterday", "yest": "yesterday", "ystday": "yesterday", "tmrw": "tomorrow",
+                   "tmr": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow", "2moro": "tomorrow",
+                   "2morrow": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight"}
+_DAY_SHORT = re.compile(r"(?<![\w'’])(" + "|".join(_DAYS_SHORTENED) + r")(?![\w'’])", re.IGNORECASE)
 # "my gf", "our bf": a partner as chat shortens the word, after whose partner it is
 _PARTNERS = {"gf": "girlfriend", "bf": "boyfriend"}
 _PARTNER_SHORT = re.compile(r"\b(my|our|his|her|your|their|My|Our|His|Her|Your|Their) (gf|bf|GF|BF)\b")

@@ -34,7 +34,10 @@ def _elided(sentence: Sentence) -> str | None:
     if _named_ones_listed(sentence, root):
         return "I have"
     if any(c.dep in _SUBJECTS for c in sentence.children(root.i)):
-        return None
+        opening = _opening_verb(sentence, root)
+        if opening is None:
+            return None
+        root = opening
     if _unable_first(words, root, sentence):
         return "I"  # "cant eat nuts, allergic": no order says "can't"
     first = _verb_first(words, root)
@@ -77,7 +80,9 @@ def _of_oneself(sentence: Sentence, verb: Word) -> bool:
     lemma = verb.lemma.lower()
     own = sentence.children(verb.i)
     if lemma == "quit":
-        return any(c.dep in ("dobj", "xcomp") and (c.tag == "VBG" or c.lower in lex.GIVEN_UP) for c in own)
+        quit_things = lex.GIVEN_UP | lex.FOODS
+        return any(c.dep in ("dobj", "xcomp") and (c.tag == "VBG" or c.lower in quit_things
+                                                   or c.lemma.lower() in quit_things) for c in own)
     if lemma not in ("live", "work"):
         return False
     for prep in own:
@@ -117,6 +122,21 @@ def _named_ones_listed(sentence: Sentence, root: Word) -> bool:
     return any(c.dep in ("appos", "conj") and c.pos == "PROPN" for c in sentence.children(root.i))
 
 
+def _opening_verb(sentence: Sentence, root: Word) -> Word | None:
+    """ "quit energy drinks this week, dr said no monsters": a line that opens with a verb with no
+    subject, in a part of its own before a comma, and goes on with a subject of its own: the first
+    part is the person's, with the subject chat left out."""
+    first = next((w for w in sentence.words if w.dep not in _BEFORE), None)
+    if first is None or first.pos != "VERB" or first.i >= root.i or first.dep not in (
+            "ccomp", "advcl", "conj", "parataxis"):
+        return None
+    if any(c.dep in _SUBJECTS for c in sentence.children(first.i)):
+        return None
+    end = max(w.i for w in sentence.subtree(first.i))
+    after = sentence.words[end + 1] if end + 1 < len(sentence.words) else None
+    return first if after is not None and after.text in (",", ";", "-", "–", "—") else None
+
+
 def _verb_first(words: Sequence[Word], root: Word) -> Word | None:
     """The first word of the verb, when only punctuation and small words come before it."""
     for word in words:
@@ -148,11 +168,21 @@ def with_subjects(parsed: list[list[Sentence]], parser: Parser) -> list[list[Sen
 
 def _restored(sentence: Sentence, subject: str) -> str:
     """The sentence from its verb on, with the subject before it: "- doing a degree" -> "I'm
-    doing a degree" (what came before the verb was a bullet or a small word: "also", "just")."""
+    doing a degree" (what came before the verb was a bullet or a small word: "also", "just"). A
+    first part that lost its subject before a part that has one ends where its comma was, a
+    sentence of its own: the parser would otherwise hang the first part's words on the second's."""
     words = sentence.words
     start = next(w.i for w in words if w.dep not in _BEFORE or w.lower == "been" or w.dep == "ROOT")
     kept = [w for w in words[:start] if w.dep in ("advmod", "npadvmod") and w.pos != "PUNCT"]
-    rest = "".join(w.text + w.space for w in words[start:]).strip()
+    root = next((w for w in words if w.dep == "ROOT"), None)
+    opening = _opening_verb(sentence, root) if root is not None else None
+    if opening is not None:
+        end = max(w.i for w in sentence.subtree(opening.i))
+        first = "".join(w.text + w.space for w in words[start:end + 1]).strip()
+        second = "".join(w.text + w.space for w in words[end + 2:]).strip()
+        rest = f"{first}. {second[:1].upper()}{second[1:]}"
+    else:
+        rest = "".join(w.text + w.space for w in words[start:]).strip()
     verb = rest[:1].lower() + rest[1:]
     extra = "".join((w.text if w.pos == "PROPN" else w.lower) + " " for w in kept)
     return f"{subject} {extra}{verb}"

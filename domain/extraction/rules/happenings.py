@@ -152,6 +152,9 @@ def event(said: Said) -> list[Candidate]:
     if _an_outing(said) and clause.asserted and clause.past and said.when():  # "we went camping last weekend"
         return one(candidate(said, MemoryKind.EVENT, "outing", said.text(), valid_from=said.when(),
                              confidence=0.75))
+    offered = _offered_me(said)
+    if offered:
+        return offered
     if clause.person not in ("i", "we") or not clause.asserted or not clause.past:
         return []
     if lemma in lex.ARRANGING and any(d.when.moment().date() > said.at.date() for d in said.dated):
@@ -220,6 +223,12 @@ def event(said: Said) -> list[Candidate]:
              for x in children(said, clause.head, "xcomp", "advcl"))):
         known = True  # "I signed up for the HVAC certificate", "registered for a pottery class",
         # "signed up to volunteer at the food bank"
+    if lemma == "apply" and any(
+        (p.lower == "for" and any(_a_step_named(said, w) for w in children(said, p, "pobj")))
+        or (p.lower == "to" and any(w.pos == "PROPN" for w in said.sentence.subtree(p.i)))
+        for p in children(said, clause.head, "prep")
+    ):
+        known = True  # "I've applied to Straits Air", "applied internally for a fraud analyst job"
     if lemma in ("hand", "give", "put") and any(
         o.lemma.lower() in ("notice", "resignation") for o in objects
     ):
@@ -238,6 +247,13 @@ def event(said: Said) -> list[Candidate]:
     ends = ("employer", "job_title") if lost or left else ("partner",) if _divorced(said, lemma) else ()
     slot, value = ("job_title", title) if title else ("employer", employer) if employer else (None, None)
     text = said.text()
+    if lemma == "apply":  # "Bit of news, I've applied for a theatre porter job, better hours"
+        applied = [w for p in children(said, clause.head, "prep") if p.lower in ("for", "to")
+                   for w in said.sentence.subtree(p.i)]
+        applied += [w for w in clause_words(clause) if w not in applied
+                    and any(d.first <= w.i <= d.last for d in said.dated)]
+        applied.sort(key=lambda w: w.i)
+        text = "Applied " + said.text(words=applied)[:1].lower() + said.text(words=applied)[1:]
     if lemma == "get" and text.startswith(("Has got ", "Have got ")):
         text = "Got " + text.split(" ", 2)[2]  # "I've got a job as a barista": got it, not has it
     found = [candidate(said, MemoryKind.EVENT, lemma, text, valid_from=said.when(), confidence=0.8,
@@ -251,6 +267,65 @@ def event(said: Said) -> list[Candidate]:
                                attribute="employer", value=employer, entities=(employer,),
                                valid_from=said.when(), confidence=0.8))
     return [f for f in found if f]
+
+
+# What one applies for that is a step in one's life: "applied for a job", "for a visa", "for a PhD".
+_APPLIED_FOR = frozenset({"job", "position", "role", "post", "course", "visa", "mortgage", "grant",
+                          "scholarship", "place", "programme", "program", "masters", "master", "phd",
+                          "citizenship", "residency", "loan", "apprenticeship", "internship", "promotion",
+                          "degree", "fellowship", "transfer"})
+# What one is offered that changes one's life: "they offered me the job".
+_OFFERED = frozenset({"job", "position", "role", "post", "place", "contract", "promotion", "scholarship",
+                      "internship", "apprenticeship", "fellowship", "transfer", "partnership"})
+
+
+def _a_step_named(said: Said, word: Word) -> bool:
+    """ "a visa", "a fraud analyst job", "a job at Tesco": a step in one's life applied for, said so
+    that it is known later ("the job", "a job": which, the chat said before)."""
+    if word.lemma.lower() not in _APPLIED_FOR:
+        return False
+    if word.lemma.lower() not in _JOBS:
+        return True
+    return bool(children(said, word, "compound", "amod", "prep"))
+
+
+def _offered_me(said: Said) -> list[Candidate]:
+    """ "Lowrie & Baird offered me a job as accounts assistant", "they offered me the job": what the
+    person was offered (by whom, when named), as it happened to them."""
+    clause = said.clause
+    if clause.lemma != "offer" or not clause.past or clause.negated or clause.asked or clause.supposed \
+            or clause.reported:
+        return []
+    passive = clause.person in ("i", "we") and clause.head.tag == "VBN" and any(
+        a.lemma.lower() == "be" for a in children(said, clause.head, "auxpass"))  # "I've been offered"
+    to_me = any(w.lower in ("me", "us") for w in children(said, clause.head, "dative", "dobj"))
+    if not passive and not to_me:
+        return []
+    offer = next((o for o in children(said, clause.head, "dobj") if o.lemma.lower() in _OFFERED), None)
+    if offer is None:
+        return []
+    # what, where ("a post on the maternity ward at UNN") and when
+    words = [*said.sentence.subtree(offer.i),
+             *(w for p in children(said, clause.head, "prep") for w in said.sentence.subtree(p.i))]
+    words += [w for w in clause_words(clause) if w not in words and any(
+        d.first <= w.i <= d.last for d in said.dated)]
+    words.sort(key=lambda w: w.i)
+    # by whom, when the subject names them ("big news, a solar company in Accra, SunVolt Ghana": from
+    # what the subject is on, not what was said before it)
+    subject = clause.subject
+    by: list[Word] = []
+    if subject is not None and not passive:
+        by = [w for w in said.sentence.subtree(subject.i) if w.pos != "PUNCT" or w.text in (",", ":")]
+        comma = next((n for n, w in enumerate(by) if w.text in (",", ":")), None)
+        if comma is not None and not any(w.pos == "PROPN" and w.text[:1].isupper() for w in by[:comma]):
+            by = by[comma + 1:]  # "big news, a solar company in Accra": what it is, after the comma
+        by = by if any(w.pos == "PROPN" and w.text[:1].isupper() for w in by) else []
+    def inside(part: list[Word]) -> str:
+        written = said.text(words=part)
+        return written if part[0].pos == "PROPN" else written[:1].lower() + written[1:]
+
+    text = "Was offered " + inside(words) + (" by " + inside(by) if by else "")
+    return one(candidate(said, MemoryKind.EVENT, "offered", text, valid_from=said.when(), confidence=0.75))
 
 
 def _divorced(said: Said, lemma: str) -> bool:
@@ -341,12 +416,12 @@ def _job_got(said: Said, lemma: str, objects: list[Word]) -> str | None:
         return None
     as_what = [o for p in children(said, objects[0], "prep") if p.lower == "as"
                for o in children(said, p, "pobj")]
-    if as_what and as_what[0].lemma.lower() in lex.OCCUPATIONS:
+    if as_what and lex.an_occupation(as_what[0].lemma):
         words = [w for w in said.sentence.subtree(as_what[0].i)
                  if w.i <= as_what[0].i and w.dep in ("compound", "amod") or w is as_what[0]]
         return " ".join(w.lower for w in sorted(words, key=lambda w: w.i))
     title = [w for w in said.sentence.children(objects[0].i) if w.dep == "compound" and w.pos == "NOUN"]
-    if not title or title[-1].lemma.lower() not in lex.OCCUPATIONS:
+    if not title or not lex.an_occupation(title[-1].lemma):
         return None  # "the dream job", "a summer job": what kind of job, not what one is
     words = [w for t in title for w in said.sentence.subtree(t.i) if w.dep in ("compound", "amod") or w is t]
     return " ".join(w.lower for w in sorted(words, key=lambda w: w.i))
@@ -371,7 +446,7 @@ def _promoted_to(said: Said, lemma: str) -> str | None:
                 break
             continue
         title.append(word)
-    if not title or len(title) > 4 or (title[-1].lemma.lower() not in lex.OCCUPATIONS
+    if not title or len(title) > 4 or (not lex.an_occupation(title[-1].lemma)
                                        and title[-1].lower != "lead"):
         return None
     return " ".join(w.lower for w in title)
@@ -497,6 +572,11 @@ _OCCASIONS = frozenset(
         "viewing",
         "defence",
         "defense",
+        "check",
+        "checkup",
+        "check-up",
+        "scan",
+        "hearing",
         "exhibition",
         "show",
         "festival",
@@ -526,9 +606,11 @@ def plan(said: Said) -> list[Candidate]:
         for d in said.dated
         if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
     ]
-    if not ahead or not dated or (clause.lemma not in _PLANNED and not arranged and not outing):
+    # "I've got a sim check on the 20th": had, as "I have ..."
+    lemma = "have" if clause.has_got and clause.lemma == "get" else clause.lemma
+    if not ahead or not dated or (lemma not in _PLANNED and not arranged and not outing):
         return []
-    if clause.lemma == "get" and clause.head.tag != "VBG":
+    if lemma == "get" and clause.head.tag != "VBG":
         return []  # "we're getting a puppy on Friday" is a plan; "we get the keys on the 25th": of what?
     taken = {i for d in dated for i in range(d.first, d.last + 1)}
     after = [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]
@@ -553,7 +635,7 @@ def plan(said: Said) -> list[Candidate]:
         p.lower == "to" and children(said, p, "pobj") for p in children(said, clause.head, "prep"))
     medic = clause.lemma == "see" and any(
         o.lemma.lower() in lex.MEDICS for o in children(said, clause.head, "dobj"))
-    if clause.lemma in ("have", "take", "see", "play", "sit") and not (
+    if lemma in ("have", "take", "see", "play", "sit") and not (
         occasion or time_off or outing or medic
     ):
         return []

@@ -77,7 +77,7 @@ _STAR_SIGNS = frozenset({"aries", "taurus", "gemini", "virgo", "libra", "scorpio
 def _job_beside_the_name(said: Said, name: Word) -> list[Candidate]:
     """ "I'm Ivy, a freelance writer": what they do, said beside the name they give."""
     for job in children(said, name, "appos"):
-        if job.pos != "NOUN" or job.lemma.lower() not in lex.OCCUPATIONS:
+        if job.pos != "NOUN" or not lex.an_occupation(job.lemma):
             continue
         words = [w for w in said.sentence.subtree(job.i) if w.pos != "PUNCT" and w.dep != "prep"
                  and w.head == job.i or w is job]
@@ -366,7 +366,7 @@ def work(said: Said) -> list[Candidate]:
     preps = children(said, clause.head, "prep")
     # "working like a cook": "as", as a learner of English may say it, when a job follows
     role = next((p for p in preps if p.lower == "as" or (p.lower == "like" and any(
-        o.lemma.lower() in lex.OCCUPATIONS for o in children(said, p, "pobj")))), None)
+        lex.an_occupation(o.lemma) for o in children(said, p, "pobj")))), None)
     inside = clause_words(clause)
     where = next(
         (p for by in (("at", "for"), ("with",)) for p in inside
@@ -489,6 +489,16 @@ def _with_someone(said: Said, prep: Word) -> bool:
         for w in under
     ) or (bool(under) and all(w.pos == "PROPN" for w in under if w.dep == "pobj")
           and not any(w.ent for w in under))  # a bare name no one took for a company: "with Efua"
+
+
+def _with_an_organisation(said: Said, prep: Word) -> bool:
+    """ "a nurse with the NHS", "a hydrogeologist with Kalahari Water Surveys": the organisation one
+    is a job "with" employs one (not "a teacher with two kids", "a nurse with Tom", "with a
+    charity")."""
+    if prep.lower != "with" or _with_someone(said, prep):
+        return False
+    inside = {w.i for w in said.sentence.subtree(prep.i)}
+    return any(kind == "ORG" and words[0].i in inside for kind, words in said.sentence.entities())
 
 
 def _without_the(name: str) -> str:
@@ -676,7 +686,7 @@ def _listed_complements(said: Said) -> list[Word]:
     # "I'm 34 and a nurse": the parser may join the second to the verb
     listed += [c for c in children(said, said.clause.head, "conj")
                if c.pos in ("NOUN", "NUM") and c.i > first.i]
-    jobs = [w for w in listed if w.pos == "NOUN" and w.lemma.lower() in lex.OCCUPATIONS]
+    jobs = [w for w in listed if w.pos == "NOUN" and lex.an_occupation(w.lemma)]
     if len(listed) < 2 or len(jobs) > 1 or not all(w.pos == "NUM" or w in jobs for w in listed):
         # "a fan of Bach as well as of modern music": one liking; "a teacher and a nurse": one
         # job slot cannot hold two, the memory stays as said
@@ -733,7 +743,7 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
             p.lower in ("of", "at") for p in children(said, word, "prep"))
         if (
             (word.dep in ("attr", "conj", "appos") and word.pos == "NOUN" or bare_title)
-            and (word.lemma.lower() in lex.OCCUPATIONS or heads)
+            and (lex.an_occupation(word.lemma) or heads)
             and not any(c.lower in ("fan", "bit") for c in children(said, word))
         ):
             phrase = [
@@ -861,7 +871,8 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
         p for p in [*children(said, job, "prep"), *children(said, said.clause.head, "prep")] if p.i > job.i
     ]
     preps += [q for p in preps for o in children(said, p, "pobj") for q in children(said, o, "prep")]
-    employer_prep = next((p for p in preps if p.lower in ("at", "for")), None)
+    employer_prep = next((p for p in preps if p.lower in ("at", "for") or _with_an_organisation(said, p)),
+                         None)
     if job.lemma.lower() in ("student", "undergrad", "undergraduate", "pupil", "trainee"):
         employer_prep = None
     employer = None
@@ -889,9 +900,11 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
         if employer and employer_prep is not None
         else []
     )
-    found = [
-        candidate(said, MemoryKind.FACT, "job", said.text(drop=drop), attribute="job_title", value=title)
-    ]
+    text = said.text(drop=drop)
+    if text.startswith(f"Is {title}") and not children(said, job, "det", "poss") and job.tag == "NN":
+        # "I am piano tuner": a learner of English leaves the article out
+        text = f"Is {'an' if title[:1] in 'aeiou' else 'a'} {text[3:]}"
+    found = [candidate(said, MemoryKind.FACT, "job", text, attribute="job_title", value=title)]
     if employer:
         found.append(
             candidate(

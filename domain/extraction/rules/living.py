@@ -325,6 +325,40 @@ def _when_told(said: Said) -> datetime | None:
     return None
 
 
+def _up_to_a_dose(said: Said) -> list[Word] | None:
+    """ "started methylphenidate yday, 10mg, kinda wired": what was taken, and a dose said after a
+    comma, without what follows (how it feels today); the clause's words where no dose is said so."""
+    words = said.sentence.words
+    commas = [w.i for w in words if w.text == "," and w.i > said.clause.head.i]
+    if not commas or commas[0] + 2 >= len(words):
+        return None
+    number, unit = words[commas[0] + 1], words[commas[0] + 2]
+    if number.pos != "NUM" or unit.lower not in ("mg", "mcg", "ml", "g", "iu"):
+        return None
+    kept = [w for w in clause_words(said.clause) if w.i < commas[0] and w.dep != "punct"]
+    return [*kept, number, unit] if kept else None
+
+
+_DOSE_LAST = re.compile(r"^(?P<verb>\w+(?: taking)?) (?P<what>\S+)(?P<rest> .*?) "
+                        r"(?P<dose>\d+ ?(?:mg|mcg|ml|g|iu))$",
+                        re.IGNORECASE)
+
+
+def _dose_beside(text: str) -> str:
+    """ "Started sertraline on 13 March 2026 50mg" as "Started sertraline 50mg on 13 March 2026"."""
+    m = _DOSE_LAST.match(text)
+    return f"{m['verb']} {m['what']} {m['dose']}{m['rest']}" if m else text
+
+
+def _misread_right_after(said: Said, verb: Word) -> list[Word]:
+    """ "I started sertraline yesterday": a medicine right after the verb that the small parser read
+    as an adverb or adjective of it, not as what it took."""
+    words = said.sentence.words
+    after = words[verb.i + 1] if verb.i + 1 < len(words) else None
+    return [after] if after is not None and after.head == verb.i and after.dep in ("advmod", "amod",
+                                                                                   "npadvmod") else []
+
+
 def is_medicine(word: Word, said: Said | None = None) -> bool:
     """A medicine, or a noun phrase headed by one's compound ("vitamin D", "iron tablets")."""
     lower = word.lemma.lower()
@@ -375,16 +409,31 @@ def _medic_verdict(said: Said) -> list[Candidate]:
         return []
     if any(c.dep in ("det", "poss") and c.lower not in ("my", "the") for c in children(said, subject)):
         return []  # "a doctor on the radio says ..."
-    for found in children(said, clause.head, "dobj"):
-        injured = _injury_named(said, found)
+    # "the doctor said it's a lumbar strain", "doctor says yes, is gout" (as a learner of English
+    # may leave "it" out): the verdict in a clause of its own
+    verdicts = [a for c in children(said, clause.head, "ccomp", "conj", "parataxis")
+                if c.lemma.lower() == "be" and not children(said, c, "neg")
+                # "is asthma": the parser may take what follows for the subject
+                for a in (children(said, c, "attr", "acomp") if all(
+                    s.lower in ("it", "that", "this") for s in children(said, c, "nsubj"))
+                    else [s for s in children(said, c, "nsubj") if s.i > c.i])]
+    for found in [*children(said, clause.head, "dobj"), *verdicts]:
+        # "a torn ACL", and from a medic's verdict "a lumbar strain", "a stress fracture"
+        injured = _injury_named(said, found) or found.lemma.lower() in _INJURIES
         if injured or is_condition(found, said):
             own = {c.i for c in children(said, found, "det", "poss")}
             words = [w for w in said.sentence.subtree(found.i) if w.i not in own]
+            while words and words[0].i > 0 and (before := said.sentence.words[words[0].i - 1]).pos in (
+                    "NOUN", "ADJ", "PROPN") and before.i not in own:  # "a muscle strain", read apart
+                words.insert(0, before)
             a = "a " if injured and found.tag in ("NN", "NNP") else ""  # "a torn ACL"
             return one(candidate(said, MemoryKind.HEALTH, "condition", "Has " + a + joined(words),
                                  confidence=0.8))
     return []
 
+
+# An injury named as a noun: "a lumbar strain", "a hairline fracture".
+_INJURIES = frozenset({"strain", "sprain", "fracture", "tear", "dislocation", "rupture", "break"})
 
 # What finds what a body has: "the MRI says ...", "my bloods showed ...".
 _TESTS = frozenset({"mri", "scan", "x-ray", "xray", "test", "tests", "bloods", "result", "results",
@@ -442,8 +491,10 @@ def _obliged_to_take(said: Said) -> list[Candidate]:
     if taking is None or not any(is_medicine(o, said) or _a_dose_of_medicine(said, o)
                                  for o in children(said, taking, "dobj")):
         return []
+    # "... and do exercises": another thing to do, not the medicine
+    other = {w.i for c in children(said, taking, "conj", "cc") for w in said.sentence.subtree(c.i)}
     words = [w for w in said.sentence.subtree(taking.i) if w.i >= taking.i and w.pos != "PUNCT"
-             and not is_noise(w) and not (w.lower == "now" and w.head == taking.i)]
+             and not is_noise(w) and not (w.lower == "now" and w.head == taking.i) and w.i not in other]
     text = said.text(words=words)
     return _health(said, "medicine", "Takes " + text.split(" ", 1)[1] if " " in text else text)
 
@@ -881,11 +932,12 @@ def health(said: Said) -> list[Candidate]:
         taking = [head, *(x for x in children(said, head, "xcomp") if x.lemma.lower() in ("take", "use"))]
         if lemma in ("take", "start", "use") and any(
             is_medicine(o, said) or _a_dose_of_medicine(said, o)
-            for verb in taking for o in children(said, verb, "dobj")
+            for verb in taking for o in [*children(said, verb, "dobj"), *_misread_right_after(said, verb)]
         ):
             if lemma == "start" and not clause.past:
                 return []
-            return _health(said, "medicine", said.text(), said.when() if lemma == "start" else None)
+            return _health(said, "medicine", _dose_beside(said.text(words=_up_to_a_dose(said))),
+                           said.when() if lemma == "start" else None)
         hurt = objects[0] if objects else None  # "my hamstring playing football": the parser's compound
         if hurt is not None and hurt.lemma.lower() not in lex.BODY_PARTS:
             hurt = next((c for c in children(said, hurt, "compound") if c.lemma.lower() in lex.BODY_PARTS),

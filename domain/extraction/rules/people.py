@@ -27,6 +27,8 @@ def _named(said: Said, word: Word) -> str | None:
     """The name given to a relative or a pet: "my sister Anna", "a dog named Biscuit", "my boss,
     Grace Hopper", "my physio is called Dr. Okafor"."""
     sentence = said.sentence
+    if (called := _someone_called(sentence, word)) is not None:
+        return called.text.capitalize() if called.text.islower() else called.text
     for child in sentence.children(word.i):
         if (
             child.dep == "appos"
@@ -92,6 +94,39 @@ def _named(said: Said, word: Word) -> str | None:
     return None
 
 
+# Who is over the person at work, said without "my" as often as with it.
+_OVER_ONE = frozenset({"boss", "manager", "supervisor"})
+# The kind of person someone is said to be before their name is given.
+_SOMEONE = frozenset({"guy", "man", "woman", "lady", "bloke", "girl", "boy", "fella", "fellow", "chap",
+                      "dude", "gal", "person"})
+
+
+def _someone_called(sentence: Sentence, word: Word) -> Word | None:
+    """The name in "my manager's a guy named Dev", "boss up here is a woman called Priya", "my new
+    neighbour is a lovely old man called Ted": what kind of person one of theirs is, then their name
+    (which after "named" or "called" is a name however it is typed). Read along the words, which the
+    parser often gets wrong ("manager's" taken for a possessive). Not "was" (someone they had)."""
+    words = sentence.words
+    at = word.i + 1
+    while at < len(words) and words[at].pos == "ADV":  # "boss up here is ..."
+        at += 1
+    if at >= len(words) or words[at].lower not in ("is", "'s", "’s"):
+        return None
+    at += 1
+    if at >= len(words) or words[at].lower not in ("a", "an"):
+        return None
+    at += 1
+    while at < len(words) and words[at].pos == "ADJ":
+        at += 1
+    if at + 2 >= len(words) or words[at].lemma.lower() not in _SOMEONE:
+        return None
+    if words[at + 1].lower not in ("named", "called"):
+        return None
+    name = words[at + 2]
+    return name if name.text.isalpha() and name.pos in ("PROPN", "NOUN") and name.lower not in (
+        "something", "someone") else None
+
+
 def _named_here(sentence: Sentence, word: Word) -> bool:
     """Whether a name comes right after the noun ("our boy Kofi")."""
     after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
@@ -119,6 +154,21 @@ def _a_name_read_as_noun(word: Word) -> bool:
     """A name the small model does not know, read as a noun: written with one capital ("Saoirse",
     "Biscuit"), which inside a sentence only a name has."""
     return word.pos == "NOUN" and word.text[:1].isupper() and word.text[1:].islower()
+
+
+def _a_name_typed_in_lower_case(sentence: Sentence, word: Word, name: str) -> bool:
+    """ "my gf maya is doing the groceries", "our dog bruno ate my boots": a name right after the
+    word for who or what it is, read by the parser as a name, in a sentence typed in lower case
+    (where no name has its capital). Not a word of a sentence written with capitals ("my
+    girlfriend really likes it"), nor one the parser reads as anything but a name."""
+    after = sentence.words[word.i + 1] if word.i + 1 < len(sentence.words) else None
+    if after is None or after.text != name or after.pos != "PROPN":
+        return False
+    if not name.isalpha() or not name.islower():
+        return False
+    first = next((w for w in sentence.words if w.text[:1].isalpha()), None)
+    capitals = [w for w in sentence.words if w.text[:1].isupper() and w.text != "I"]
+    return first is not None and (first.text[:1].islower() or (first.text == "I" and not capitals))
 
 
 def _named_then_i(sentence: Sentence, word: Word, name: Word) -> bool:
@@ -475,12 +525,17 @@ def people(
                     confidence=0.8,
                 )
             )
+        # "the supervisor's a bloke called Wayne": the one over the person at work, whose else
+        mine = mine or (relation in _OVER_ONE and _someone_called(sentence, word) is not None and all(
+            c.lower == "the" for c in sentence.children(word.i) if c.dep in ("det", "poss")))
         # "a dog called Rex" we got, "I have a daughter named Mia": theirs, said with "a"
         if not mine and ((pet is None and relation not in lex.FAMILY)
                          or not any(c.lower in ("a", "an") for c in sentence.children(word.i))
                          or not _got_now(sentence, word)):
             continue
         name = _named(said, word)
+        if name and _a_name_typed_in_lower_case(sentence, word, name):
+            name = name.capitalize()  # "my gf maya is ...", "our dog bruno ate ...", as chat types it
         if not name or name.lower() in ("i", "me") or not name[:1].isupper():
             continue
         holder = sentence.words[word.head] if word.dep in ("nsubj", "compound") else None
@@ -810,8 +865,8 @@ def relative(said: Said) -> list[Candidate]:
             return []
     assert word is not None
     relation = word.lemma.lower()
-    if relation not in lex.OWN_PEOPLE | lex.CASUAL:
-        return []
+    if relation not in lex.OWN_PEOPLE | lex.CASUAL or _someone_called(sentence, word) is not None:
+        return []  # "my neighbour is a man called Ted": a name given, which `people` keeps
     if relation in lex.CASUAL and name is None:
         return []  # "my flatmate is a vet": said in passing; "my friend Dave lives in Brighton" is kept
     after = [w for w in clause_words(clause) if w.i > clause.head.i]

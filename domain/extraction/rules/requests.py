@@ -56,7 +56,7 @@ def reminder(said: Said) -> list[Candidate]:
             None,
         )
     if task is None:
-        return _what_came_before(said)
+        return _what_came_before(said) or _said_beside(said)
     words = [
         w
         for w in said.sentence.subtree(task.i)
@@ -67,6 +67,42 @@ def reminder(said: Said) -> list[Candidate]:
     words += [w for p in children(said, clause.head, "prep") if p.lower == "about" and p.i > task.i
               for w in said.sentence.subtree(p.i)]
     return _task(said, sorted(words, key=lambda w: w.i))
+
+
+def _said_beside(said: Said) -> list[Candidate]:
+    """ "please remind me, on the 12th I must tune the Steinway": the errand in a clause of its own
+    that the request hangs on, the person's duty ("I must", "I have to", "I need to"); "remind me
+    physio is thurs 18th at 7.30am": a thing on a day, said after the request."""
+    sentence, head = said.sentence, said.clause.head
+    duty = sentence.words[head.head] if head.dep == "advcl" else None
+    if duty is not None and duty.pos == "VERB" and any(
+            c.dep == "nsubj" and c.lower == "i" for c in sentence.children(duty.i)) and any(
+            c.dep == "aux" and c.lower in ("must", "'ll", "will") for c in sentence.children(duty.i)):
+        mine = {w.i for w in sentence.subtree(head.i)}
+        words = [w for w in sentence.subtree(duty.i) if w.i not in mine and w.pos != "PUNCT"
+                 and not (w.head == duty.i and w.dep in ("nsubj", "aux"))]
+        if said.due() is None:
+            return []
+        return [_day_after(found) for found in _task(said, words)]
+    for thing in children(said, head, "ccomp"):
+        subject = next(iter(children(said, thing, "nsubj")), None)
+        if thing.lemma.lower() != "be" or subject is None or subject.pos not in ("NOUN", "PROPN"):
+            continue
+        words = [w for w in said.sentence.subtree(thing.i) if w is not thing and w.pos != "PUNCT"]
+        return _errand(said, words)
+    return []
+
+
+_DAY_FIRST = re.compile(r"^(On|By) (\d{1,2} [A-Z][a-z]+ \d{4}|[A-Z][a-z]+day) (?P<rest>.+)$")
+
+
+def _day_after(found: Candidate) -> Candidate:
+    """ "On 12 March 2026 tune the Steinway" written as a to-do is: "Tune the Steinway on 12 March 2026"."""
+    day = _DAY_FIRST.match(found.content)
+    if day is None:
+        return found
+    rest = day["rest"]
+    return found.model_copy(update={"content": f"{rest[:1].upper()}{rest[1:]} {day[1].lower()} {day[2]}"})
 
 
 def _task(said: Said, words: list[Word]) -> list[Candidate]:

@@ -106,7 +106,7 @@ def goal(said: Said) -> list[Candidate]:
     if clause.reported or clause.asked or clause.negated:
         return []
     if (
-        clause.person == "my"
+        (clause.person == "my" or _bare_opening(said))
         and clause.subject is not None
         and clause.subject.lemma.lower() in ("goal", "plan", "dream", "aim", "resolution")
         and lemma == "be"
@@ -161,6 +161,18 @@ def goal(said: Said) -> list[Candidate]:
     if not names_a_thing(said, task) and not any(w.pos == "PROPN" for w in task):
         return []
     return one(candidate(said, MemoryKind.GOAL, "goal", said.text(), confidence=0.8))
+
+
+def _bare_opening(said: Said) -> bool:
+    """ "goal is to save 60k by next year", "big goal now is ...": the subject opens the line with
+    no "my", as chat leaves it out (not "the goal is ...", "his goal is ...")."""
+    subject = said.clause.subject
+    if subject is None or any(c.dep in ("det", "poss") for c in children(said, subject)):
+        return False
+    first = next((w for w in said.sentence.words if w.pos not in ("PUNCT", "INTJ", "CCONJ")
+                  and w.lower not in ("so", "also", "anyway", "ok", "okay")), None)
+    opening = [w for w in said.sentence.subtree(subject.i)]
+    return first is not None and first.i == min(w.i for w in opening)
 
 
 # What one needs to do to become someone a little different is a goal, not an errand: a skill, a
