@@ -119,6 +119,8 @@ DOG_BREEDS = _words("""
 labrador lab retriever spaniel terrier beagle collie poodle greyhound whippet dachshund husky
 pug bulldog corgi schnauzer staffie staffy rottweiler doberman chihuahua cockapoo labradoodle
 cavapoo cavachon springer heeler kelpie vizsla weimaraner lurcher sheepdog westie dalmatian
+saluki shiba akita pomeranian samoyed bichon cockerpoo sprocker malamute basenji
+labradoodle goldendoodle bernedoodle shih_tzu jack_russell
 """)
 CAT_BREEDS = _words("tabby moggy ragdoll siamese sphynx")
 BREEDS = DOG_BREEDS | CAT_BREEDS

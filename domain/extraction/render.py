@@ -87,6 +87,8 @@ def _recurring(words: Sequence[Word]) -> bool:
     """ "on Tuesdays", "Wednesday mornings", "weekends": a time that comes back each week, which
     names no one day."""
     lowered = [w.lower for w in words]
+    if "ago" in lowered:
+        return False  # "2 saturdays ago": one day, counted back
     return any(
         (w.endswith("s") and w[:-1] in WEEKDAYS) or w in _PARTS_OF_DAY or w == "weekends" for w in lowered
     )

@@ -161,6 +161,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("after_tomorrow", r"(?:the )?day after tomorrow"),
         ("tomorrow", r"tomorrow(?: (?:morning|afternoon|evening|night))?"),
         ("ago", rf"{_NUM} (?P<unit>day|week|fortnight|month|year)s? ago"),
+        ("weekday_ago", rf"{_NUM} (?P<weekday>{'|'.join(WEEKDAYS)})s ago"),
         ("within", rf"in {_NUM} (?P<unit>day|week|fortnight|month|year)s?(?: time)?"),
         ("nth", r"the (?P<day>\d{1,2})(?:st|nd|rd|th)"),
         (
@@ -249,6 +250,15 @@ def _ago(m: re.Match[str], at: date, future: bool | None) -> When | None:
     if unit == "month":
         return _month(*_shift_month(at.year, at.month, -n))
     return _on(at - timedelta(days=n * _UNITS[unit]))
+
+
+def _weekday_ago(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    """ "2 saturdays ago": the second Saturday before the day it was said."""
+    n = _number(m.group("n"))
+    if n is None or n < 1:
+        return None
+    back = (at.weekday() - WEEKDAYS.index(m.group("weekday"))) % 7 or 7
+    return _on(at - timedelta(days=back + 7 * (n - 1)))
 
 
 def _within(m: re.Match[str], at: date, future: bool | None) -> When | None:
@@ -535,6 +545,7 @@ _RESOLVERS = {
     "after_tomorrow": _after_tomorrow,
     "tomorrow": _tomorrow,
     "ago": _ago,
+    "weekday_ago": _weekday_ago,
     "within": _within,
     "relative": _relative,
     "weekday": _weekday,

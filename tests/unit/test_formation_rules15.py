@@ -325,3 +325,105 @@ def test_the_errand_said_beside_a_reminder_is_the_todo(line: str, memory: str, d
 @pytest.mark.parametrize("line", ["remind me, I must call mum", "remind me my passport is somewhere"])
 def test_an_errand_beside_a_reminder_needs_a_day(line: str) -> None:
     assert not by(line, "reminder")
+
+
+# --- habits, homes, pets, and how to answer ---------------------------------------------------------
+
+
+def test_a_first_part_with_no_subject_before_another_with_none_is_the_persons_too() -> None:
+    assert ("home_city", "Dundee") in slots("living in dundee now, moved up in march")
+
+
+@pytest.mark.parametrize(
+    ("line", "on"),
+    [
+        ("I sprained my ankle 2 saturdays ago", date(2026, 5, 9)),  # said on a Wednesday
+        ("I sprained my ankle three Wednesdays ago", date(2026, 4, 29)),
+    ],
+)
+def test_a_weekday_counted_back_is_that_day(line: str, on: date) -> None:
+    hurt = one_of(line, "injury")
+    assert hurt.valid_from.date() == on
+
+
+def test_a_weekday_said_in_the_plural_is_still_every_week() -> None:
+    assert all(c.valid_from.date() == SAID_AT.date() for c in found("I swim on saturdays"))
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I started pilates in March.", "Started pilates in March 2026"),
+        ("I've started badminton, twice a week", "Has started badminton twice a week"),
+    ],
+)
+def test_a_pastime_named_as_a_thing_and_begun_is_a_habit(line: str, memory: str) -> None:
+    assert one_of(line, "habit").content == memory
+
+
+@pytest.mark.parametrize("line", ["I started the yoga video", "I'll start pilates next week",
+                                  "I started my pottery course"])
+def test_a_pastime_not_yet_begun_or_one_thing_of_it_is_no_habit(line: str) -> None:
+    assert not by(line, "habit")
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I drink about four cups of green tea a day.", "Drinks about four cups of green tea a day"),
+        ("I eat two bowls of porridge a day", "Eats two bowls of porridge a day"),
+    ],
+)
+def test_a_count_of_what_one_has_each_day_is_a_habit(line: str, memory: str) -> None:
+    assert one_of(line, "habit").content == memory
+
+
+def test_a_day_ago_is_no_count_each_day() -> None:
+    assert not by("I ate a bowl of soup a day ago", "habit")
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I've lived in this cottage since 1991.", "Has lived in this cottage since 1991"),
+        ("We've lived in our flat for twelve years.", "Has lived in their flat for twelve years"),
+    ],
+)
+def test_a_home_kept_a_long_time_is_kept(line: str, memory: str) -> None:
+    assert one_of(line, "home").content == memory
+
+
+@pytest.mark.parametrize("line", ["I've lived in a tent.", "I lived in this house as a kid."])
+def test_a_home_with_no_time_or_long_ago_is_not(line: str) -> None:
+    assert not by(line, "home")
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("We have a basenji, Tamu, he never barks.", "Has a dog named Tamu, a basenji"),
+        ("we've got a malamute called Juno", "Has a dog named Juno, a malamute"),
+    ],
+)
+def test_a_dog_named_by_its_breed_is_a_dog(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("Please answer me in Spanish, with easy words.",
+         "Wants the assistant always to answer them in Spanish with easy words"),
+        ("please you answer me in Spanish, with easy words.",  # as a learner of English may put it
+         "Wants the assistant always to answer them in Spanish with easy words"),
+        ("From now, please use imperial units.", "Wants imperial units"),  # "from now (on)"
+    ],
+)
+def test_how_to_answer_said_plainly_or_as_a_learner_says_it(line: str, memory: str) -> None:
+    assert one_of(line, "request").content == memory
+
+
+@pytest.mark.parametrize("line", ["please you answer this email for me", "answer me in Spanish this time",
+                                  "two weeks from now give me a nudge", "Please answer me."])
+def test_one_answer_asked_for_is_no_lasting_wish(line: str) -> None:
+    assert not by(line, "request")

@@ -41,6 +41,8 @@ def _elided(sentence: Sentence) -> str | None:
     if _unable_first(words, root, sentence):
         return "I"  # "cant eat nuts, allergic": no order says "can't"
     first = _verb_first(words, root)
+    if first is None and (opening := _opening_verb(sentence, root)) is not None:
+        root, first = opening, opening  # "living in Townsville now, moved up on the 22nd"
     if first is None:
         return None
     if root.tag in ("VB", "VBP") and first is root and root.lemma.lower() in lex.LIKING and _in_general(
@@ -132,9 +134,16 @@ def _opening_verb(sentence: Sentence, root: Word) -> Word | None:
         return None
     if any(c.dep in _SUBJECTS for c in sentence.children(first.i)):
         return None
-    end = max(w.i for w in sentence.subtree(first.i))
-    after = sentence.words[end + 1] if end + 1 < len(sentence.words) else None
-    return first if after is not None and after.text in (",", ";", "-", "–", "—") else None
+    return first if _opening_end(sentence, first) is not None else None
+
+
+def _opening_end(sentence: Sentence, first: Word) -> int | None:
+    """Where the opening part ends: the comma after its words (and an adverb the parser hung on the
+    next part: "living in Dundee now, ...")."""
+    at = max(w.i for w in sentence.subtree(first.i)) + 1
+    while at < len(sentence.words) and sentence.words[at].pos == "ADV":
+        at += 1
+    return at if at < len(sentence.words) and sentence.words[at].text in (",", ";", "-", "–", "—") else None
 
 
 def _verb_first(words: Sequence[Word], root: Word) -> Word | None:
@@ -176,10 +185,10 @@ def _restored(sentence: Sentence, subject: str) -> str:
     kept = [w for w in words[:start] if w.dep in ("advmod", "npadvmod") and w.pos != "PUNCT"]
     root = next((w for w in words if w.dep == "ROOT"), None)
     opening = _opening_verb(sentence, root) if root is not None else None
-    if opening is not None:
-        end = max(w.i for w in sentence.subtree(opening.i))
-        first = "".join(w.text + w.space for w in words[start:end + 1]).strip()
-        second = "".join(w.text + w.space for w in words[end + 2:]).strip()
+    cut = _opening_end(sentence, opening) if opening is not None else None
+    if cut is not None:
+        first = "".join(w.text + w.space for w in words[start:cut]).strip()
+        second = "".join(w.text + w.space for w in words[cut + 1:]).strip()
         rest = f"{first}. {second[:1].upper()}{second[1:]}"
     else:
         rest = "".join(w.text + w.space for w in words[start:]).strip()

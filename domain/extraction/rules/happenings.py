@@ -306,7 +306,8 @@ def _offered_me(said: Said) -> list[Candidate]:
         return []
     # what, where ("a post on the maternity ward at UNN") and when
     words = [*said.sentence.subtree(offer.i),
-             *(w for p in children(said, clause.head, "prep") for w in said.sentence.subtree(p.i))]
+             *(w for p in children(said, clause.head, "prep") if p.i > clause.head.i
+               for w in said.sentence.subtree(p.i))]
     words += [w for w in clause_words(clause) if w not in words and any(
         d.first <= w.i <= d.last for d in said.dated)]
     words.sort(key=lambda w: w.i)

@@ -167,6 +167,8 @@ def residence(said: Said) -> list[Candidate]:
         for prep in children(said, clause.head, "prep"):
             if prep.lower == "in":  # no one lives in an organisation: "Hackney" is a place, however tagged
                 target = place(said, prep, named=True, organisations=True) or target
+    if target is None and lemma == "live" and clause.perfect:
+        return _lived_in_a_home(said)
     if target is None:
         return _moved_out(said) if lemma in ("move", "relocate") and not _a_thing_moved(said) else []
     content = said.text(drop=[*_purpose(said), *_with_named(said)])
@@ -200,6 +202,20 @@ def residence(said: Said) -> list[Candidate]:
             valid_from=said.when(),
         )
     return [found] if found else []
+
+
+def _lived_in_a_home(said: Said) -> list[Candidate]:
+    """ "I've lived in this house since 1978", "we've lived in our flat for ten years": the home one
+    has kept that long (no city named: no slot)."""
+    clause = said.clause
+    if said.clause.past and not clause.perfect or not frequency(said):
+        return []
+    for prep in children(said, clause.head, "prep"):
+        home = next(iter(children(said, prep, "pobj")), None)
+        if prep.lower == "in" and home is not None and home.lemma.lower() in lex.HOMES and any(
+                c.lower in ("this", "my", "our", "the") for c in children(said, home, "det", "poss")):
+            return one(candidate(said, MemoryKind.FACT, "home", said.text(), confidence=0.75))
+    return []
 
 
 def _moved_out(said: Said) -> list[Candidate]:

@@ -186,6 +186,12 @@ def _taken_up(said: Said) -> list[Candidate]:
         return []
     doing = [x for x in children(said, clause.head, "xcomp")
              if x.tag == "VBG" and x.lemma.lower() in lex.HABITS]
+    # "I started yoga in January": a pastime named as a thing, begun (not "started the piano piece")
+    begun = [o for o in children(said, clause.head, "dobj") if (o.lower in lex.PASTIMES or o.lemma.lower()
+             in lex.PASTIMES) and not children(said, o, "det", "poss", "compound")]
+    if begun and not doing and (clause.past or clause.perfect):
+        return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75,
+                             valid_from=said.when()))
     if not doing:
         return []
     steady = frequency(said) or _instead(said)

@@ -292,6 +292,17 @@ def _counted(said: Said, word: Word) -> bool:
         word.pos == "NOUN" and any(c.dep == "nummod" for c in said.sentence.children(word.i)))
 
 
+def _counted_above(said: Said, word: Word) -> bool:
+    """ "three coffees a day", "five cups of tea a day": the thing counted, or what it is a count of."""
+    for _ in range(3):  # "tea" of "of" of "cups"
+        if _counted(said, word):
+            return True
+        if word.head == word.i:
+            return False
+        word = said.sentence.words[word.head]
+    return False
+
+
 def frequency(said: Said) -> bool:
     words = clause_words(said.clause)
     return (
@@ -309,7 +320,7 @@ def frequency(said: Said) -> bool:
             and said.sentence.words[w.head].lemma.lower() in ("week", "day", "month", "year")
             and w.i > 0
             and (said.sentence.words[w.i - 1].lemma.lower() in ("time", "day", "twice", "once")
-                 or _counted(said, said.sentence.words[w.i - 1]))
+                 or _counted_above(said, said.sentence.words[w.i - 1]))
             for w in words
         )
     )

@@ -303,8 +303,11 @@ def _asked_of_you(said: Said) -> bool:
     """ "can you skip the emojis and just give me straight answers": a request put as a question."""
     clause = said.clause
     head = clause.head
-    if clause.subject is None or clause.subject.lower not in ("you", "u") or head.tag != "VB":
+    if clause.subject is None or clause.subject.lower not in ("you", "u") or head.tag not in ("VB", "VBP"):
         return False
+    before = said.sentence.words[clause.subject.i - 1] if clause.subject.i > 0 else None
+    if before is not None and before.lower in ("please", "pls", "plz") and clause.subject.head == head.i:
+        return True  # "please you answer me in English": a request, as a learner of English puts it
     asking = head if clause.subject.head == head.i else said.sentence.words[clause.subject.head]
     return any(a.lower in ("can", "could", "would") and a.i < clause.subject.i
                for a in said.sentence.children(asking.i) if a.dep == "aux")
@@ -319,7 +322,8 @@ def _in_general(said: Said) -> bool:
     head = said.clause.head
     # "reply in simple English": the language one reads, asked of answers (not "write the email in
     # Spanish", one thing, nor "answer in German this time")
-    replying = head.lemma.lower() in _REPLYING and not children(said, head, "dobj")
+    replying = head.lemma.lower() in _REPLYING and not [  # "answer me in English": me is the asker
+        o for o in children(said, head, "dobj") if o.lower != "me"]
     for prep in children(said, head, "prep") if replying else []:
         if prep.lower == "in" and any(t.ent == "LANGUAGE" or t.ent == "NORP" and t.pos == "PROPN"
                                       for t in children(said, prep, "pobj")):
@@ -468,8 +472,10 @@ def standing_request(said: Said) -> list[Candidate]:
     if liked or not _imperative(said):
         return liked
     children_ = said.sentence.children(clause.head.i)
+    opening = said.sentence.text.lower().lstrip(" ,.!-")
     said_so = (
         any(w.lower in ("always", "never") for w in children_) or "from now on" in said.sentence.text.lower()
+        or opening.startswith(("from now ", "from now,"))  # "From now please ...", as a learner says it
     )
     one_thing = any(  # "give me the recipe, I cook for four": this recipe, whatever the reason
         c.dep in ("det", "nummod", "poss") and c.lower not in ("no", "any", "all", "your", "my")
