@@ -407,7 +407,19 @@ def tidy(text: str) -> str:
     if text.count("(") == text.count(")") + 1 and text.rfind("(") > text.rfind(")"):
         text += ")"  # "Sam (7) and Ella (4)": the last bracket went with the punctuation at the end
     text = re.sub(r"\bcan not\b", "cannot", text)
+    text = _clock_written(text)
     return text[:1].upper() + text[1:] if text else text
+
+
+# "7.30am", "8 o'clock in the morning": a time of day as typed
+_DOTTED_CLOCK = re.compile(r"\b(\d{1,2})\.(\d\d) ?(am|pm)\b", re.IGNORECASE)
+_OCLOCK_PART = re.compile(r"\b(\d{1,2}) o'clock in the (morning|afternoon|evening)\b")
+
+
+def _clock_written(text: str) -> str:
+    """A time of day written one way: "7.30am" as "7:30am", "8 o'clock in the morning" as "8am"."""
+    text = _DOTTED_CLOCK.sub(lambda m: f"{m[1]}:{m[2]}{m[3].lower()}", text)
+    return _OCLOCK_PART.sub(lambda m: m[1] + ("am" if m[2] == "morning" else "pm"), text)
 
 
 def leading_trimmed(words: list[Word], head: Word | None = None) -> list[Word]:

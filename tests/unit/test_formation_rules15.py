@@ -427,3 +427,15 @@ def test_how_to_answer_said_plainly_or_as_a_learner_says_it(line: str, memory: s
                                   "two weeks from now give me a nudge", "Please answer me."])
 def test_one_answer_asked_for_is_no_lasting_wish(line: str) -> None:
     assert not by(line, "request")
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("remind me the optician is on the 27th at 8.45am", "The optician on 27 May 2026 at 8:45am"),
+        ("remind me to call the council on the 27th at 9 o'clock in the morning",
+         "Call the council on 27 May 2026 at 9am"),
+    ],
+)
+def test_a_time_of_day_is_written_one_way(line: str, memory: str) -> None:
+    assert one_of(line, "reminder").content == memory
