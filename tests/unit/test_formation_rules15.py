@@ -439,3 +439,31 @@ def test_one_answer_asked_for_is_no_lasting_wish(line: str) -> None:
 )
 def test_a_time_of_day_is_written_one_way(line: str, memory: str) -> None:
     assert one_of(line, "reminder").content == memory
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("keep it brief please", "Wants answers kept brief"),
+        ("Keep it simple though.", "Wants answers kept simple"),
+        ("Be blunt and direct with me.", "Wants the assistant to be blunt and direct with them"),
+        ("be honest with me pls", "Wants the assistant to be honest with them"),
+    ],
+)
+def test_how_answers_are_to_be_kept_or_the_assistant_to_be_with_the_person(line: str, memory: str) -> None:
+    assert one_of(line, "request").content == memory
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Yes, but keep it brief, she's my boss.",  # the one message for her
+        "keep it short this time",
+        "keep it short, I'm in a rush",  # a reason that passes
+        "keep it warm in the oven",
+        "Be careful on the stairs.",
+        "be honest with me, does this jacket look bad?",  # asked of one thing
+    ],
+)
+def test_one_thing_kept_a_way_or_a_way_to_be_once_is_no_lasting_wish(line: str) -> None:
+    assert not by(line, "request")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import is_question
-from domain.extraction.render import clause_words, written_words
+from domain.extraction.render import clause_words, in_a_list, written_words
 from domain.extraction.rules.said import (
     Said,
     candidate,
@@ -251,7 +251,7 @@ _PASSING = lex.words("be have need want get go come leave wait hurry run")
 # Where a reason hangs beside a request.
 _REASONING = frozenset({"ROOT", "conj", "parataxis", "ccomp", "advcl"})
 # The words of a request that are not what is asked.
-_NOT_ASKED = lex.words("please always never do n't not don't just sure but and")
+_NOT_ASKED = lex.words("please always never do n't not don't just sure but and though tho")
 # A "not" inside what is asked stays ("algebraic notation, not descriptive").
 _NEGATIONS = lex.words("not n't never")
 # Words an imperative may open with before its verb ("sure but keep ...", "and please don't give").
@@ -481,7 +481,8 @@ def standing_request(said: Said) -> list[Candidate]:
         c.dep in ("det", "nummod", "poss") and c.lower not in ("no", "any", "all", "your", "my")
         for o in children(said, clause.head, "dobj") for c in said.sentence.children(o.i)
     )
-    lasting = said_so or _in_general(said) or _to_you(said) or (_lasting_reason(said) and not one_thing)
+    lasting = said_so or _in_general(said) or _to_you(said) or (_lasting_reason(said) and not one_thing) or (
+        _kept_in_a_style(said) or _a_way_with_me(said))
     # "do bullet points from now on": done to answers, when what is done is a part of them
     formats = clause.lemma == "do" and any(
         o.lemma.lower() in _ANSWER_PARTS | _STYLE for o in children(said, clause.head, "dobj"))
@@ -489,7 +490,7 @@ def standing_request(said: Said) -> list[Candidate]:
     particles = [w for w in children_ if w.dep == "prt" and not (
         w.lower == "on" and w.i >= 2 and said.sentence.words[w.i - 1].lower == "now"
         and said.sentence.words[w.i - 2].lower == "from")]
-    about_answers = (clause.lemma in _ANSWERING or formats) and not particles
+    about_answers = (clause.lemma in _ANSWERING or formats or _a_way_with_me(said)) and not particles
     if not lasting or not about_answers:
         return []
     words = clause_words(clause, assistant=True)
@@ -529,6 +530,10 @@ def standing_request(said: Said) -> list[Candidate]:
             text = f"Wants {named} kept {rest}" if rest else f"Wants {named}"
         else:
             text = f"{'Does not want' if negated else 'Wants'} {named} {rest}"
+    elif _a_way_with_me(said):  # "Be precise and technical with me"
+        ways = [w.lower for w in children(said, head, "acomp")]
+        ways += [c.lower for w in children(said, head, "acomp") for c in children(said, w, "conj")]
+        text = f"Wants the assistant to be {in_a_list(ways)} with them"
     else:
         body = written_words(words, [], drop_subject_agreement=False, assistant=True)
         if not body:
@@ -538,6 +543,42 @@ def standing_request(said: Said) -> list[Candidate]:
             body = f" {body} ".replace(" it ", " things ", 1).strip()
         text = f"Wants the assistant {'never to' if negated else 'always to'} {body[:1].lower()}{body[1:]}"
     return one(candidate(said, MemoryKind.PREFERENCE, "request", text, confidence=0.8))
+
+
+# How answers may be kept or the assistant be with the person: "keep it short", "be blunt with me".
+_ANSWER_STYLES = lex.words("""
+short shorter brief simple casual practical concise plain basic light friendly formal informal technical
+clear direct honest blunt precise detailed gentle positive upbeat real straightforward
+""")
+
+
+def _kept_in_a_style(said: Said) -> bool:
+    """ "keep it short", "keep it practical though": answers kept a way, asked with nothing to say it
+    is one thing's ("keep it short, she's a friend": the message for her; "this time", "for now")."""
+    clause = said.clause
+    if clause.lemma != "keep" or [o.lower for o in children(said, clause.head, "dobj")] != ["it"]:
+        return False
+    if not any(w.lower in _ANSWER_STYLES for w in children(said, clause.head, "oprd", "acomp", "xcomp")):
+        return False
+    text = said.sentence.text.lower()
+    if any(passing in text for passing in ("this time", "for now", "this one", "for today")):
+        return False
+    # a reason said beside it is weighed by `_lasting_reason` ("keep it short, I'm in a hurry"); "she's
+    # a friend": who the one thing is for
+    return not any(w.dep in ("nsubj", "nsubjpass") and w.i > clause.head.i for w in said.sentence.words)
+
+
+def _a_way_with_me(said: Said) -> bool:
+    """ "Be precise and technical with me", "be blunt with me": how the assistant is to be with the
+    person, always (not "be careful on the stairs")."""
+    clause = said.clause
+    if clause.lemma != "be" or clause.head.tag != "VB":
+        return False
+    ways = children(said, clause.head, "acomp")
+    ways += [c for w in ways for c in children(said, w, "conj")]
+    with_me = any(p.lower == "with" and [o.lower for o in children(said, p, "pobj")] == ["me"]
+                  for w in [clause.head, *ways] for p in children(said, w, "prep"))
+    return with_me and bool(ways) and all(w.lower in _ANSWER_STYLES for w in ways)
 
 
 def _stopped(said: Said) -> list[Candidate]:
