@@ -120,7 +120,7 @@ labrador lab retriever spaniel terrier beagle collie poodle greyhound whippet da
 pug bulldog corgi schnauzer staffie staffy rottweiler doberman chihuahua cockapoo labradoodle
 cavapoo cavachon springer heeler kelpie vizsla weimaraner lurcher sheepdog westie dalmatian
 saluki shiba akita pomeranian samoyed bichon cockerpoo sprocker malamute basenji
-labradoodle goldendoodle bernedoodle shih_tzu jack_russell
+goldendoodle bernedoodle shih_tzu jack_russell
 """)
 CAT_BREEDS = _words("tabby moggy ragdoll siamese sphynx")
 BREEDS = DOG_BREEDS | CAT_BREEDS
@@ -219,7 +219,7 @@ epinephrine ventolin salbutamol albuterol humira ozempic wegovy mounjaro zoloft 
 valium ritalin adderall concerta antacid antacids laxative laxatives probiotic probiotics steroid
 steroids hydrocortisone cortisone nicotine-patch patches painkiller painkillers beta-blocker
 beta-blockers blood-thinner blood-thinners
-methylphenidate concerta vyvanse elvanse lisdexamfetamine dexamfetamine colchicine febuxostat
+methylphenidate vyvanse elvanse lisdexamfetamine dexamfetamine colchicine febuxostat
 """)
 # A child said by sex ("our boy Kofi", "two girls"): the relation it is.
 CHILD_BY_SEX = {"boy": "son", "girl": "daughter"}

@@ -12,20 +12,9 @@ from datetime import date
 
 import pytest
 
-from domain.extraction.candidate import Candidate
 from domain.model import MemoryKind
 from tests.unit.test_formation_rules13 import SAID_AT, contents, found  # said on Wednesday 20 May 2026
-
-
-def by(line: str, rule: str) -> list[Candidate]:
-    """What `rule` made of `line`."""
-    return [c for c in found(line) if c.extractor.endswith(":" + rule)]
-
-
-def one_of(line: str, rule: str) -> Candidate:
-    made = by(line, rule)
-    assert len(made) == 1, [c.content for c in found(line)]
-    return made[0]
+from tests.unit.test_formation_rules14 import by, one_of
 
 
 def slots(line: str) -> set[tuple[str | None, str | None]]:

@@ -250,10 +250,10 @@ def event(said: Said) -> list[Candidate]:
     if lemma == "apply":  # "Bit of news, I've applied for a theatre porter job, better hours"
         applied = [w for p in children(said, clause.head, "prep") if p.lower in ("for", "to")
                    for w in said.sentence.subtree(p.i)]
-        applied += [w for w in clause_words(clause) if w not in applied
-                    and any(d.first <= w.i <= d.last for d in said.dated)]
+        applied += [w for w in _dated_words(said) if w not in applied]
         applied.sort(key=lambda w: w.i)
-        text = "Applied " + said.text(words=applied)[:1].lower() + said.text(words=applied)[1:]
+        written = said.text(words=applied)
+        text = "Applied " + written[:1].lower() + written[1:]
     if lemma == "get" and text.startswith(("Has got ", "Have got ")):
         text = "Got " + text.split(" ", 2)[2]  # "I've got a job as a barista": got it, not has it
     found = [candidate(said, MemoryKind.EVENT, lemma, text, valid_from=said.when(), confidence=0.8,
@@ -289,6 +289,11 @@ def _a_step_named(said: Said, word: Word) -> bool:
     return bool(children(said, word, "compound", "amod", "prep"))
 
 
+def _dated_words(said: Said) -> list[Word]:
+    """The clause's words that name a time ("last week"), to keep with the part of it written."""
+    return [w for w in clause_words(said.clause) if any(d.first <= w.i <= d.last for d in said.dated)]
+
+
 def _offered_me(said: Said) -> list[Candidate]:
     """ "Lowrie & Baird offered me a job as accounts assistant", "they offered me the job": what the
     person was offered (by whom, when named), as it happened to them."""
@@ -308,8 +313,7 @@ def _offered_me(said: Said) -> list[Candidate]:
     words = [*said.sentence.subtree(offer.i),
              *(w for p in children(said, clause.head, "prep") if p.i > clause.head.i
                for w in said.sentence.subtree(p.i))]
-    words += [w for w in clause_words(clause) if w not in words and any(
-        d.first <= w.i <= d.last for d in said.dated)]
+    words += [w for w in _dated_words(said) if w not in words]
     words.sort(key=lambda w: w.i)
     # by whom, when the subject names them ("big news, a solar company in Accra, SunVolt Ghana": from
     # what the subject is on, not what was said before it)

@@ -207,10 +207,9 @@ def residence(said: Said) -> list[Candidate]:
 def _lived_in_a_home(said: Said) -> list[Candidate]:
     """ "I've lived in this house since 1978", "we've lived in our flat for ten years": the home one
     has kept that long (no city named: no slot)."""
-    clause = said.clause
-    if said.clause.past and not clause.perfect or not frequency(said):
+    if not frequency(said):
         return []
-    for prep in children(said, clause.head, "prep"):
+    for prep in children(said, said.clause.head, "prep"):
         home = next(iter(children(said, prep, "pobj")), None)
         if prep.lower == "in" and home is not None and home.lemma.lower() in lex.HOMES and any(
                 c.lower in ("this", "my", "our", "the") for c in children(said, home, "det", "poss")):

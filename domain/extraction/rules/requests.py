@@ -71,7 +71,7 @@ def reminder(said: Said) -> list[Candidate]:
 
 def _said_beside(said: Said) -> list[Candidate]:
     """ "please remind me, on the 12th I must tune the Steinway": the errand in a clause of its own
-    that the request hangs on, the person's duty ("I must", "I have to", "I need to"); "remind me
+    that the request hangs on, the person's duty or intent ("I must", "I'll", "I will"); "remind me
     physio is thurs 18th at 7.30am": a thing on a day, said after the request."""
     sentence, head = said.sentence, said.clause.head
     duty = sentence.words[head.head] if head.dep == "advcl" else None

@@ -171,8 +171,7 @@ def _bare_opening(said: Said) -> bool:
         return False
     first = next((w for w in said.sentence.words if w.pos not in ("PUNCT", "INTJ", "CCONJ")
                   and w.lower not in ("so", "also", "anyway", "ok", "okay")), None)
-    opening = [w for w in said.sentence.subtree(subject.i)]
-    return first is not None and first.i == min(w.i for w in opening)
+    return first is not None and first.i == min(w.i for w in said.sentence.subtree(subject.i))
 
 
 # What one needs to do to become someone a little different is a goal, not an errand: a skill, a
@@ -481,8 +480,9 @@ def standing_request(said: Said) -> list[Candidate]:
         c.dep in ("det", "nummod", "poss") and c.lower not in ("no", "any", "all", "your", "my")
         for o in children(said, clause.head, "dobj") for c in said.sentence.children(o.i)
     )
+    ways = _ways_with_me(said)
     lasting = said_so or _in_general(said) or _to_you(said) or (_lasting_reason(said) and not one_thing) or (
-        _kept_in_a_style(said) or _a_way_with_me(said))
+        _kept_in_a_style(said) or bool(ways))
     # "do bullet points from now on": done to answers, when what is done is a part of them
     formats = clause.lemma == "do" and any(
         o.lemma.lower() in _ANSWER_PARTS | _STYLE for o in children(said, clause.head, "dobj"))
@@ -490,7 +490,7 @@ def standing_request(said: Said) -> list[Candidate]:
     particles = [w for w in children_ if w.dep == "prt" and not (
         w.lower == "on" and w.i >= 2 and said.sentence.words[w.i - 1].lower == "now"
         and said.sentence.words[w.i - 2].lower == "from")]
-    about_answers = (clause.lemma in _ANSWERING or formats or _a_way_with_me(said)) and not particles
+    about_answers = (clause.lemma in _ANSWERING or formats or bool(ways)) and not particles
     if not lasting or not about_answers:
         return []
     words = clause_words(clause, assistant=True)
@@ -530,10 +530,8 @@ def standing_request(said: Said) -> list[Candidate]:
             text = f"Wants {named} kept {rest}" if rest else f"Wants {named}"
         else:
             text = f"{'Does not want' if negated else 'Wants'} {named} {rest}"
-    elif _a_way_with_me(said):  # "Be precise and technical with me"
-        ways = [w.lower for w in children(said, head, "acomp")]
-        ways += [c.lower for w in children(said, head, "acomp") for c in children(said, w, "conj")]
-        text = f"Wants the assistant to be {in_a_list(ways)} with them"
+    elif ways:  # "Be precise and technical with me"
+        text = f"Wants the assistant to be {in_a_list([w.lower for w in ways])} with them"
     else:
         body = written_words(words, [], drop_subject_agreement=False, assistant=True)
         if not body:
@@ -568,17 +566,17 @@ def _kept_in_a_style(said: Said) -> bool:
     return not any(w.dep in ("nsubj", "nsubjpass") and w.i > clause.head.i for w in said.sentence.words)
 
 
-def _a_way_with_me(said: Said) -> bool:
+def _ways_with_me(said: Said) -> list[Word]:
     """ "Be precise and technical with me", "be blunt with me": how the assistant is to be with the
-    person, always (not "be careful on the stairs")."""
+    person, always (not "be careful on the stairs"); none where it is not asked so."""
     clause = said.clause
     if clause.lemma != "be" or clause.head.tag != "VB":
-        return False
+        return []
     ways = children(said, clause.head, "acomp")
     ways += [c for w in ways for c in children(said, w, "conj")]
     with_me = any(p.lower == "with" and [o.lower for o in children(said, p, "pobj")] == ["me"]
                   for w in [clause.head, *ways] for p in children(said, w, "prep"))
-    return with_me and bool(ways) and all(w.lower in _ANSWER_STYLES for w in ways)
+    return ways if with_me and ways and all(w.lower in _ANSWER_STYLES for w in ways) else []
 
 
 def _stopped(said: Said) -> list[Candidate]:
