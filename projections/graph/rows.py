@@ -167,18 +167,22 @@ def prerequisites(wave: list[Event]) -> list[tuple[str, list[Any]]]:
 def applied_commands(events: list[Event]) -> list[dict[str, Any]]:
     """One row per command: its outcome, and the memory it recorded or changed, if any."""
     rows: dict[str, dict[str, Any]] = {}
+    # Each person's rows, so that an erasure visits only theirs (a batch may hold many erasures).
+    by_person: dict[str, list[dict[str, Any]]] = {}
     for event in events:
         if isinstance(event, UserErased):
             # An erasure keeps the person's commands answering, with nothing of what they said
             # (as a replay that can no longer read their entries records them from the erasure).
-            for row in rows.values():
-                if row["user_id"] == event.user_id:
-                    row.update(outcome="erased", command_id=None, code=None, reason=None, memory_id=None)
+            for row in by_person.get(event.user_id, ()):
+                row.update(outcome="erased", command_id=None, code=None, reason=None, memory_id=None)
         key = command_key(event.user_id, event.command_id)
-        row = rows.setdefault(key, {
-            "key": key, "command_id": event.command_id, "user_id": event.user_id, "outcome": "applied",
-            "code": None, "reason": None, "memory_id": None,
-        })
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = {
+                "key": key, "command_id": event.command_id, "user_id": event.user_id, "outcome": "applied",
+                "code": None, "reason": None, "memory_id": None,
+            }
+            by_person.setdefault(event.user_id, []).append(row)
         if isinstance(event, CommandRejected):
             row.update(outcome="rejected", code=event.code, reason=event.reason)
         elif row["memory_id"] is None:
