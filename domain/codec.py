@@ -16,13 +16,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import TypeAdapter
-from pydantic_core import to_json
 
 from domain.events import Event
 from domain.sealing import Sealer, is_sealed, stays_clear
 from domain.shredding import Part, Path, sealed_parts
 
 _adapter: TypeAdapter[Event] = TypeAdapter(Event)
+# Plain JSON values written by pydantic's serialiser (see _with_parts)
+_json: TypeAdapter[Any] = TypeAdapter(Any)
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 # (event type, stored schema_version) -> function returning the payload one version up.
@@ -89,14 +90,14 @@ def _with_parts(event: Event, parts: Sequence[Part], sealer: Sealer) -> bytes:
         values = [_get(payload, path) for path in part.paths]
         if all(v is _MISSING for v in values):
             continue
-        plain = to_json([None if v is _MISSING else v for v in values])
+        plain = _json.dump_json([None if v is _MISSING else v for v in values])
         tokens.append({**sealer.seal_part(event.user_id, part.items, plain), "p": list(part.paths)})
         for path, placeholder in zip(part.paths, part.placeholders, strict=True):
             _put(payload, path, placeholder)
     payload["$sealed"] = tokens
     # pydantic's serialiser, not json.dumps: the same JSON (UTF-8, shortest floats), and a vector's
     # 384 floats written several times faster (the live ingest seals every entry, bench/README)
-    return to_json(payload)
+    return _json.dump_json(payload)
 
 
 def open_entries(raws: Sequence[bytes], sealer: Sealer | None) -> list[list[Event]]:
