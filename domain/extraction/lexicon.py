@@ -156,7 +156,8 @@ endometriosis pcos lupus fibromyalgia allergy allergies intolerance scoliosis sc
 tendonitis gout anemia anaemia hypothyroidism hyperthyroidism ptsd ocd bipolar dementia glaucoma
 cataracts osteoporosis arrhythmia hepatitis hiv shingles concussion sinusitis acne rosacea
 fibrillation afib a-fib reflux gerd neuropathy colitis diverticulitis angina emphysema copd
-parkinson's alzheimer's incontinence gastritis hernia hay_fever hayfever apnoea
+parkinson's alzheimer's incontinence gastritis hernia hay_fever hayfever apnoea irregular_heartbeat
+heart_murmur
 """)
 # Complaints that come and go, told as something one keeps getting: "I've been getting headaches".
 EPISODES = _words("""

@@ -546,9 +546,14 @@ def _aside_after_what_they_are(sentence: Sentence, head: Word) -> Word | None:
     what = next((c for c in sentence.children(head.i) if c.dep == "attr" and c.i > head.i), None)
     if what is None or what.pos not in ("NOUN", "PROPN"):
         return None  # "I'm 40, a teacher, ...": a list of what they are, each its own memory
-    for c in [*sentence.children(head.i), *sentence.children(what.i)]:
+    # "a locksmith in Inverness, 68 years old, ...": an age after it is a thing of its own, wherever
+    # the parser hangs it (a bare adjective is said of the job: "a chef, self-employed")
+    aged = [w for w in sentence.subtree(what.i) if w.dep == "amod" and w.lower == "old"]
+    for c in [*sentence.children(head.i), *sentence.children(what.i), *aged]:
         part = sentence.subtree(c.i)
-        if (c.dep in ("attr", "npadvmod", "appos") and c.i > what.i and part[0].i > 0
+        aside = c.dep in ("attr", "npadvmod", "appos") or (
+            c.dep == "amod" and any(w.pos == "NUM" for w in part))
+        if (aside and c.i > what.i and part[0].i > 0
                 and c.lemma.lower() not in OCCUPATIONS  # "a nurse, a midwife really": two things
                 and c.pos != "NUM"  # "a retired nurse, 67": an age, a thing of its own
                 and sentence.words[part[0].i - 1].text == ","

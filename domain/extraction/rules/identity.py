@@ -773,7 +773,14 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
             ):  # a field ("in marine biology"), not a place of work ("of a small startup")
                 phrase += said.sentence.subtree(field.i)  # "a PhD student in marine biology"
             title = joined(_without_year_of_study(said, phrase))
-            return _job_and_where(said, word, title)
+            # "a locksmith in Inverness, 68 years old": the age said beside the job
+            aged = [c for c in said.sentence.subtree(word.i) if c.dep == "amod" and c.lower == "old"
+                    and c.i > word.i and c.i >= 3 and said.sentence.words[c.i - 3].text == ","
+                    and any(y.lemma.lower() == "year" and any(n.pos == "NUM" for n in children(said, y))
+                            for y in children(said, c))]
+            age = [m for c in aged[:1] for m in one(candidate(
+                said, MemoryKind.FACT, "age", "Is " + joined(list(said.sentence.subtree(c.i)))))]
+            return _job_and_where(said, word, title) + age
         if word.dep in ("attr", "conj", "appos") and lower == "fan":
             return one(candidate(said, MemoryKind.PREFERENCE, "fan", said.text(), confidence=0.8))
         if (

@@ -468,14 +468,38 @@ def _a_dose(word: Word) -> bool:
         word.lower[:1].isdigit() or word.lower not in ("g", "units"))
 
 
-def _dose_after(said: Said, verb: Word, last: Word) -> list[Word]:
-    """The dose right after a medicine that the parser hangs on the verb: "put me on amlodipine 5mg"."""
+def _dose_after(said: Said, verb: Word, last: Word, trailing: bool = False) -> list[Word]:
+    """The dose right after a medicine that the parser hangs on the verb: "put me on amlodipine 5mg";
+    with `trailing` (one medicine named), also a dose said last, after a comma: "put me on apixaban
+    last month for an irregular heartbeat, 5 mg twice a day"."""
+    sentence = said.sentence.words
     for child in children(said, verb, "npadvmod", "advmod", "dobj", "nummod", "appos", "attr"):
         words = list(said.sentence.subtree(child.i))  # "500mg twice a day", hung on "twice"
-        if words[0].i == last.i + 1 and any(_a_dose(w) for w in words) and any(
-                w.pos == "NUM" or w.lower[:1].isdigit() for w in words):
+        if not _dosed(words):
+            continue
+        if words[0].i == last.i + 1:
             return words
-    return []
+        said_last = words[0].i > last.i and sentence[words[0].i - 1].text == "," and all(
+            w.pos == "PUNCT" for w in sentence[words[-1].i + 1:])
+        if trailing and said_last:
+            return words
+    return _dose_said_last(said, last) if trailing else []
+
+
+def _dose_said_last(said: Said, last: Word) -> list[Word]:
+    """ "..., 20 mg daily.": the words after the sentence's last comma, when they are a dose (a
+    number, a unit) and nothing else, wherever the parser hung them."""
+    sentence = said.sentence.words
+    comma = max((w.i for w in sentence if w.text == ","), default=-1)
+    words = [w for w in sentence[comma + 1:] if w.pos != "PUNCT"]
+    if comma <= last.i or not words or any(w.pos in ("VERB", "AUX", "PRON", "PROPN") for w in words):
+        return []
+    return words if _dosed(words) else []
+
+
+def _dosed(words: list[Word]) -> bool:
+    """Words that say a dose: a unit, and a number."""
+    return any(_a_dose(w) for w in words) and any(w.pos == "NUM" or w.lower[:1].isdigit() for w in words)
 
 
 def _obliged_to_take(said: Said) -> list[Candidate]:
@@ -543,12 +567,13 @@ def _medicines_given(said: Said) -> list[Candidate]:
             continue
         # "on omeprazole and ibuprofen": the small parser may hang the second on the verb
         misread = [c for c in children(said, clause.head, "conj") if c.i > taken[0].i]
-        for medicine in [taken[0], *children(said, taken[0], "conj"), *misread]:
-            if not is_medicine(medicine, said):
-                continue
+        medicines = [m for m in [taken[0], *children(said, taken[0], "conj"), *misread]
+                     if is_medicine(m, said)]
+        for medicine in medicines:
             left = {w.i for c in children(said, medicine, "conj", "cc") for w in said.sentence.subtree(c.i)}
             words = [w for w in said.sentence.subtree(medicine.i) if w.i not in left and w.pos != "PUNCT"]
-            dose = _dose_after(said, clause.head, words[-1])  # "on metformin 500mg"
+            # "on metformin 500mg"; "on amlodipine, 5 mg once a day" where it is the one medicine
+            dose = _dose_after(said, clause.head, words[-1], trailing=len(medicines) == 1)
             text = " ".join(["Takes", joined(words), *([joined(dose)] if dose else [])])
             # "my doctor put me on amlodipine last month": taken since then
             made = candidate(said, MemoryKind.HEALTH, "medicine", text, confidence=0.85,

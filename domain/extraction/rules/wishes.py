@@ -497,7 +497,9 @@ def standing_request(said: Said) -> list[Candidate]:
     pointed = [o for o in children(said, clause.head, "dobj") if o.lower == "it"]
     if not words and pointed:
         # "keep it short": what "it" is, asked for good, is the answers
-        words = [clause.head, *(w for c in children(said, clause.head, "dobj", "oprd", "acomp", "advmod")
+        # "put it in bullet points": where it is put is how it is wanted
+        deps = ("dobj", "oprd", "acomp", "advmod", *(("prep",) if clause.lemma == "put" else ()))
+        words = [clause.head, *(w for c in children(said, clause.head, *deps)
                                 for w in said.sentence.subtree(c.i))]
     words = sorted(
         (w for w in words
@@ -515,7 +517,7 @@ def standing_request(said: Said) -> list[Candidate]:
         thing = children(said, head, "dobj")[0]
         within = {w.i for w in said.sentence.subtree(thing.i)}
         for prep in children(said, head, "prep", "dative"):  # "keep letters to parents formal"
-            if prep.i == max(within) + 1 and prep.pos == "ADP":
+            if prep.i == max(within) + 1 and prep.pos == "ADP" and thing.lower != "it":
                 within |= {w.i for w in said.sentence.subtree(prep.i)}
         to_me = {w.i for p in children(said, head, "prep") if p.lower == "with"  # "with me": the asker
                  and [o.lower for o in children(said, p, "pobj")] == ["me"]
@@ -526,6 +528,8 @@ def standing_request(said: Said) -> list[Candidate]:
         rest = _as_said([w for w in kept if w.i not in within])
         if not named or (clause.lemma == "keep" and (negated or not rest and len(named.split()) < 3)):
             return []
+        if thing.lower == "it" and (not rest or clause.lemma not in ("put", "keep", "give")):
+            return []  # "give it": nothing said of how; "use it sparingly": "it" is no answer
         if clause.lemma == "keep":
             text = f"Wants {named} kept {rest}" if rest else f"Wants {named}"
         else:
@@ -604,7 +608,7 @@ def _stopped(said: Said) -> list[Candidate]:
     return one(candidate(said, MemoryKind.PREFERENCE, "request", text, confidence=0.8))
 
 
-_WANTED_AS_THING = frozenset({"use", "give", "send", "keep", "include", "do"})
+_WANTED_AS_THING = frozenset({"use", "give", "send", "keep", "include", "do", "put"})
 # What the assistant offers the person, which asked to stop is stopped for good: "stop suggesting
 # recipes with mushrooms" (asked for once, "suggest a recipe" is one answer's).
 _OFFERING = frozenset({"suggest", "recommend", "offer"})
