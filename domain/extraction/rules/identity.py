@@ -778,8 +778,8 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
                     and c.i > word.i and c.i >= 3 and said.sentence.words[c.i - 3].text == ","
                     and any(y.lemma.lower() == "year" and any(n.pos == "NUM" for n in children(said, y))
                             for y in children(said, c))]
-            age = [m for c in aged[:1] for m in one(candidate(
-                said, MemoryKind.FACT, "age", "Is " + joined(list(said.sentence.subtree(c.i)))))]
+            age = one(candidate(said, MemoryKind.FACT, "age", "Is " + joined(list(
+                said.sentence.subtree(aged[0].i))))) if aged else []
             return _job_and_where(said, word, title) + age
         if word.dep in ("attr", "conj", "appos") and lower == "fan":
             return one(candidate(said, MemoryKind.PREFERENCE, "fan", said.text(), confidence=0.8))
