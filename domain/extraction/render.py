@@ -189,7 +189,36 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         when = resolve_phrase(f"{before.lower} {word.lower}", at, future)
         if when is not None and when.grain == "day":
             found.append(Dated(before.i, word.i, when.text, when))
-    return found
+    return _days_told_twice(sentence, found, at, future)
+
+
+_NTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")
+
+
+def _days_told_twice(
+    sentence: Sentence, found: list[Dated], at: datetime, future: bool | None
+) -> list[Dated]:
+    """ "next Friday, the 8th": one day told twice, the weekday and the day of the month — the
+    Nth that is that weekday, as "Friday the 8th" is (where "next Friday" alone may be tomorrow),
+    and written once."""
+    ordered = sorted(found, key=lambda d: d.first)
+    merged: list[Dated] = []
+    for dated in ordered:
+        last = merged[-1] if merged else None
+        between = sentence.words[last.last + 1:dated.first] if last is not None else []
+        weekday = next((w.lower for w in sentence.words[last.first:last.last + 1] if w.lower in WEEKDAYS),
+                       None) if last is not None else None
+        nth = [m.group(1) for w in sentence.words[dated.first:dated.last + 1] if (m := _NTH.match(w.lower))]
+        if (last is None or weekday is None or len(nth) != 1 or [w.text for w in between] != [","]
+                or last.when.grain != "day" or dated.when.grain != "day"):
+            merged.append(dated)
+            continue
+        when = resolve_phrase(f"{weekday} the {nth[0]}", at, future) or dated.when
+        opening = sentence.words[last.first].lower
+        prep = opening if opening in _TIME_PREPOSITIONS else None
+        merged[-1] = Dated(last.first, dated.last, written(when, prep) if prep in _KEPT_PREPOSITIONS
+                           else when.text, when)
+    return merged
 
 
 def _misread_head_left_out(words: list[Word], at: datetime, future: bool | None) -> list[Word]:

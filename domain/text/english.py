@@ -156,13 +156,17 @@ def typed_plainly(text: str) -> str:
     """A chat line as a parser trained on edited text reads it best: not shouted (`unshouted`),
     "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo), "dont",
     "ive", "hes" with their apostrophes, "name's" written "name is", "my gf" as "my girlfriend",
-    "w/ my partner" as "with my partner", "10 yrs" as "10 years", "yday" as "yesterday", and a month
-    beside its day with its capital ("before 30 april", "june 5th": lower case, the parser misses the
-    date)."""
+    "w/ my partner" as "with my partner", "10 yrs" as "10 years", "yday" as "yesterday", "me n my
+    gf" as "me and my gf", and a month beside its day or after a word of time with its capital
+    ("before 30 april", "june 5th", "end of may": lower case, the parser misses the date)."""
     text = _UNAPOSTROPHED_WORD.sub(_apostrophed, unshouted(text))
     text = _DAY_OF_MONTH.sub(_month_capitalised, text)
+    text = _MONTH_AFTER_TIME_WORD.sub(lambda m: m.group(1) + m.group(2).capitalize(), text)
     text = _PARTNER_SHORT.sub(lambda m: f"{m.group(1)} {_PARTNERS[m.group(2).lower()]}", text)
     text = _WITH_SHORT.sub("with", text)
+    text = _AND_SHORT.sub("and", text)
+    text = _BECAUSE_SHORT.sub("because", text)
+    text = _HAVE_TYPE.sub(r"\1 Type", text)
     text = _DAY_SHORT.sub(lambda m: _DAYS_SHORTENED[m.group(1).lower()], text)
     text = _UNIT_SHORT.sub(lambda m: m.group(1) + _UNITS[m.group(2).lower().rstrip("s")]
                            + ("" if m.group(1).strip().lower() in _ONE else "s"), text)
@@ -177,6 +181,14 @@ _UNIT_SHORT = re.compile(r"(\b(?:\d+|a|one|two|three|four|five|six|seven|eight|n
                          r"(yrs?|mths?|mos|wks?|hrs?|mins)\b", re.IGNORECASE)
 # "live in Leeds w my partner", "w/ the kids": "with" as chat shortens it, before whom
 _WITH_SHORT = re.compile(r"(?<![\w/])w/?(?= (?:my|our|his|her|their|the|a|an|me|him|them|us)\b)")
+# "cos im lactose intolerant", "bc apprenticeships dont pay": "because" as chat shortens it, before
+# what it gives as the reason (not "BC", nor "cos" at the end of a line)
+_BECAUSE_SHORT = re.compile(r"(?<![\w'’])(?<!the )(?<!a )(?:cos|coz|cuz|bc|bcos|bcoz|becos|becuz)(?= [a-z])")
+# "I have type 2 diabetes": a small parser reads "have type" as a tense of a verb and finds no clause;
+# "Type 2 diabetes", as the condition is often written, it reads as the condition had
+_HAVE_TYPE = re.compile(r"\b(have|has|'ve) type(?= (?:1|2) diabetes\b)", re.IGNORECASE)
+# "me n my gf", "fish n chips": "and" as chat shortens it, between two words
+_AND_SHORT = re.compile(r"(?<=[a-z] )n(?= [a-z])")
 # "yday", "tmrw": a day as chat shortens it
 _DAYS_SHORTENED = {"yday": "yesterday", "yest": "yesterday", "ystday": "yesterday", "tmrw": "tomorrow",
                    "tmr": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow", "2moro": "tomorrow",
@@ -198,6 +210,12 @@ def _month_capitalised(match: re.Match[str]) -> str:
 
 _MONTH_NAMES = ("january|february|march|april|may|june|july|august|september|october|november|december|"
                 "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+# "end of may", "in june", "until march": a month typed in lower case after a word that only a time
+# follows there (not "I may", "on march"), with its capital, so that the parser reads a date
+_MONTH_AFTER_TIME_WORD = re.compile(
+    r"(\b(?:(?:end|start|beginning|middle) of|in|until|till|by|before|since|early|late|mid|"
+    r"from|through|last|next|this)[ -])"
+    r"(january|february|march|april|may|june|july|august|september|october|november|december)\b(?!['’])")
 _DAY_OF_MONTH = re.compile(
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAMES})\b(?!['’])"
     # a month first ("june 5"), not "may" or "mar", which are verbs too ("I may 2 times")

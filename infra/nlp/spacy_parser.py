@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.text.parse import Sentence, Word
+from infra.nlp.names import names_capitalised, typed_in_lower_case
 from infra.nlp.places import known_place, places_capitalised
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ class SpacyParser:
     def __init__(self) -> None:
         self.name = f"spacy-{SPACY_VERSION}:{MODEL}-{MODEL_VERSION}"
         self._nlp: Any = None
+        self._nouns: frozenset[str] = frozenset()
         self._lock = threading.Lock()
 
     def _pipeline(self) -> Any:
@@ -81,6 +83,8 @@ class SpacyParser:
                     f"{MODEL_DIGEST}: the package changed; not using it"
                 )
             self._nlp = spacy.load(folder / f"{MODEL}-{MODEL_VERSION}")
+            # the nouns of the model's own English dictionary (WordNet's, as its lemmatizer has them)
+            self._nouns = frozenset(self._nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")["noun"])
             log.info("loaded %s from %s", self.name, folder)
         return self._nlp
 
@@ -89,7 +93,16 @@ class SpacyParser:
             nlp = self._pipeline()
             # a place typed in lower case is read as the name it is ("live in leeds"), see places.py
             written = [places_capitalised(text) for text in texts]
-            return [[_sentence(sent) for sent in doc.sents] for doc in nlp.pipe(written, batch_size=32)]
+            docs = list(nlp.pipe(written, batch_size=32))
+            # a name typed in lower case ("my sister kayla") is read as one, see names.py: such a
+            # line is parsed again as it would have been written
+            again = {
+                i: text for i, doc in enumerate(docs)
+                if typed_in_lower_case(texts[i]) and (text := names_capitalised(doc, self._nouns)) is not None
+            }
+            for i, doc in zip(again, nlp.pipe(again.values(), batch_size=32), strict=True):
+                docs[i] = doc
+            return [[_sentence(sent) for sent in doc.sents] for doc in docs]
 
 
 # Where a place is named after a preposition of where: "live in", "moved to", "from", "near".

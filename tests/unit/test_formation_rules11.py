@@ -507,7 +507,7 @@ def test_an_age_said_of_a_time_ahead_is_no_age_now() -> None:
     # "before I'm 40": when the goal is for, not how old they are
     assert contents("my goal is to run a marathon before I'm 40") == [
         "Wants to run a marathon before they are 40"]
-    assert contents("I'm 39") == ["Is 39"]
+    assert contents("I'm 39") == ["Is 39 years old"]
 
 
 @pytest.mark.parametrize(

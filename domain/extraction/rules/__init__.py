@@ -38,6 +38,7 @@ from domain.extraction.rules.identity import (
     standing,
     switch,
     work,
+    years_had,
 )
 from domain.extraction.rules.living import (
     given_up_since,
@@ -72,6 +73,7 @@ RULES: tuple[Rule, ...] = (
     health,
     money,
     years_spent,
+    years_had,
     kind_of_person,
     copula,
     standing,

@@ -713,13 +713,16 @@ def scheduled(said: Said) -> list[Candidate]:
     the day it is on."""
     clause = said.clause
     subject = clause.subject
-    if subject is None or not clause.asserted or clause.lemma not in ("be", *_BEGINNING):
+    # "the ferry's booked for the 13th", "test is booked for the 19th": arranged, for a day ahead
+    booked = clause.lemma in lex.ARRANGING and bool(children(said, clause.head, "auxpass"))
+    if subject is None or not clause.asserted or (clause.lemma not in ("be", *_BEGINNING) and not booked):
         return []
     noun = subject.lemma.lower()
     mine = clause.person == "my"
-    # Chat leaves out whose ("exam is on the 16th"): theirs; "the match", "his exam": whose?
+    # Chat leaves out whose ("exam is on the 16th"): theirs; "the match", "his exam": whose? What
+    # is booked, said by the one who tells of it, is theirs ("the flights are booked for the 12th")
     bare = clause.person in ("other", "none") and subject.pos == "NOUN" and not children(
-        said, subject, "poss", "det")
+        said, subject, "poss") and (booked or not children(said, subject, "det"))
     # "my sister's wedding is in June": a day of one of the person's people is one they keep too
     owner = next(iter(children(said, subject, "poss")), None)
     their_persons = (
@@ -740,7 +743,7 @@ def scheduled(said: Said) -> list[Candidate]:
     falls_due = mine and clause.lemma == "be" and not clause.past and any(
         c.lower == "due" for c in children(said, clause.head, "acomp"))
     begins = begins or (falls_due and subject.lemma.lower() not in lex.OWN_PEOPLE and subject.pos == "NOUN")
-    if not begins and noun not in _DATED or (
+    if not begins and not booked and noun not in _DATED or (
         noun == "day" and not any(c.lower in ("last", "first") for c in children(said, subject, "amod"))
     ):
         return []
@@ -754,7 +757,23 @@ def scheduled(said: Said) -> list[Candidate]:
     if not dated:
         return []
     moment = dated[0].when.moment()
-    text = said.text(words=words)
+    if booked:
+        if moment.date() <= said.at.date() or dated[0].first < clause.head.i:
+            # "it was booked for last week": of what came to pass, the booking says nothing; "we move
+            # on the 15th, the truck is booked": the day is the move's
+            return []
+        # "the flights are booked": whose goes without saying; "ferry's booked": the "is" it stands for
+        words = [w for w in words if not (w.dep == "det" and w.head == subject.i and w.lower == "the")]
+        # "..., so nervous": how one feels about it is no part of what is booked
+        asides = [c for c in children(said, clause.head)
+                  if c.dep in ("advmod", "acomp", "advcl", "conj", "ccomp")]
+        moods = {w.i for c in asides for part in (said.sentence.subtree(c.i),)
+                 if not any(x.pos in ("NOUN", "PROPN", "NUM") for x in part) for w in part}
+        words = [w for w in words if w.i not in moods]
+        text = re.sub(r"^(\S+)['’]s ", r"\1 is ", said.text(words=words), count=1)
+        text = text[:1].upper() + text[1:]
+    else:
+        text = said.text(words=words)
     if noun in ("birthday", "anniversary"):
         # every year: the year the day was resolved into is not said, and not kept
         span = said.sentence.words[dated[0].first:dated[0].last + 1]

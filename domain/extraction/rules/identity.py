@@ -145,7 +145,7 @@ _VISITING = frozenset({"hotel", "holiday", "vacation", "trip", "visit", "confere
 
 def residence(said: Said) -> list[Candidate]:
     clause = said.clause
-    settled = _settled_in(said)
+    settled = _settled_in(said) or _home_named(said)
     if settled:
         return settled
     if (clause.person not in ("i", "we") and not _theirs_unsaid(said)) or not clause.asserted:
@@ -202,6 +202,22 @@ def residence(said: Said) -> list[Candidate]:
             valid_from=said.when(),
         )
     return [found] if found else []
+
+
+def _home_named(said: Said) -> list[Candidate]:
+    """ "Home is Knoxville, Tennessee", "my home is Cork these days": where home is, named as what
+    it is (not "home was Leeds", "his home is in Cork", "the home is a bungalow")."""
+    clause = said.clause
+    subject = clause.subject
+    if (subject is None or subject.lemma.lower() != "home" or clause.lemma != "be" or clause.past
+            or not clause.asserted or any(c.lower not in ("my", "our") for c in children(said, subject))):
+        return []
+    attributes = children(said, clause.head, "attr")
+    named = next((place(said, a, named=True, organisations=True) for a in attributes), None)
+    if not named:
+        return []
+    return one(candidate(said, MemoryKind.FACT, "residence", f"Lives in {named}", attribute="home_city",
+                         value=named, entities=(named,), valid_from=said.when()))
 
 
 def _lived_in_a_home(said: Said) -> list[Candidate]:
@@ -673,6 +689,30 @@ def _noun_phrase(said: Said, words: Sequence[Word]) -> list[Word]:
     return bound
 
 
+def _an_age(number: str) -> bool:
+    return number.isdigit() and 1 <= int(number) <= 110
+
+
+def years_had(said: Said) -> list[Candidate]:
+    """ "I have 34 years": one's age, as Spanish, French, Italian or Portuguese say it ("tengo 34
+    años") and their speakers carry into English — the years alone, nothing they are of, left or
+    spent on ("I have 10 years of experience", "I have 2 years left", "I have 5 years in the job")."""
+    clause = said.clause
+    if clause.person != "i" or clause.lemma != "have" or not clause.asserted or clause.past or clause.perfect:
+        return []
+    years = children(said, clause.head, "dobj")
+    if len(years) != 1 or years[0].lower != "years" or any(
+            c.dep != "nummod" for c in children(said, years[0])):
+        return []
+    count = children(said, years[0], "nummod")
+    # one who chats of themselves is no child ("I have 3 years": of what?)
+    if len(count) != 1 or not _an_age(count[0].text) or int(count[0].text) < 12 or any(
+            w.dep in ("prep", "advmod", "acomp", "xcomp", "ccomp", "advcl", "npadvmod") and w.lower != "and"
+            for w in children(said, clause.head)):
+        return []
+    return one(candidate(said, MemoryKind.FACT, "age", f"Is {count[0].text} years old", confidence=0.75))
+
+
 def copula(said: Said) -> list[Candidate]:
     """ "I'm a nurse", "I'm vegan", "I'm allergic to cats", "I'm 58", "I'm in my second year"."""
     clause = said.clause
@@ -722,6 +762,13 @@ def _all_but(said: Said, part: Word, listed: list[Word]) -> frozenset[int]:
     return frozenset(w.i for w in sentence.words if w.i not in kept)
 
 
+# What one is at an organisation that is no work there.
+_NOT_AT_WORK = frozenset({"member", "regular", "customer", "client", "patient", "guest", "fan", "visitor",
+                          "tourist", "shareholder", "subscriber", "resident", "volunteer", "loss", "mess",
+                          "wreck", "mum", "mom", "dad", "parent", "friend", "person", "people", "one", "lot",
+                          "bit", "type"})
+
+
 _ORDINAL_YEARS = frozenset({"first", "second", "third", "fourth", "fifth", "final", "last", "1st", "2nd",
                             "3rd", "4th", "5th"})
 
@@ -756,9 +803,15 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
         # "I'm principal of a primary school": a title said bare, read as an adjective
         bare_title = word.pos == "ADJ" and word.dep == "acomp" and word.lower in lex.OCCUPATIONS and any(
             p.lower in ("of", "at") for p in children(said, word, "prep"))
+        # "I'm a paintings conservator at the National Galleries": what one is at a named
+        # organisation is one's work, whatever the word (not a member, a regular, a patient there)
+        at_work = word.lemma.lower() not in _NOT_AT_WORK and word.dep == "attr" and any(
+            p.lower == "at" and o.pos == "PROPN" and o.text[:1].isupper() and o.ent not in ("GPE", "LOC")
+            for p in [*children(said, word, "prep"), *children(said, clause.head, "prep")]
+            for o in children(said, p, "pobj"))
         if (
             (word.dep in ("attr", "conj", "appos") and word.pos == "NOUN" or bare_title)
-            and (lex.an_occupation(word.lemma) or heads)
+            and (lex.an_occupation(word.lemma) or heads or at_work)
             and not any(c.lower in ("fan", "bit") for c in children(said, word))
         ):
             phrase = [
@@ -783,6 +836,10 @@ def _complement(said: Said, complements: list[Word]) -> list[Candidate]:
             return _job_and_where(said, word, title) + age
         if word.dep in ("attr", "conj", "appos") and lower == "fan":
             return one(candidate(said, MemoryKind.PREFERENCE, "fan", said.text(), confidence=0.8))
+        alone = not children(said, word)
+        if word.pos == "NUM" and word.dep in ("attr", "conj", "appos") and _an_age(word.text) and alone:
+            # "I'm 72 and retired now": a number said alone of oneself is one's age, and says so
+            return one(candidate(said, MemoryKind.FACT, "age", f"Is {word.text} years old"))
         if (
             word.lemma.lower() in ("year", "years")
             and any(c.lower == "old" for c in children(said, word))

@@ -814,7 +814,8 @@ def _makes_unwell(said: Said) -> list[Candidate]:
 
 # What one recovers from that is no lasting condition: "covid", "a chest infection", "a stroke".
 _ILLNESSES = frozenset({"covid", "covid-19", "flu", "infection", "pneumonia", "bronchitis", "virus",
-                        "illness", "injury", "stroke", "attack", "burnout", "fracture", "sepsis"})
+                        "illness", "injury", "stroke", "attack", "burnout", "fracture", "sepsis", "flare",
+                        "flare-up"})
 # How a body's weight is counted: "I've lost 5 kilos", "I've put on a stone".
 _WEIGHTS = frozenset({"kilo", "kilos", "kg", "kgs", "pound", "pounds", "lb", "lbs", "stone", "stones"})
 
@@ -845,7 +846,15 @@ def _ill_then(said: Said, objects: list[Word]) -> list[Candidate]:
     when = said.when()
     if when is None:
         return []
-    return _health(said, "illness", said.text(), when)
+    # "I had a bad asthma attack last week": an attack of a condition tells one has it
+    of = [m for o in objects if o.lemma.lower() in _BOUTS
+          for m in children(said, o, "compound", "amod") if m.lower in lex.CONDITIONS]
+    has = one(candidate(said, MemoryKind.HEALTH, "condition", f"Has {of[0].text}")) if of else []
+    return _health(said, "illness", said.text(), when) + has
+
+
+# A bout of a condition: "an asthma attack", "a gout flare".
+_BOUTS = frozenset({"attack", "flare", "flare-up", "flareup", "episode"})
 
 
 def _seeing_a_medic(said: Said) -> list[Candidate]:
@@ -889,6 +898,29 @@ def _recurring(said: Said, objects: list[Word]) -> str | None:
     return "Gets " + text[:1].lower() + text[1:] + (" again" if again else "")
 
 
+# What one carries for a condition, in case: "I carry an EpiPen", "I always carry my inhaler".
+_KIT = frozenset({"epipen", "epi-pen", "epipens", "inhaler", "inhalers", "auto-injector", "autoinjector",
+                  "glucagon", "naloxone", "puffer", "nitro", "gtn"})
+
+
+def _kit_carried(said: Said) -> list[Candidate]:
+    """ "I carry an EpiPen", "I always carry my inhaler": what one keeps at hand for a condition
+    (not "I carried her inhaler", "I should carry an EpiPen")."""
+    clause = said.clause
+    if clause.person != "i" or clause.lemma != "carry" or clause.past or clause.looking_ahead:
+        return []
+    kit = [o for o in children(said, clause.head, "dobj") if o.lower in _KIT]
+    if not kit or any(c.dep == "poss" and c.lower not in ("my",) for c in children(said, kit[0])):
+        return []
+    words = [w for w in said.sentence.subtree(kit[0].i) if w.lower != "my"]
+    while words and words[-1].pos == "PUNCT":
+        words.pop()
+    thing = joined(words)
+    counted = any(w.dep in ("det", "nummod") for w in words) or kit[0].tag == "NNS"
+    article = "" if counted else ("an " if thing[:1].lower() in "aeiou" else "a ")
+    return _health(said, "kit", f"Carries {article}{thing}")
+
+
 def health(said: Said) -> list[Candidate]:
     """The person's health: "I have asthma", "I was diagnosed with diabetes in May", "I'm allergic
     to cats", "my doctor says I'm anemic", "I'm on metformin", "I broke my wrist last week", "I had
@@ -901,7 +933,7 @@ def health(said: Said) -> list[Candidate]:
     if clause.negated or clause.asked or clause.supposed or (clause.reported and not told):
         return []
     lemma, head = clause.lemma, clause.head
-    reaction = _makes_unwell(said)
+    reaction = _makes_unwell(said) or _kit_carried(said)
     if reaction:
         return reaction
     objects = children(said, head, "dobj") or [  # "a bad back", its noun read as the adverb "back"

@@ -185,6 +185,12 @@ def _full_name(said: Said, word: Word) -> str:
         if w.pos == "PROPN" or (w.pos == "PUNCT" and w.text in (".", "-")) and w.i <= word.i
     ] or [word]
     words = [w for w in words if w.i <= word.i or w.head == word.i and w.pos == "PROPN"]
+    # one run of words: "Pepper, a Jack Russell" names Pepper (the breed set beside is no surname)
+    kept = {word.i}
+    for w in sorted(words, key=lambda w: abs(w.i - word.i)):
+        if w.i - 1 in kept or w.i + 1 in kept:
+            kept.add(w.i)
+    words = [w for w in words if w.i in kept] or [word]
     return joined(words).strip(" ,-")  # "Owusu-Ansah", "Jean-Luc": the hyphen is the name's
 
 

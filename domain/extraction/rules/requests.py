@@ -13,6 +13,7 @@ from domain.extraction.rules.said import (
     names_a_thing,
     one,
 )
+from domain.extraction.times import written
 from domain.model import MemoryKind
 from domain.text.parse import Word
 
@@ -261,13 +262,20 @@ def need(said: Said) -> list[Candidate]:
     words = [*sorted({*words, *(w for w in when_words if w.i > task.i)}, key=lambda w: w.i), *before]
     inside = {w.i for w in words}
     dated = [d for d in said.dated if d.first in inside or d.first + 1 in inside]
-    return one(
-        candidate(
-            said,
-            MemoryKind.TODO,
-            "need",
-            written_words(words, dated, drop_subject_agreement=False),
-            due_at=due,
-            confidence=0.8,
-        )
-    )
+    text = written_words(words, dated, drop_subject_agreement=False)
+    if not dated:
+        # the time was said in a clause of its own ("the application closes on the 30th, I need to
+        # send my transcripts"; "it expires on the 28th, need to redo the course before then"): a
+        # to-do says by when
+        when = next((d.when for d in said.dated if d.when.moment() == due or d.when.last_day() == due.date()),
+                    None)
+        if when is not None:
+            said_when = when
+            text, told = _THEN.subn(lambda m: written(said_when, m.group(1).lower()), text, count=1)
+            if not told:
+                text = f"{text} {written(when, 'by')}"
+    return one(candidate(said, MemoryKind.TODO, "need", text, due_at=due, confidence=0.8))
+
+
+# "before then", "by then": the time said before, in a to-do that has it from another clause
+_THEN = re.compile(r"\b(before|by|until|till) then\b", re.IGNORECASE)
