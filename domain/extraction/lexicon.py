@@ -408,7 +408,8 @@ so also just finally honestly actually basically literally anyway anyways btw we
 um uh hmm yeah yes yep no nah ok okay lol haha hahaha lmao omg ugh wow please pls now then though too
 really totally tbh imo imho tho ngl fwiw
 """)
-CHAT_NOISE = _words("lol haha hahaha lmao omg ugh xd tbh imo imho ngl fwiw 💀 🎉 😂 😅 🙂 😊 ❤️ 👍")
+CHAT_NOISE = _words("lol haha hahaha lmao omg ugh xd tbh imo imho ngl fwiw btw fr lowkey "
+                    "💀 🎉 😂 😅 🙂 😊 ❤️ 👍")
 FREQUENCY = _words("""
 every each always usually often sometimes daily weekly monthly nightly regularly mostly generally
 normally twice weekends weekdays mornings evenings nights mondays tuesdays wednesdays thursdays

@@ -178,3 +178,38 @@ def test_a_pets_name_does_not_run_into_the_breed_beside_it() -> None:
 
 def test_type_2_diabetes_in_lower_case_is_a_condition() -> None:
     assert "Has Type 2 diabetes" in contents("I have type 2 diabetes, I take metformin with meals.")
+
+
+# --- tastes and ways of answering ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I like answers that get to the point.", "Likes answers that get to the point"),
+        ("I like films that make me cry.", "Likes films that make them cry"),
+        ("I don't like people who shout.", "Does not like people who shout"),
+    ],
+)
+def test_what_is_said_of_the_thing_liked_stays_with_it(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+def test_a_liking_with_nothing_said_of_its_thing_is_written_as_before() -> None:
+    assert "Loves the cafe on the corner" in contents("I love the cafe on the corner.")
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("dont like when u use bullet points btw", "Does not want the assistant to use bullet points"),
+        ("love it when you give examples", "Wants the assistant to give examples"),
+    ],
+)
+def test_how_answers_are_liked_said_without_the_i_that_opens_the_line(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+@pytest.mark.parametrize("line", ["hate when my boss calls", "does she like when you call?"])
+def test_someone_elses_ways_or_a_question_are_no_wish_of_how_to_answer(line: str) -> None:
+    assert not [c for c in found(line) if c.kind is MemoryKind.PREFERENCE]

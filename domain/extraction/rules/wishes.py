@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
-from domain.extraction.clauses import is_question
+from domain.extraction.clauses import is_noise, is_question
 from domain.extraction.render import clause_words, in_a_list, written_words
 from domain.extraction.rules.said import (
     Said,
@@ -44,12 +44,16 @@ def liking(said: Said) -> list[Candidate]:
         return []
     if clause.negated and not stand and lemma not in ("like", "love", "enjoy"):
         return []
+    # "I like answers that get to the point": which answers is the liking ("Likes answers" says
+    # nothing), so what is said of the thing liked stays with it
+    which = [w for o in objects for r in children(said, o, "relcl") for w in said.sentence.subtree(r.i)]
+    text = said.text(words=sorted({*words, *which}, key=lambda w: w.i)) if which else said.text()
     return one(
         candidate(
             said,
             MemoryKind.PREFERENCE,
             "dislike" if clause.negated or lemma in ("hate", "dislike", "detest", "loathe") else "like",
-            said.text(),
+            text,
             confidence=0.8,
         )
     )
@@ -467,7 +471,10 @@ def standing_request(said: Said) -> list[Candidate]:
     patients": how the person wants to be answered, from now on — said so, or asked of answers in
     general, or for a reason that lasts."""
     clause = said.clause
-    liked = _when_you(said) if clause.person == "i" else _stopped(said)
+    # "dont like when u use bullet points": chat leaves out the "I" that opens the line
+    i_left_out = clause.person == "none" and clause.lemma in _LIKED | _DISLIKED and all(
+        w.dep in ("aux", "neg", "advmod", "intj", "cc") for w in said.sentence.words[:clause.head.i])
+    liked = _when_you(said) if clause.person == "i" or i_left_out else _stopped(said)
     if liked or not _imperative(said):
         return liked
     children_ = said.sentence.children(clause.head.i)
@@ -629,11 +636,12 @@ def _when_you(said: Said) -> list[Candidate]:
     for doing in children(said, clause.head, "advcl"):
         own = sentence.children(doing.i)
         if not (any(m.lower == "when" for m in own if m.dep in ("advmod", "mark"))
-                and any(s.lower == "you" for s in own if s.dep == "nsubj")
+                and any(s.lower in ("you", "u", "ya") for s in own if s.dep == "nsubj")
                 and doing.tag in ("VBP", "VB") and not any(c.dep == "neg" for c in own)):
             continue
         words = [w for w in sentence.subtree(doing.i)
-                 if not (w.head == doing.i and (w.lower == "when" or w.dep == "nsubj" or w.dep == "aux"))]
+                 if not (w.head == doing.i and (w.lower == "when" or w.dep == "nsubj" or w.dep == "aux"))
+                 and not is_noise(w)]  # "... use bullet points btw"
         if not names_a_thing(said, [w for w in words if w is not doing]):
             return []  # "I hate it when you do that": what "that" is was said before
         body = written_words(words, [], drop_subject_agreement=False, assistant=True)
