@@ -15,7 +15,9 @@ names with capitals writes them so), and only where a name is what the grammar e
   word the English dictionary knows as a noun where it is the object of something ("give my
   landlord notice"; "my son tyler turns 18", the one who does something, is a name);
 - a single word after an animal the person has ("my ball python noodle") where even the parse of
-  the lower-case line took it for a proper noun ("my dog walker": a noun, left as typed).
+  the lower-case line took it for a proper noun ("my dog walker": a noun, left as typed);
+- one word paired with the person ("me and chloe split up", "chloe and i") that the dictionary
+  does not know as a noun, or that the parse took for a proper noun ("me and work": left).
 
 The line is then parsed again as it would have been written. The decision reads only the line's
 own words and their first parse, so the same line always gives the same text.
@@ -67,6 +69,12 @@ def _a_name(token: Any, nouns: frozenset[str]) -> bool:
         return not token.is_stop and token.pos_ in ("NOUN", "PROPN", "ADJ", "VERB")
     if token.is_stop or token.tag_ not in ("NN", "NNP"):
         return False
+    # "me and chloe split up", "chloe and i": one named beside the person, in a pair with them
+    paired = token.dep_ == "conj" and token.head.lower_ in ("me", "i") and before.lower_ in ("and", "n", "&")
+    pairs = token.dep_ in ("nsubj", "nsubjpass") and any(
+        c.dep_ == "conj" and c.lower_ in ("me", "i") for c in token.children)
+    if paired or pairs:
+        return token.lower_ not in nouns or token.tag_ == "NNP"
     role = before.lemma_.lower()
     people = (role in _PEOPLE or before.lower_ in _PEOPLE) and before.tag_ != "NNS" and not (
         token.lower_ in nouns and token.dep_ not in ("nsubj", "nsubjpass", "appos"))

@@ -213,3 +213,55 @@ def test_how_answers_are_liked_said_without_the_i_that_opens_the_line(line: str,
 @pytest.mark.parametrize("line", ["hate when my boss calls", "does she like when you call?"])
 def test_someone_elses_ways_or_a_question_are_no_wish_of_how_to_answer(line: str) -> None:
     assert not [c for c in found(line) if c.kind is MemoryKind.PREFERENCE]
+
+
+# --- what one stopped ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I've given up driving.", "Has given up driving"),
+        ("I gave up running last year.", "Gave up running in 2025"),
+        ("I've stopped running.", "Has stopped running"),
+    ],
+)
+def test_a_way_of_living_given_up_is_kept(line: str, memory: str) -> None:
+    assert memory in contents(line)
+
+
+@pytest.mark.parametrize(
+    "line", ["I stopped walking when it rained.", "I'll give up running.", "I stopped cooking dinner."]
+)
+def test_one_occasion_or_a_time_ahead_is_no_habit_given_up(line: str) -> None:
+    assert not by(line, "given_up_habit")
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I stopped taking omeprazole last month.", "Stopped taking omeprazole in April 2026"),
+        ("I've stopped the omeprazole.", "Has stopped taking omeprazole"),
+        ("I came off sertraline in March.", "Stopped taking sertraline in March 2026"),
+    ],
+)
+def test_a_medicine_stopped_is_health(line: str, memory: str) -> None:
+    assert [c.content for c in by(line, "medicine_stopped")] == [memory]
+
+
+@pytest.mark.parametrize(
+    "line", ["I'll stop taking it.", "She stopped her pills.", "I stopped taking the bus."]
+)
+def test_no_medicine_stopped_where_none_of_the_persons_is(line: str) -> None:
+    assert not by(line, "medicine_stopped")
+
+
+@pytest.mark.parametrize(
+    "line", ["also me and chloe split up last weekend", "chloe and i split up last weekend"]
+)
+def test_one_named_in_lower_case_beside_the_person_is_a_name(line: str) -> None:
+    assert "Split up with Chloe on the weekend of 16 May 2026" in contents(line)
+
+
+def test_a_thing_paired_with_the_person_stays_as_typed() -> None:
+    assert not [c for c in found("me and work don't get along") if "Work" in c.content]

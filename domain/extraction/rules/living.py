@@ -107,7 +107,7 @@ def habit(said: Said) -> list[Candidate]:
         return one(candidate(said, MemoryKind.FACT, "studies", said.text(), confidence=0.8))  # "a PhD in ..."
     if lemma == "use" and clause.head.tag in ("VBD",) and children(said, clause.head, "xcomp"):
         return one(candidate(said, MemoryKind.FACT, "used_to", said.text(), confidence=0.75))
-    taken_up = _taken_up(said)
+    taken_up = _taken_up(said) or _given_up(said)
     if taken_up:
         return taken_up
     present = clause.head.tag in ("VBP", "VBZ") or (
@@ -201,6 +201,55 @@ def _taken_up(said: Said) -> list[Candidate]:
         return []
     return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75,
                          valid_from=said.when()))
+
+
+def _medicine_stopped(said: Said) -> list[Candidate]:
+    """ "I stopped taking omeprazole last month", "I've stopped the omeprazole", "I came off
+    sertraline in March": a medicine no longer taken (not "I'll stop taking it", "she stopped her
+    pills")."""
+    clause = said.clause
+    head = clause.head
+    if clause.person != "i" or not (clause.past or clause.perfect) or clause.looking_ahead:
+        return []
+    taken: list[Word] = []
+    if clause.lemma in ("stop", "quit"):
+        taken = [o for x in [head, *(x for x in children(said, head, "xcomp") if x.lemma.lower() == "take")]
+                 for o in children(said, x, "dobj") if is_medicine(o, said)]
+    elif clause.lemma == "come" and any(p.lower == "off" for p in children(said, head, "prt", "prep")):
+        taken = [o for p in children(said, head, "prt", "prep") if p.lower == "off"
+                 for o in [*children(said, p, "pobj"), *children(said, head, "dobj")] if is_medicine(o, said)]
+    if not taken or any(c.dep == "poss" and c.lower != "my" for c in children(said, taken[0])):
+        return []
+    name = joined([w for w in said.sentence.subtree(taken[0].i) if w.dep not in ("det", "poss")])
+    stopped = "Has stopped" if clause.perfect else "Stopped"
+    when = said.when()
+    dated = [d for d in said.dated if d.when.moment().date() <= said.at.date()]
+    text = f"{stopped} taking {name}" + (f" {dated[0].text}" if dated and when is not None else "")
+    return _health(said, "medicine_stopped", text, when)
+
+
+def _given_up(said: Said) -> list[Candidate]:
+    """A way of living ended: "I've given up driving", "I gave up running last year", "I've stopped
+    cycling to work" — what one did as a habit, stopped (a substance given up is health's). Not
+    "I stopped walking when it rained" (one occasion), nor "I'll give up running" (not yet)."""
+    clause = said.clause
+    head = clause.head
+    done = clause.past or clause.perfect
+    if clause.lemma not in ("stop", "quit", "give") or clause.looking_ahead or not done:
+        return []
+    if clause.lemma == "give" and not any(p.lower == "up" for p in children(said, head, "prt")):
+        return []
+    doing = [x for x in children(said, head, "xcomp", "dobj")
+             if x.tag == "VBG" and x.lemma.lower() in lex.HABITS]
+    if not doing or any(a.dep == "advcl" for a in said.sentence.children(doing[0].i)) or not (
+            _a_pastime(said, doing[0]) or doing[0].lemma.lower() in _GIVEN_UP_WAYS):
+        return []
+    return one(candidate(said, MemoryKind.FACT, "given_up_habit", said.text(), confidence=0.75,
+                         valid_from=said.when()))
+
+
+# Ways of getting about or living that one gives up for good: "I've given up driving".
+_GIVEN_UP_WAYS = frozenset({"drive", "commute", "cycle", "work", "teach", "travel", "fly"})
 
 
 def _a_pastime(said: Said, doing: Word) -> bool:
@@ -1023,6 +1072,9 @@ def health(said: Said) -> list[Candidate]:
                 return _health(said, "procedure", said.text(), said.when())
             if clause.looking_ahead or said.due() is not None:
                 return _health(said, "procedure", said.text())
+        stopped = _medicine_stopped(said)
+        if stopped:
+            return stopped
         gerunds = [
             x
             for x in children(said, head, "xcomp", "dobj")
