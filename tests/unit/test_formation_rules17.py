@@ -265,3 +265,8 @@ def test_one_named_in_lower_case_beside_the_person_is_a_name(line: str) -> None:
 
 def test_a_thing_paired_with_the_person_stays_as_typed() -> None:
     assert not [c for c in found("me and work don't get along") if "Work" in c.content]
+
+
+def test_a_gathering_one_holds_on_a_day_ahead_is_a_plan() -> None:
+    assert "Is having a barbecue on 23 May 2026" in contents("We're having a barbecue on Saturday.")
+    assert not [c for c in found("I'm having dinner with Sam on Friday.") if c.kind is MemoryKind.PLAN]

@@ -588,6 +588,12 @@ _OCCASIONS = frozenset(
         "funeral",
         "christening",
         "reunion",
+        "barbecue",
+        "bbq",
+        "cookout",
+        "picnic",
+        "housewarming",
+        "sleepover",
     }
 )
 
@@ -626,7 +632,7 @@ def plan(said: Said) -> list[Candidate]:
     if not names_a_thing(said, after) and not time_off and clause.lemma not in lex.LIFE_EVENTS and not outing:
         return []
     # Where one goes "to" is a place, whatever name the small model takes it for ("Accra": a person).
-    if clause.lemma in ("go", "travel", "fly", "visit", "head", "drive", "come") and not outing and not any(
+    if clause.lemma in _JOURNEYS and not outing and not any(
         place(said, w, named=w.lower == "to") for w in children(said, clause.head, "prep", "dobj", "advmod")
     ):
         return []
@@ -652,6 +658,10 @@ def plan(said: Said) -> list[Candidate]:
     if text.startswith("Going "):  # "we're going hiking": its "are" went with the "we" hung on "going"
         text = "Is " + text[:1].lower() + text[1:]
     return one(candidate(said, MemoryKind.PLAN, "plan", text, confidence=0.75))
+
+
+# How one goes somewhere.
+_JOURNEYS = frozenset({"go", "travel", "fly", "visit", "head", "drive", "come"})
 
 
 # What one goes out to do, named by the doing: "going camping", "went skiing".
