@@ -12,8 +12,8 @@ names with capitals writes them so), and only where a name is what the grammar e
   "my roommate luis", "my son tyler") that the parse of the line as typed takes for a noun of its
   own — not a verb ("my sister works"), a plural ("my dad jokes") or a word of another kind, not
   after a plural role (a possessive typed without its apostrophe: "my parents house"), and not a
-  word the English dictionary knows as a noun where it is the object of something ("give my
-  landlord notice"; "my son tyler turns 18", the one who does something, is a name);
+  word the English dictionary knows as a noun ("give my landlord notice", "my wife work is
+  crazy", "my friend group") unless the parse took it for a proper noun ("my friend dave");
 - a single word after an animal the person has ("my ball python noodle") where even the parse of
   the lower-case line took it for a proper noun ("my dog walker": a noun, left as typed);
 - one word paired with the person ("me and chloe split up", "chloe and i") that the dictionary
@@ -41,7 +41,8 @@ _PEOPLE = frozenset(OWN_PEOPLE | CASUAL | {"gf", "bf", "fiancé", "fiance", "ex"
 _OWNERS = frozenset({"my", "our"})
 # Words after a role that are never a name, whatever the parse says ("my sister too").
 _NEVER = frozenset({"too", "also", "though", "again", "now", "then", "here", "there", "today", "tonight",
-                    "lol", "haha", "rn", "tbh", "btw", "idk", "ok", "okay", "pls", "plz", "n", "u"})
+                    "lol", "haha", "rn", "tbh", "btw", "idk", "ok", "okay", "pls", "plz", "n", "u", "inlaw",
+                    "inlaws"})
 
 
 def typed_in_lower_case(text: str) -> bool:
@@ -77,7 +78,7 @@ def _a_name(token: Any, nouns: frozenset[str]) -> bool:
         return token.lower_ not in nouns or token.tag_ == "NNP"
     role = before.lemma_.lower()
     people = (role in _PEOPLE or before.lower_ in _PEOPLE) and before.tag_ != "NNS" and not (
-        token.lower_ in nouns and token.dep_ not in ("nsubj", "nsubjpass", "appos"))
+        token.lower_ in nouns and token.tag_ != "NNP")
     pet = role in PETS and token.tag_ == "NNP"
     if not (people or pet) or not _owned(before):
         return False

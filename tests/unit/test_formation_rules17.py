@@ -40,6 +40,10 @@ def test_a_name_typed_in_lower_case_is_read_as_a_name(line: str, memory: str) ->
         "my dad jokes are the worst lol",  # a plural: the jokes
         "my sister works in a bank",  # a verb
         "my mates ticket got lost",  # "mates" is whose ticket
+        "my friend group is tiny now",  # a word of the dictionary, not a name
+        "my wife work is crazy",  # her work, the "'s" not typed
+        "my boss man is annoying",
+        "my brother inlaw got a new car",
         "My brother sean lives in Galway.",  # one who writes names with capitals wrote none here
     ],
 )
