@@ -208,14 +208,16 @@ def _month_capitalised(match: re.Match[str]) -> str:
     return match.group(0)[:at] + month.capitalize() + match.group(0)[at + len(month):]
 
 
-_MONTH_NAMES = ("january|february|march|april|may|june|july|august|september|october|november|december|"
-                "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_FULL_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_MONTH_NAMES = _FULL_MONTHS + "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+# The months as a line may name them, whole or shortened (lower case).
+MONTH_NAMES = tuple(_MONTH_NAMES.split("|"))
 # "end of may", "in june", "until march": a month typed in lower case after a word that only a time
 # follows there (not "I may", "on march"), with its capital, so that the parser reads a date
 _MONTH_AFTER_TIME_WORD = re.compile(
     r"(\b(?:(?:end|start|beginning|middle) of|in|until|till|by|before|since|early|late|mid|"
     r"from|through|last|next|this)[ -])"
-    r"(january|february|march|april|may|june|july|august|september|october|november|december)\b(?!['’])")
+    rf"({_FULL_MONTHS})\b(?!['’])")
 _DAY_OF_MONTH = re.compile(
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAMES})\b(?!['’])"
     # a month first ("june 5"), not "may" or "mar", which are verbs too ("I may 2 times")

@@ -29,12 +29,12 @@ import re
 from typing import Any
 
 from domain.extraction.lexicon import CASUAL, OWN_PEOPLE, PETS
+from domain.text.english import MONTH_NAMES
 
 # What typed_plainly writes with a capital in a line typed in lower case: "I", "I'm", a month
 # beside its day.
 _CAPITALISED_FOR_THEM = re.compile(
-    r"\bI(?:['’](?:m|ve|ll|d))?\b|\b(?:January|February|March|April|May|June|July|August|September|"
-    r"October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b"
+    r"\bI(?:['’](?:m|ve|ll|d))?\b|\b(?:" + "|".join(m.capitalize() for m in MONTH_NAMES) + r")\b"
 )
 _NAMING = frozenset({"called", "named", "nicknamed"})
 _PEOPLE = frozenset(OWN_PEOPLE | CASUAL | {"gf", "bf", "fiancé", "fiance", "ex"})

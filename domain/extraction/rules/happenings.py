@@ -781,7 +781,6 @@ def scheduled(said: Said) -> list[Candidate]:
                  if not any(x.pos in ("NOUN", "PROPN", "NUM") for x in part) for w in part}
         words = [w for w in words if w.i not in moods]
         text = re.sub(r"^(\S+)['’]s ", r"\1 is ", said.text(words=words), count=1)
-        text = text[:1].upper() + text[1:]
     else:
         text = said.text(words=words)
     if noun in ("birthday", "anniversary"):

@@ -959,7 +959,7 @@ def _kit_carried(said: Said) -> list[Candidate]:
     if clause.person != "i" or clause.lemma != "carry" or clause.past or clause.looking_ahead:
         return []
     kit = [o for o in children(said, clause.head, "dobj") if o.lower in _KIT]
-    if not kit or any(c.dep == "poss" and c.lower not in ("my",) for c in children(said, kit[0])):
+    if not kit or any(c.dep == "poss" and c.lower != "my" for c in children(said, kit[0])):
         return []
     words = [w for w in said.sentence.subtree(kit[0].i) if w.lower != "my"]
     while words and words[-1].pos == "PUNCT":

@@ -267,13 +267,11 @@ def need(said: Said) -> list[Candidate]:
         # the time was said in a clause of its own ("the application closes on the 30th, I need to
         # send my transcripts"; "it expires on the 28th, need to redo the course before then"): a
         # to-do says by when
-        when = next((d.when for d in said.dated if d.when.moment() == due or d.when.last_day() == due.date()),
-                    None)
+        when = said.due_dated()
         if when is not None:
-            said_when = when
-            text, told = _THEN.subn(lambda m: written(said_when, m.group(1).lower()), text, count=1)
+            text, told = _THEN.subn(lambda m: written(when.when, m.group(1).lower()), text, count=1)
             if not told:
-                text = f"{text} {written(when, 'by')}"
+                text = f"{text} {written(when.when, 'by')}"
     return one(candidate(said, MemoryKind.TODO, "need", text, due_at=due, confidence=0.8))
 
 

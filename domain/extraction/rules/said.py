@@ -145,16 +145,21 @@ class Said:
                     return moment
         return None
 
+    def due_dated(self) -> Dated | None:
+        """The time a to-do falls due by: the first said that is ahead or still under way."""
+        return next((d for d in self.dated if d.when.moment().date() >= self.at.date()
+                     or d.when.last_day() >= self.at.date()), None)
+
     def due(self) -> datetime | None:
         """When a to-do said with a time falls due: the time's first day, or, for a period already
         under way ("this week" said on a Sunday, "this month"), its last day."""
-        for dated in self.dated:
-            if dated.when.moment().date() >= self.at.date():
-                return dated.when.moment()
-            end = dated.when.last_day()
-            if end >= self.at.date():
-                return datetime(end.year, end.month, end.day, tzinfo=UTC)
-        return None
+        dated = self.due_dated()
+        if dated is None:
+            return None
+        if dated.when.moment().date() >= self.at.date():
+            return dated.when.moment()
+        end = dated.when.last_day()
+        return datetime(end.year, end.month, end.day, tzinfo=UTC)
 
 
 def candidate(
