@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from domain.extraction.lexicon import (
+    APPOINTMENTS,
     CHAT_NOISE,
     COMPANY_VERBS,
     DISCOURSE,
@@ -92,9 +93,14 @@ class Clause:
     def has_got(self) -> bool:
         """ "I've got an appointment on the 26th", "I've got two cats": what one has now, said
         with "got" (not "I've got engaged": became)."""
+        # "got a dentist appointment on the 19th": chat's "I've got", its "I've" left out, of a
+        # thing one has for a day (one gets an appointment for a day ahead)
+        appointed = not self.children("aux", "auxpass") and self.head.tag == "VBD" and any(
+            o.lemma.lower() in APPOINTMENTS for o in self.children("dobj"))
         return (
             self.head.lower == "got"
-            and any(w.lemma == "have" and w.tag in ("VBP", "VBZ") for w in self.children("aux"))
+            and (appointed
+                 or any(w.lemma == "have" and w.tag in ("VBP", "VBZ") for w in self.children("aux")))
             and bool(self.children("dobj"))
             # "I've got a job as a barista", "I've got the job!": a job one has just got
             and not any(o.lemma.lower() in ("job", "promotion") for o in self.children("dobj"))
@@ -178,6 +184,8 @@ def is_question(sentence: Sentence) -> bool:
     first = words[0]
     if first.lower == "do" and len(words) > 1 and words[1].lower in ("n't", "not"):
         return False  # "Don't use emojis": an order, not a question ("Don't you think ...?" ends in "?")
+    if first.tag == "WRB" and sentence.words[first.head].dep == "advcl":
+        return False  # "When you write to me, please use short words": a time the main clause holds in
     # "Do you know ...", "Can you ...": an auxiliary before its subject
     return (
         first.lower in _QUESTION_OPENERS

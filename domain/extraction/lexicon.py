@@ -216,8 +216,10 @@ INJURING = _words("break sprain tear injure hurt pull twist fracture dislocate s
 PROCEDURES = _words("""
 surgery operation replacement transplant biopsy colonoscopy mri scan x-ray ultrasound mammogram
 chemo chemotherapy radiotherapy physio physiotherapy vaccination vaccine injection checkup check-up
-appointment
+appointment infusion jab consultation
 """)
+# What one has for a day: "I've got an appointment on the 19th".
+APPOINTMENTS = _words("appointment interview exam test checkup check-up scan consultation session hearing")
 # What one takes for one's health: "I'm on metformin", "I take iron supplements".
 MEDICINES = _words("""
 medication medicine meds pill pills tablet tablets supplement supplements vitamin vitamins insulin

@@ -361,6 +361,8 @@ def written_words(
                 w.head == word.i and w.dep == "nsubj" and w.lower in ("you", "u") for w in kept
             )
             text, space = _word(word, word is finite or yours, assistant), word.space
+            if text != word.text and not space and after is not None and after.lower in ("na", "ta"):
+                space = " "  # "gonna": "going" and "to", two words written as one
             if _is_read_as_whose(word, kept):
                 text = "is"  # "my sister's coming up": is, not whose (spaced as a contraction below)
             if word.lower == "'s" and text == "is" and after is not None and (
@@ -562,11 +564,30 @@ def _cut(sentence: Sentence, head: Word, child: Word) -> bool:
         c.dep == "mark" or c.tag == "WRB" for c in own
     ):
         return True
+    # "found a room near Ossington, moving 1 April": what follows a comma in -ing after a thing done is
+    # a thing of its own, ahead, not the manner of the first (nor its day, read into the past)
+    if child.dep == "advcl" and child.tag == "VBG" and head.tag == "VBD" and child.i > head.i and not any(
+            c.dep == "mark" or c.tag == "WRB" for c in own) and sentence.subtree(child.i)[0].i > 0:
+        return sentence.words[sentence.subtree(child.i)[0].i - 1].text == ","
     # "I'm retired, used to be a postman": a statement of its own, its "I" left out
     if child.dep == "advcl" and child.tag in ("VBD", "VBN") and child.i > head.i and not any(
             c.dep == "mark" for c in own) and any(c.dep in ("xcomp", "dobj", "attr") for c in own):
         return sentence.words[sentence.subtree(child.i)[0].i - 1].text == ","
     return child.dep == "ccomp" and any(c.dep in ("nsubj", "nsubjpass") for c in sentence.children(child.i))
+
+
+def _who_we_are(sentence: Sentence, head: Word) -> list[Word]:
+    """ "We live in Leeds, me and my husband Tom": after a comma, who "we" are — named apart, as
+    the person's people, never as a part of where or what."""
+    if not any(c.dep == "nsubj" and c.lower == "we" for c in sentence.children(head.i)):
+        return []
+    for child in sentence.subtree(head.i):  # the parser hangs the list on the verb or on the place
+        part = sentence.subtree(child.i)
+        if (child.i > head.i and child.dep in ("npadvmod", "appos", "dep", "conj") and part[0].i > 0
+                and sentence.words[part[0].i - 1].text == ","
+                and any(w.lower in ("me", "i", "myself") and w.pos == "PRON" for w in part)):
+            return [w for w in sentence.words if w.i >= part[0].i - 1]
+    return []
 
 
 def _aside_after_what_they_are(sentence: Sentence, head: Word) -> Word | None:
@@ -641,6 +662,7 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
         c.lower == "here" and c.dep == "advmod" for c in sentence.children(intro.i))
         for w in sentence.subtree(intro.i)}
     inside -= {w.i for w in _remarks_before(sentence, head)}
+    inside -= {w.i for w in _who_we_are(sentence, head)}
     asked = asked_after_a_comma(sentence)
     if asked is not None and head.i < asked:  # "I'm coeliac, where could I get lunch": what is asked
         inside -= {w.i for w in sentence.words if w.i >= asked}

@@ -156,18 +156,21 @@ def typed_plainly(text: str) -> str:
     """A chat line as a parser trained on edited text reads it best: not shouted (`unshouted`),
     "i", "i'm", "im" written "I", "I'm" (a lower-case "i" reads as a noun or a typo), "dont",
     "ive", "hes" with their apostrophes, "name's" written "name is", "my gf" as "my girlfriend",
-    "w/ my partner" as "with my partner", "10 yrs" as "10 years", "yday" as "yesterday", "me n my
-    gf" as "me and my gf", and a month beside its day or after a word of time with its capital
-    ("before 30 april", "june 5th", "end of may": lower case, the parser misses the date)."""
+    "w/ my partner" as "with my partner", "ex-wife" as "ex wife", "10 yrs" as "10 years", "yday" as
+    "yesterday", "appt" as "appointment", "me n my gf" as "me and my gf", and a month beside its
+    day or after a word of time with its capital ("before 30 april", "june 5th", "end of may":
+    lower case, the parser misses the date)."""
     text = _UNAPOSTROPHED_WORD.sub(_apostrophed, unshouted(text))
     text = _DAY_OF_MONTH.sub(_month_capitalised, text)
     text = _MONTH_AFTER_TIME_WORD.sub(lambda m: m.group(1) + m.group(2).capitalize(), text)
+    text = _EX_HYPHENED.sub(r"\1 ", text)
     text = _PARTNER_SHORT.sub(lambda m: f"{m.group(1)} {_PARTNERS[m.group(2).lower()]}", text)
     text = _WITH_SHORT.sub("with", text)
     text = _AND_SHORT.sub("and", text)
     text = _BECAUSE_SHORT.sub("because", text)
     text = _HAVE_TYPE.sub(r"\1 Type", text)
     text = _DAY_SHORT.sub(lambda m: _DAYS_SHORTENED[m.group(1).lower()], text)
+    text = _APPOINTMENT_SHORT.sub(lambda m: "appointment" + m.group(2), text)
     text = _UNIT_SHORT.sub(lambda m: m.group(1) + _UNITS[m.group(2).lower().rstrip("s")]
                            + ("" if m.group(1).strip().lower() in _ONE else "s"), text)
     return _NAME_IS.sub(r"\1 is", _IM.sub("I'm", _LONE_I.sub("I", text)))
@@ -194,8 +197,12 @@ _DAYS_SHORTENED = {"yday": "yesterday", "yest": "yesterday", "ystday": "yesterda
                    "tmr": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow", "2moro": "tomorrow",
                    "2morrow": "tomorrow", "tomoz": "tomorrow", "tonite": "tonight", "2nite": "tonight"}
 _DAY_SHORT = re.compile(r"(?<![\w'’])(" + "|".join(_DAYS_SHORTENED) + r")(?![\w'’])", re.IGNORECASE)
+# "a dentist appt on the 19th": the word as chat shortens it
+_APPOINTMENT_SHORT = re.compile(r"(?<![\w'’])(appt)(s?)(?![\w'’])", re.IGNORECASE)
 # "my gf", "our bf": a partner as chat shortens the word, after whose partner it is
 _PARTNERS = {"gf": "girlfriend", "bf": "boyfriend"}
+# "my ex-wife Carla": the parser reads the hyphen as a word of its own and loses the wife; "ex wife"
+_EX_HYPHENED = re.compile(r"\b([Ee]x)-(?=(?:wife|husband|boyfriend|girlfriend|partner|fianc[eé]e?)\b)")
 _PARTNER_SHORT = re.compile(r"\b(my|our|his|her|your|their|My|Our|His|Her|Your|Their) (gf|bf|GF|BF)\b")
 
 

@@ -27,7 +27,14 @@ from domain.extraction.render import times
 from domain.extraction.rules.answers import answers
 from domain.extraction.rules.elided import with_subjects
 from domain.extraction.rules.ended import no_longer, out_of_work
-from domain.extraction.rules.happenings import event, family_ahead, plan, rescheduled, scheduled
+from domain.extraction.rules.happenings import (
+    done_for_them,
+    event,
+    family_ahead,
+    plan,
+    rescheduled,
+    scheduled,
+)
 from domain.extraction.rules.identity import (
     copula,
     favourite,
@@ -86,6 +93,7 @@ RULES: tuple[Rule, ...] = (
     switch,
     event,
     plan,
+    done_for_them,
     scheduled,
     family_ahead,
     habit,
@@ -128,7 +136,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             for candidate in answers(before.content, sentences, position, said_at):
                 _keep(found, candidate)
         owners: list[Clause | None] = []
-        for sentence in sentences:
+        for index, sentence in enumerate(sentences):
             owners.append(None)
             if is_sarcastic(sentence):
                 continue  # "Oh great, I just love queues": it means the opposite
@@ -136,7 +144,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             for clause in clauses(sentence):
                 owner = owner or (clause if clause.person in ("i", "we", "none") else None)
                 dated = tuple(times(sentence, said_at, _direction(clause)))
-                said = Said(clause, position, said_at, dated, known)
+                said = Said(clause, position, said_at, dated, known, earlier=tuple(sentences[:index]))
                 for rule in RULES:
                     made = rule(said)
                     if made:

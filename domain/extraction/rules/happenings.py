@@ -14,6 +14,7 @@ from domain.extraction.rules.said import (
     children,
     names_a_thing,
     one,
+    organisation_in,
     place,
 )
 from domain.model import MemoryKind
@@ -493,6 +494,7 @@ def rescheduled(said: Said) -> list[Candidate]:
 _PLANNED = frozenset(
     {
         "present",
+        "view",  # a house or a flat one might buy or rent
         "fly",
         "travel",
         "visit",
@@ -594,13 +596,33 @@ _OCCASIONS = frozenset(
         "picnic",
         "housewarming",
         "sleepover",
+        # what is booked by the hour: "I have a physio session on Tuesday", "my driving lesson is on the 3rd"
+        "session",
+        "lesson",
+        "lessons",
+        "fitting",
+        "induction",
+        "orientation",
     }
-)
+) | lex.PROCEDURES
+
+
+def _going_to(said: Said) -> Word | None:
+    """The verb of "I'm going to start a new job on Monday", "gonna view the flat": the future said
+    with "going to", where the parser makes "going" the head and what is done hangs under it."""
+    head = said.clause.head
+    if said.clause.lemma != "go" or head.tag != "VBG":
+        return None
+    # right after it: in "we're going to Lyon in July to see my parents" the going is the journey
+    return next((x for x in children(said, head, "xcomp", "advcl") if x.tag == "VB" and x.i == head.i + 2
+                 and any(a.lower in ("to", "na") and a.i == head.i + 1 for a in children(said, x, "aux"))),
+                None)
 
 
 def plan(said: Said) -> list[Candidate]:
     """ "I'm presenting a poster in Lisbon in November", "we're moving to Leeds in May", "I have my
-    driving test on the 9th": something the person will do, on a date."""
+    driving test on the 9th", "I'm going to view a flat on Saturday": something the person will do,
+    on a date."""
     clause = said.clause
     # "I've booked a table at Dishoom for Friday": arranged now, for a day ahead
     arranged = clause.perfect and clause.head.tag == "VBN" and clause.lemma in lex.ARRANGING
@@ -610,6 +632,9 @@ def plan(said: Said) -> list[Candidate]:
         return []
     if clause.lemma == "be":
         return _away(said)
+    # what is done, when it is said after "going to"
+    going_to = None if outing else _going_to(said)
+    verb = going_to or clause.head
     ahead = clause.looking_ahead or clause.head.tag in ("VBP", "VBZ") or clause.has_got or arranged
     inside = {w.i for w in clause_words(clause)}
     dated = [
@@ -618,39 +643,40 @@ def plan(said: Said) -> list[Candidate]:
         if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
     ]
     # "I've got a sim check on the 20th": had, as "I have ..."
-    lemma = "have" if clause.has_got and clause.lemma == "get" else clause.lemma
+    lemma = "have" if clause.has_got and clause.lemma == "get" else verb.lemma.lower() if going_to \
+        else clause.lemma
     if not ahead or not dated or (lemma not in _PLANNED and not arranged and not outing):
         return []
-    if lemma == "get" and clause.head.tag != "VBG":
+    if lemma == "get" and clause.head.tag != "VBG" and not going_to:
         return []  # "we're getting a puppy on Friday" is a plan; "we get the keys on the 25th": of what?
     taken = {i for d in dated for i in range(d.first, d.last + 1)}
-    after = [w for w in clause_words(clause) if w.i not in taken and w.i > clause.head.i]
-    time_off = clause.lemma == "take" and any(
-        p.lower == "off" for p in children(said, clause.head, "prt", "advmod")
+    after = [w for w in clause_words(clause) if w.i not in taken and w.i > verb.i]
+    time_off = lemma == "take" and any(
+        p.lower == "off" for p in children(said, verb, "prt", "advmod")
     )  # "I'm taking next week off"
     # "I'll retire at the end of 2028": the verb is the thing
-    if not names_a_thing(said, after) and not time_off and clause.lemma not in lex.LIFE_EVENTS and not outing:
+    if not names_a_thing(said, after) and not time_off and lemma not in lex.LIFE_EVENTS and not outing:
         return []
     # Where one goes "to" is a place, whatever name the small model takes it for ("Accra": a person).
-    if clause.lemma in _JOURNEYS and not outing and not any(
-        place(said, w, named=w.lower == "to") for w in children(said, clause.head, "prep", "dobj", "advmod")
+    if lemma in _JOURNEYS and not outing and not any(
+        place(said, w, named=w.lower == "to") for w in children(said, verb, "prep", "dobj", "advmod")
     ):
         return []
     occasion = any(
         w.lemma.lower() in _OCCASIONS
-        for o in children(said, clause.head, "dobj")
+        for o in children(said, verb, "dobj")
         for w in said.sentence.subtree(o.i)
     )
     # "taking the kids to the zoo": an outing; "seeing the dentist": an appointment
-    outing = clause.lemma == "take" and any(
-        p.lower == "to" and children(said, p, "pobj") for p in children(said, clause.head, "prep"))
-    medic = clause.lemma == "see" and any(
-        o.lemma.lower() in lex.MEDICS for o in children(said, clause.head, "dobj"))
+    outing = lemma == "take" and any(
+        p.lower == "to" and children(said, p, "pobj") for p in children(said, verb, "prep"))
+    medic = lemma == "see" and any(
+        o.lemma.lower() in lex.MEDICS for o in children(said, verb, "dobj"))
     if lemma in ("have", "take", "see", "play", "sit") and not (
         occasion or time_off or outing or medic
     ):
         return []
-    if clause.lemma == "do" and not (occasion and clause.looking_ahead):
+    if lemma == "do" and not (occasion and clause.looking_ahead):
         return []
     text = (
         f"Is taking time off {dated[0].text}" if time_off and not names_a_thing(said, after) else said.text()
@@ -658,6 +684,43 @@ def plan(said: Said) -> list[Candidate]:
     if text.startswith("Going "):  # "we're going hiking": its "are" went with the "we" hung on "going"
         text = "Is " + text[:1].lower() + text[1:]
     return one(candidate(said, MemoryKind.PLAN, "plan", text, confidence=0.75))
+
+
+# What one has done to a thing of one's own, said by a particle: "having my wisdom teeth out".
+_DONE_BY_PARTICLE = frozenset({"out", "off", "removed", "in"})
+
+
+def done_for_them(said: Said) -> list[Candidate]:
+    """ "I'm getting my braces taken off on the 20th", "we're having the boiler serviced next Monday",
+    "I'm having my wisdom teeth out on Tuesday": something the person has done for them by someone
+    else, on a day ahead; the thing done is said by the verb after it, or by a particle."""
+    clause = said.clause
+    if clause.person not in ("i", "we") or not clause.asserted or clause.past or clause.lemma not in (
+            "have", "get") or clause.has_got:
+        return []
+    if not (clause.looking_ahead or clause.head.tag in ("VBG", "VBP", "VBZ")):
+        return []
+    head = clause.head
+    # "getting [my braces taken off]": the parser makes the thing the subject of the verb done to it
+    done = [c for c in children(said, head, "ccomp", "xcomp", "oprd")
+            if c.tag == "VBN" and any(s.pos == "NOUN" for s in children(said, c, "nsubj", "nsubjpass"))]
+    # "having [my wisdom teeth] out": the thing the object, what is done a particle
+    particle = [p for p in children(said, head, "prt") if p.lower in _DONE_BY_PARTICLE]
+    thing = [o for o in children(said, head, "dobj") if o.pos == "NOUN"]
+    if not done and not (particle and thing):
+        return []
+    parts = {w.i: w for w in clause_words(clause)}
+    for part in done:
+        parts.update({w.i: w for w in said.sentence.subtree(part.i)})
+    inside = set(parts)
+    dated = [d for d in said.dated if (d.first in inside or d.first + 1 in inside)
+             and d.when.moment().date() > said.at.date()]
+    pointed = [w for w in parts.values()
+               if w.dep in ("dobj", "nsubj", "nsubjpass") and w.lower in NOT_A_THING]
+    if not dated or pointed:
+        return []  # "I'm getting it fixed on Monday": what "it" is was said elsewhere
+    text = said.text(words=sorted(parts.values(), key=lambda w: w.i))
+    return one(candidate(said, MemoryKind.PLAN, "done_for_them", text, confidence=0.75))
 
 
 # How one goes somewhere.
@@ -713,8 +776,32 @@ _DATED = _OCCASIONS | frozenset({"day", "birthday", "anniversary", "due", "date"
                                   "inspection", "renewal"})
 
 
+# What is kept only as one's first or last: "my last day is the 30th", "first shift is Monday".
+_FIRST_OR_LAST = frozenset({"day", "shift", "week"})
+
 # How a thing of the person's is said to begin or end on a day.
 _BEGINNING = frozenset({"start", "begin", "open", "end", "finish"})
+
+
+def _workplace_before(said: Said, subject: Word) -> str | None:
+    """Where one's first or last day is, when the sentence named it before and the day's words do
+    not: "gave my notice at Casa Verde on Monday, last day is March 13" (a name after "at")."""
+    if any(p.lower in ("at", "in", "with") for p in children(said, subject, "prep")):
+        return None
+    named = [
+        name
+        for sentence in (*said.earlier, said.sentence)
+        if any(w.lemma.lower() in _LEAVING_WORK for w in sentence.words)  # not "I met Sam at Costa"
+        for p in sentence.words
+        if (sentence is not said.sentence or p.i < subject.i) and p.lower == "at" and p.dep == "prep"
+        and (name := organisation_in(sentence, p))
+    ]
+    return named[-1] if named else None
+
+
+# What says the place named is the one a first or last day is at: work, and leaving it.
+_LEAVING_WORK = frozenset({"notice", "resign", "resignation", "quit", "leave", "work", "job", "start",
+                           "hire", "offer"})
 
 
 def scheduled(said: Said) -> list[Candidate]:
@@ -731,8 +818,12 @@ def scheduled(said: Said) -> list[Candidate]:
     mine = clause.person == "my"
     # Chat leaves out whose ("exam is on the 16th"): theirs; "the match", "his exam": whose? What
     # is booked, said by the one who tells of it, is theirs ("the flights are booked for the 12th")
+    # "the last day in the warehouse is the 31st", "first shift is Monday": one's own first or last
+    # (not "the last day of the sale": the sale's)
+    first_or_last = any(c.lower in ("last", "first") for c in children(said, subject, "amod")) and not any(
+        p.lower == "of" for p in children(said, subject, "prep"))
     bare = clause.person in ("other", "none") and subject.pos == "NOUN" and not children(
-        said, subject, "poss") and (booked or not children(said, subject, "det"))
+        said, subject, "poss") and (booked or first_or_last or not children(said, subject, "det"))
     # "my sister's wedding is in June": a day of one of the person's people is one they keep too
     owner = next(iter(children(said, subject, "poss")), None)
     their_persons = (
@@ -753,8 +844,8 @@ def scheduled(said: Said) -> list[Candidate]:
     falls_due = mine and clause.lemma == "be" and not clause.past and any(
         c.lower == "due" for c in children(said, clause.head, "acomp"))
     begins = begins or (falls_due and subject.lemma.lower() not in lex.OWN_PEOPLE and subject.pos == "NOUN")
-    if not begins and not booked and noun not in _DATED or (
-        noun == "day" and not any(c.lower in ("last", "first") for c in children(said, subject, "amod"))
+    if not begins and not booked and noun not in _DATED | _FIRST_OR_LAST or (
+        noun in _FIRST_OR_LAST and not first_or_last
     ):
         return []
     words = sorted(
@@ -782,7 +873,15 @@ def scheduled(said: Said) -> list[Candidate]:
         words = [w for w in words if w.i not in moods]
         text = re.sub(r"^(\S+)['’]s ", r"\1 is ", said.text(words=words), count=1)
     else:
+        if first_or_last:  # "the last day in the warehouse": whose goes without saying
+            words = [w for w in words if not (w.dep == "det" and w.head == subject.i and w.lower == "the")]
+            # "first shift is Monday, a bit nervous": what follows the day's comma is an aside
+            cut = next((w.i for w in said.sentence.words if w.text == "," and w.i > dated[0].last), None)
+            words = [w for w in words if cut is None or w.i < cut]
         text = said.text(words=words)
+        where = _workplace_before(said, subject) if first_or_last and noun in ("day", "shift") else None
+        if where and where not in text:  # "handed in my notice at St. Olavs, my last shift is ...": there
+            text = re.sub(r"^((?:First|Last) (?:day|shift))\b", rf"\1 at {where}", text, count=1)
     if noun in ("birthday", "anniversary"):
         # every year: the year the day was resolved into is not said, and not kept
         span = said.sentence.words[dated[0].first:dated[0].last + 1]

@@ -970,6 +970,27 @@ def _kit_carried(said: Said) -> list[Candidate]:
     return _health(said, "kit", f"Carries {article}{thing}")
 
 
+def _remarks_on(said: Said, thing: Word) -> list[int]:
+    """What follows a condition after a comma and says no more of it: a comment on it ("diabetes,
+    which is why I'm tired"), the medicine and dose one takes for it ("hypothyroidism, 75
+    micrograms of levothyroxine every morning": a memory of its own). Not how bad, how often or
+    why ("migraines, bad ones, twice a month", "low iron, because of the coeliac")."""
+    sentence = said.sentence
+    comma = next((w for w in sentence.words if w.text == "," and w.i > thing.i), None)
+    if comma is None:
+        return []
+    after = [w for w in sentence.words if w.i > comma.i]
+    comment = any(w.dep == "relcl" and w.head == thing.i and any(
+        c.lower in ("which", "that") for c in sentence.children(w.i)) for w in after)
+    dose = any(w.pos == "NUM" and w.i + 1 < len(sentence.words)
+               and sentence.words[w.i + 1].lower in _DOSE_UNITS for w in after)
+    return [w.i for w in sentence.words if w.i >= comma.i] if comment or dose else []
+
+
+_DOSE_UNITS = frozenset({"mg", "milligrams", "milligram", "mcg", "micrograms", "microgram", "ml", "units",
+                         "iu", "tablets", "pills", "puffs"})
+
+
 def health(said: Said) -> list[Candidate]:
     """The person's health: "I have asthma", "I was diagnosed with diabetes in May", "I'm allergic
     to cats", "my doctor says I'm anemic", "I'm on metformin", "I broke my wrist last week", "I had
@@ -1039,7 +1060,7 @@ def health(said: Said) -> list[Candidate]:
             ) and (not clause.past or clause.perfect or lemma != "have"):
                 when = said.when() if clause.past else (_when_told(said) if told else None)
                 # "I've got a bad back": has it ("Has got" is British for the same)
-                text = re.sub(r"^Has got ", "Has ", said.text())
+                text = re.sub(r"^Has got ", "Has ", said.text(drop=_remarks_on(said, thing)))
                 return _health(said, "condition", text, when)
         taking = [head, *(x for x in children(said, head, "xcomp") if x.lemma.lower() in ("take", "use"))]
         if lemma in ("take", "start", "use") and any(

@@ -517,6 +517,8 @@ def people(
             if lemma == "friend" and any(c.lower == "best" for c in sentence.children(word.i))
             else lemma
         )
+        an_ex = lemma == "ex" and mine  # "my ex, Ray, ...": a partner once
+        relation = "partner" if an_ex else relation
         if pet is None and relation not in lex.OWN_PEOPLE | lex.CASUAL:
             continue
         age = _age(sentence, word) if mine and (relation in lex.FAMILY or pet is not None) else None
@@ -550,7 +552,8 @@ def people(
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
         told = _age_said_after(sentence, word, relation, name) or age  # "my daughter Mia is 9": one memory
-        gone = _gone(sentence, word) or ("died" if pet is not None and _put_down(sentence, word) else None)
+        gone = "ex" if an_ex else _gone(sentence, word) or (
+            "died" if pet is not None and _put_down(sentence, word) else None)
         if gone is None:
             if pet is not None:  # "my 11-year-old lab Duke": "Has a dog named Duke, an 11-year-old lab"
                 found.append(_described(theirs(said, relation, pet, name), sentence, word, pet, told))

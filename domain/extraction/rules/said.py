@@ -16,7 +16,7 @@ from domain.text.parse import Sentence, Word, joined
 
 # 11: chat typed in haste, places taken for organisations, "since", medicines one is on, ages with names
 # 12: one of theirs with where they live, a pet's breed and age, doses, requests with no verb
-RULES_VERSION = "rules/17"
+RULES_VERSION = "rules/18"
 _NOT_A_START = frozenset(
     {
         "to",
@@ -80,6 +80,8 @@ class Said:
     known: Mapping[str, str] = field(default_factory=dict)
     # Words of the clause left out of its memory: the others listed in "I'm 34 and a nurse".
     drop: frozenset[int] = frozenset()
+    # The sentences of the same message before this one: what "there" or "it" may stand for.
+    earlier: tuple[Sentence, ...] = ()
 
     @property
     def sentence(self) -> Sentence:
@@ -97,6 +99,8 @@ class Said:
             [d for d in self.dated if d.first in inside or d.first + 1 in inside],
             drop_subject_agreement=not own_subject,
         )
+        if self.clause.has_got and text.startswith("Got "):
+            text = "Has " + text[4:]  # "got a dentist appointment on the 19th": has, for that day
         partners = self.together()
         return f"{text} with {partners}" if words is None and partners and text else text
 
@@ -252,12 +256,17 @@ def place(said: Said, under: Word, named: bool = False, organisations: bool = Fa
 
 
 def organisation(said: Said, under: Word) -> str | None:
-    inside = {w.i for w in said.sentence.subtree(under.i)}
-    for kind, words in said.sentence.entities():
+    return organisation_in(said.sentence, under)
+
+
+def organisation_in(sentence: Sentence, under: Word) -> str | None:
+    """The name under a word ("at [Casa Verde]"), as the model tags it or as it is capitalised."""
+    inside = {w.i for w in sentence.subtree(under.i)}
+    for kind, words in sentence.entities():
         if kind in ("ORG", "GPE", "PERSON", "FAC") and words[0].i in inside and words[-1].i in inside:
             return joined(words).rstrip(".")
     # a time is no one's name: "at a food bank on Saturdays"
-    proper = [w for w in said.sentence.subtree(under.i)
+    proper = [w for w in sentence.subtree(under.i)
               if w.pos == "PROPN" and w.ent not in ("DATE", "TIME", "CARDINAL", "ORDINAL")]
     return joined(proper) if proper and len(proper) <= 4 else None
 

@@ -75,7 +75,13 @@ def suits(said: Said) -> list[Candidate]:
         return []
     best = [w for w in children(said, clause.head, "acomp", "advmod") if w.lower in _BEST]
     below = [clause.head, *best]
-    if clause.lemma == "suit":  # "mornings suit me better"
+    # "bullet points are perfect", "table format is great, keep doing that": said to the assistant
+    # of what its answers are made of, praise of a kind of answer is for the person
+    praised = clause.lemma == "be" and _a_kind_of_answer(said, subject) and any(
+        w.lower in _PRAISE for w in children(said, clause.head, "acomp"))
+    if praised:
+        to_me = True
+    elif clause.lemma == "suit":  # "mornings suit me better"
         to_me = any(o.lower == "me" for o in children(said, clause.head, "dobj"))
     elif clause.lemma in ("be", "work") and best:  # "... are best for me", "... work best for me"
         to_me = any(
@@ -92,6 +98,19 @@ def suits(said: Said) -> list[Candidate]:
     if rather:
         text += " to " + _phrase(said, rather[0])
     return one(candidate(said, MemoryKind.PREFERENCE, "suits", text, confidence=0.8))
+
+
+# Praise of a kind of answer: "bullet points are perfect".
+_PRAISE = _BEST | frozenset({"perfect", "great", "helpful", "brilliant", "handy", "useful", "clearer"})
+
+
+def _a_kind_of_answer(said: Said, noun: Word) -> bool:
+    """ "bullet points", "short answers", "table format": what the assistant's answers are made of."""
+    lemma = noun.lemma.lower()
+    if lemma in _ANSWER_PARTS:
+        return True
+    return lemma in ("format", "layout", "formatting") and any(
+        c.lemma.lower() in _ANSWER_PARTS for c in children(said, noun, "compound"))
 
 
 def _phrase(said: Said, noun: Word) -> str:
