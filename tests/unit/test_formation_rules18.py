@@ -5,8 +5,9 @@ workplace the same message named; a thing done, then a comma and an -ing of its 
 flat, moving in on the 3rd"), whose day is ahead, not read into the past; who "we" are, listed
 after a comma, no part of where one lives; an ex named; praise of a kind of answer as a
 preference; what follows a condition after a comma that says no more of it; chat's "got" for an
-appointment one has; a request after "when you ...". Every sentence is our own, none from a
-benchmark; each with what it must leave alone. Said on Wednesday 20 May 2026."""
+appointment one has; a request after "when you ..."; someone one is seeing "by the way". Every
+sentence is our own, none from a benchmark; each with what it must leave alone. Said on Wednesday
+20 May 2026."""
 
 from __future__ import annotations
 
@@ -217,3 +218,8 @@ def test_a_request_after_when_you_is_a_request(line: str, memory: str) -> None:
 @pytest.mark.parametrize("line", ["When do you open", "When will my parcel come"])
 def test_a_question_opened_by_when_stays_a_question(line: str) -> None:
     assert not found(line)
+
+
+def test_someone_one_is_seeing_by_the_way_is_named_after() -> None:
+    assert "Partner is named Marco" in contents("I'm seeing someone, by the way. His name is Marco.")
+    assert not contents("I'm seeing someone about the roof. His name is Marco.")

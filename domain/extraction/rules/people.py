@@ -767,8 +767,14 @@ def _courted(sentence: Sentence, word: Word) -> bool:
         return False
     verb = sentence.words[word.head]
     subjects = [c.lower for c in sentence.children(verb.i) if c.dep == "nsubj"]
-    about = [c for w in (verb, word) for c in sentence.children(w.i) if c.dep == "prep"]  # "about the roof"
+    about = [c for w in (verb, word) for c in sentence.children(w.i) if c.dep == "prep"  # "about the roof"
+             and not _by_the_way(sentence, c)]
     return verb.lemma.lower() in _COURTING and verb.tag == "VBG" and subjects == ["i"] and not about
+
+
+def _by_the_way(sentence: Sentence, prep: Word) -> bool:
+    """ "..., by the way": a turn of the talk, no part of what is said."""
+    return prep.lower == "by" and any(o.lower == "way" for o in sentence.children(prep.i) if o.dep == "pobj")
 
 
 def named_after(sentences: Sequence[Sentence], owners: Sequence[Clause | None], position: int,
