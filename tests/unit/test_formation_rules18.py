@@ -5,9 +5,9 @@ workplace the same message named; a thing done, then a comma and an -ing of its 
 flat, moving in on the 3rd"), whose day is ahead, not read into the past; who "we" are, listed
 after a comma, no part of where one lives; an ex named; praise of a kind of answer as a
 preference; what follows a condition after a comma that says no more of it; chat's "got" for an
-appointment one has; a request after "when you ..."; someone one is seeing "by the way". Every
-sentence is our own, none from a benchmark; each with what it must leave alone. Said on Wednesday
-20 May 2026."""
+appointment one has; a request after "when you ..."; someone one is seeing "by the way"; a
+substance being given up, and the days counted since ("day 5"). Every sentence is our own, none
+from a benchmark; each with what it must leave alone. Said on Wednesday 20 May 2026."""
 
 from __future__ import annotations
 
@@ -223,3 +223,38 @@ def test_a_question_opened_by_when_stays_a_question(line: str) -> None:
 def test_someone_one_is_seeing_by_the_way_is_named_after() -> None:
     assert "Partner is named Marco" in contents("I'm seeing someone, by the way. His name is Marco.")
     assert not contents("I'm seeing someone about the roof. His name is Marco.")
+
+
+# --- a habit being given up, and the days counted since ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I'm quitting energy drinks.", "Is quitting energy drinks"),
+        ("I'm cutting out caffeine.", "Is cutting out caffeine"),
+        # the days counted since: the fifth day without them, given up four days before
+        ("im quitting energy drinks, day 5 no energy drinks", "Quit energy drinks on 16 May 2026"),
+        ("giving up sugar. like actually. day 3", "Gave up sugar on 18 May 2026"),
+    ],
+)
+def test_a_substance_being_given_up_is_kept_with_the_days_counted(line: str, memory: str) -> None:
+    assert [c.content for c in by(line, "given_up")] == [memory]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I'm giving up sugar next month.",  # ahead: not under way
+        "I'm not giving up coffee.",
+        "Should I be cutting out caffeine?",
+        "My dad is quitting smoking.",  # his
+    ],
+)
+def test_a_substance_not_being_given_up_by_the_person_now_is_no_memory(line: str) -> None:
+    assert not by(line, "given_up")
+
+
+def test_a_day_of_something_else_counts_nothing() -> None:
+    assert [c.content for c in by("I'm giving up sugar. It's day 12 of the course.", "given_up")] == [
+        "Is giving up sugar"]

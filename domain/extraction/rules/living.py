@@ -1111,10 +1111,14 @@ def health(said: Said) -> list[Candidate]:
             return cutting
         if lemma == "cut" and not any(p.lower in ("out", "down") for p in children(said, head, "prt")):
             gerunds = []
+        # "I'm quitting energy drinks", "also giving up sugar": under way now (not "next month": a plan)
+        under_way = head.tag == "VBG" and not clause.past and not clause.perfect and not any(
+            d.when.moment().date() > said.at.date() for d in said.dated)
         if (
             lemma in ("quit", "stop", "give", "cut")
             and gerunds
-            and (clause.past or clause.perfect or head.lower == "quit" or said.when() is not None)
+            and (clause.past or clause.perfect or head.lower == "quit" or said.when() is not None
+                 or under_way)
         ):
             if lemma == "give" and not any(p.lower == "up" for p in children(said, head, "prt")):
                 return []
@@ -1440,19 +1444,35 @@ def given_up_since(made: Candidate, later: Sequence[str], at: datetime,
     comma), was given up that long before it was said."""
     if not made.extractor.endswith(":given_up") or made.valid_from.date() != at.date():
         return made
-    for text in [*later, *asides]:
+    # "Three weeks now, I use the patches": the time said before the sentence goes on
+    firsts = [text.split(",")[0] for text in later if "," in text]
+    for text in [*later, *asides, *firsts]:
         lasted = _LASTED_SO_FAR.match(text.strip())
-        if lasted is None:
+        counted = _DAY_COUNTED.search(text.strip())
+        if lasted is None and counted is None:
             continue
-        cut = re.search(rf",? {re.escape(lasted.group('n'))} {lasted.group('unit')}", made.content,
-                        re.IGNORECASE)
-        if text in asides and cut is not None:  # said in the same sentence: the memory ends before it
+        if counted is not None:  # "day 5": the fifth day without it, given up four days before
+            said_as = rf",? day {counted.group('n')}\b.*$"
+            ago = f"{int(counted.group('n')) - 1} days ago"
+        else:
+            assert lasted is not None
+            said_as = rf",? {re.escape(lasted.group('n'))} {lasted.group('unit')}"
+            n = lasted.group("n").lower()
+            ago = f"{'1' if n in ('a', 'an') else n} {lasted.group('unit')}s ago"
+        cut = re.search(said_as, made.content, re.IGNORECASE)
+        if cut is not None:  # said with what was given up: the memory ends before it
             made = made.model_copy(update={"content": made.content[:cut.start()]})
-        n = lasted.group("n").lower()
-        when = resolve_phrase(f"{'1' if n in ('a', 'an') else n} {lasted.group('unit')}s ago", at, False)
+        when = resolve_phrase(ago, at, False)
         if when is None:
             return made
         content = re.sub(r"^Has (stopped|quit|given up|cut out)\b", lambda m: m.group(1).capitalize(),
                          made.content)
+        content = re.sub(r"^Is (quitting|stopping|giving up|cutting out)\b",
+                         lambda m: _GIVEN_UP_DONE[m.group(1)], content)
         return made.model_copy(update={"content": f"{content} {when.text}", "valid_from": when.moment()})
     return made
+
+
+# "day 5", "day 4 no vaping": a day counted since one gave something up
+_DAY_COUNTED = re.compile(r"(?:^|[.!,;]\s*)day (?P<n>[1-9]\d{0,2})\b(?:\s+[\w\s-]*)?\W*$", re.IGNORECASE)
+_GIVEN_UP_DONE = {"quitting": "Quit", "stopping": "Stopped", "giving up": "Gave up", "cutting out": "Cut out"}
