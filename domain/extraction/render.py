@@ -586,7 +586,13 @@ def _who_we_are(sentence: Sentence, head: Word) -> list[Word]:
         if (child.i > head.i and child.dep in ("npadvmod", "appos", "dep", "conj") and part[0].i > 0
                 and sentence.words[part[0].i - 1].text == ","
                 and any(w.lower in ("me", "i", "myself") and w.pos == "PRON" for w in part)):
-            return [w for w in sentence.words if w.i >= part[0].i - 1]
+            start = part[0].i - 1
+            # the list runs on over commas ("my wife Pauline and me, and Rufus, our old beagle") up
+            # to one before a time or a place that is the clause's again ("…, me and the kids, in 2019")
+            end = next((c.i for c in sentence.words[start + 1:-1] if c.text == ","
+                        and sentence.words[c.i + 1].dep == "prep"), len(sentence.words) - 1)
+            return [w for w in sentence.words if start <= w.i <= end and not (
+                w.i == end and w.pos == "PUNCT" and w.text != ",")]
     return []
 
 

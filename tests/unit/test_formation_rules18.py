@@ -258,3 +258,8 @@ def test_a_substance_not_being_given_up_by_the_person_now_is_no_memory(line: str
 def test_a_day_of_something_else_counts_nothing() -> None:
     assert [c.content for c in by("I'm giving up sugar. It's day 12 of the course.", "given_up")] == [
         "Is giving up sugar"]
+
+
+def test_a_time_after_who_we_are_is_the_clauses_again() -> None:
+    assert contents("We moved to Leeds, me and the kids, in 2019.") == ["Moved to Leeds in 2019"]
+    assert contents("We live in Leeds, me and my husband, since 2015.") == ["Lives in Leeds since 2015"]
