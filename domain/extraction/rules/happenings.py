@@ -643,8 +643,7 @@ def plan(said: Said) -> list[Candidate]:
         if (d.first in inside or d.first + 1 in inside) and d.when.moment().date() > said.at.date()
     ]
     # "I've got a sim check on the 20th": had, as "I have ..."
-    lemma = "have" if clause.has_got and clause.lemma == "get" else verb.lemma.lower() if going_to \
-        else clause.lemma
+    lemma = verb.lemma.lower() if going_to else clause.lemma  # "I've got ..." is read as "have"
     if not ahead or not dated or (lemma not in _PLANNED and not arranged and not outing):
         return []
     if lemma == "get" and clause.head.tag != "VBG" and not going_to:
@@ -858,24 +857,24 @@ def scheduled(said: Said) -> list[Candidate]:
     if not dated:
         return []
     moment = dated[0].when.moment()
+    # "the flights are booked", "the last day in the warehouse": whose goes without saying
+    if booked or first_or_last:
+        words = [w for w in words if not (w.dep == "det" and w.head == subject.i and w.lower == "the")]
     if booked:
         if moment.date() <= said.at.date() or dated[0].first < clause.head.i:
             # "it was booked for last week": of what came to pass, the booking says nothing; "we move
             # on the 15th, the truck is booked": the day is the move's
             return []
-        # "the flights are booked": whose goes without saying; "ferry's booked": the "is" it stands for
-        words = [w for w in words if not (w.dep == "det" and w.head == subject.i and w.lower == "the")]
         # "..., so nervous": how one feels about it is no part of what is booked
         asides = [c for c in children(said, clause.head)
                   if c.dep in ("advmod", "acomp", "advcl", "conj", "ccomp")]
         moods = {w.i for c in asides for part in (said.sentence.subtree(c.i),)
                  if not any(x.pos in ("NOUN", "PROPN", "NUM") for x in part) for w in part}
         words = [w for w in words if w.i not in moods]
+        # "ferry's booked": the "is" it stands for
         text = re.sub(r"^(\S+)['’]s ", r"\1 is ", said.text(words=words), count=1)
     else:
-        if first_or_last:  # "the last day in the warehouse": whose goes without saying
-            words = [w for w in words if not (w.dep == "det" and w.head == subject.i and w.lower == "the")]
-            # "first shift is Monday, a bit nervous": what follows the day's comma is an aside
+        if first_or_last:  # "first shift is Monday, a bit nervous": what follows the day's comma is an aside
             cut = next((w.i for w in said.sentence.words if w.text == "," and w.i > dated[0].last), None)
             words = [w for w in words if cut is None or w.i < cut]
         text = said.text(words=words)
