@@ -124,6 +124,10 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         before = sentence.words[first - 1] if first > 0 else None
         prep = before.lower if before is not None and before.lower in _TIME_PREPOSITIONS else None
         phrase = " ".join(w.text for w in words)
+        if after is not None and after.lower in ("before", "after") and words[0].lower == "the":
+            continue  # "the weekend before", "the day after the party": of another time, not said
+        if prep == "in" and _first_in_a_while(sentence, before):
+            continue  # "first holiday in 3 years": how long since the last, no time of its own
         if prep == "since":
             future = False  # "since Tuesday": the last one, whatever the verb
         # "a place on the course starting September": what starts is ahead, whatever the verb
@@ -171,6 +175,16 @@ def times(sentence: Sentence, at: datetime, future: bool | None) -> list[Dated]:
         found.append(Dated(opening.i if prep and opening else the.i, word.i,
                            written(day, prep) if prep in _KEPT_PREPOSITIONS else day.text, day))
         taken.update(range(the.i - (1 if prep else 0), word.i + 1))
+    for word in sentence.words[1:]:
+        # "at Easter", "over Easter", untagged (not "Easter eggs")
+        opening = sentence.words[word.i - 1]
+        if word.i in taken or word.ent or word.lower != "easter" or _a_kind_of_thing(sentence, [word]) or (
+                opening.lower not in ("at", "over", "for", "after", "before", "by", "until")):
+            continue
+        holiday = resolve_phrase(f"{opening.lower} easter", at, future)
+        if holiday is not None:
+            found.append(Dated(opening.i, word.i, holiday.text, holiday))
+            taken.update((opening.i, word.i))
     for word in sentence.words[2:]:
         # "at the weekend", "for the summer", untagged: the one nearest, with its preposition
         article, opening = sentence.words[word.i - 1], sentence.words[word.i - 2]
@@ -269,6 +283,17 @@ _DAY_OF_MONTH = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)")
 _PART_OF = ("end", "start", "beginning", "middle")
 
 
+def _first_in_a_while(sentence: Sentence, prep: Word | None) -> bool:
+    """ "the first holiday in three years", "best night in ages": "in" after a first, last, only or
+    best of something counts back from now; it is not when anything happens."""
+    if prep is None or prep.i == 0:
+        return False
+    thing = sentence.words[prep.head]
+    return thing.i < prep.i and thing.pos == "NOUN" and any(
+        c.lower in ("first", "last", "only") or c.tag == "JJS" for c in sentence.children(thing.i)
+        if c.dep in ("amod", "advmod"))
+
+
 def _widened(sentence: Sentence, kind: str, words: list[Word]) -> list[Word]:
     """An entity with the words a small model leaves out of a date: "the" before a day of the
     month it calls an ordinal ("on the 16th"), "end of" before a month ("deadline is end of
@@ -295,6 +320,11 @@ def _widened(sentence: Sentence, kind: str, words: list[Word]) -> list[Word]:
             if len(of_month) == 2 and of_month[0].lower == "of" and of_month[1].lower in MONTHS:
                 return [*words, *rest, *of_month]  # "Monday the 26th of October"
             return [*words, *rest]
+    if kind == "DATE" and words[-1].lower in ("week", "weekend") and after is not None and after.lower in (
+            "in", "of"):
+        month = sentence.words[after.i + 1] if after.i + 1 < len(sentence.words) else None
+        if month is not None and month.lower in MONTHS:
+            return [*words, after, month]  # "the last weekend in May", the month its own entity
     if kind == "DATE" and len(before) >= 2 and before[-1].lower == "of" and before[-2].lower in _PART_OF:
         start = before[-2].i
         if start > 0 and sentence.words[start - 1].lower == "the":

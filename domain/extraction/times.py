@@ -76,14 +76,17 @@ class When:
     """A resolved time: its first day, how precise it is, and how it is written."""
 
     start: date
-    grain: str  # day, week, weekend, month, season, year, end
+    grain: str  # day, week, weekend, month, season, year, end, span
     text: str
+    end: date | None = None  # a span's last day ("from 14 to 21 July")
 
     def moment(self) -> datetime:
         return datetime(self.start.year, self.start.month, self.start.day, tzinfo=UTC)
 
     def last_day(self) -> date:
         """The period's last day (a season's is its third month's)."""
+        if self.end is not None:
+            return self.end
         months = {"month": 1, "season": 3, "year": 12}.get(self.grain)
         if months is not None:
             year, month = divmod(self.start.month - 1 + months, 12)
@@ -188,6 +191,21 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "season",
             r"(?:the )?(?P<season>spring|summer|autumn|fall|winter)(?: of)?(?: (?P<year>(?:19|20)\d\d))?",
         ),
+        (
+            "days_span",
+            rf"(?:the )?{_d('day')} (?:to|till|until|-|–|through) (?:the )?{_d('day2')} (?:of )?{_m('month')}"
+            r"(?:,? (?P<year>(?:19|20)\d\d))?",
+        ),
+        (
+            "month_days_span",
+            rf"{_m('month')} (?:the )?{_d('day')} (?:to|till|until|-|–|through) (?:the )?{_d('day2')}"
+            r"(?:,? (?P<year>(?:19|20)\d\d))?",
+        ),
+        (
+            "week_of_month",
+            rf"(?:the )?(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th) (?P<unit>week|weekend) "
+            rf"(?:of|in) {_m('month')}(?:,? (?P<year>(?:19|20)\d\d))?",
+        ),
         ("end", rf"(?:the )?end of (?:(?P<which>the|this|next) )?"
                 rf"(?P<unit>week|month|year|{_MONTHS}|(?:19|20)\d\d)"),
         (
@@ -206,7 +224,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "holiday",
             r"(?P<holiday>christmas eve|christmas|new year's day|new years day|new year's eve|new years eve|"
-            r"new year's|new years|new year|halloween|"
+            r"new year's|new years|new year|halloween|easter sunday|easter monday|easter|"
             r"valentine's day)",
         ),
     )
@@ -480,7 +498,71 @@ def _year_alone(m: re.Match[str], at: date, future: bool | None) -> When:
     return _year(int(m.group("year")), prefix)
 
 
+def easter(year: int) -> date:
+    """Easter Sunday of a year (the Gregorian computus, Meeus/Jones/Butcher)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    weekday = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 19 * weekday) // 433
+    month, day = divmod(h + weekday - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def _easter(holiday: str, at: date, future: bool) -> date:
+    """Easter (Sunday or Monday) nearest `at`, ahead or behind: it moves from year to year."""
+    shift = timedelta(days=1 if holiday.endswith("monday") else 0)
+    this = easter(at.year) + shift
+    if future and this < at:
+        return easter(at.year + 1) + shift
+    if not future and this > at:
+        return easter(at.year - 1) + shift
+    return this
+
+
+def _days_span(m: re.Match[str], at: date, future: bool | None) -> When | None:
+    """ "14th to 21st July", "October 8th to 12th": the days from the first to the last, of one month."""
+    month = _month_number(m.group("month"))
+    first, last = int(m.group("day")), int(m.group("day2"))
+    if m.group("year"):
+        year = int(m.group("year"))
+    else:
+        year = (_nearest(month, first, at, bool(future)) if future is not None
+                else _closest(month, first, at)).year
+    if not 1 <= first < last <= monthrange(year, month)[1]:
+        return None
+    name = f"{MONTHS[month - 1].capitalize()} {year}"
+    return When(date(year, month, first), "span", f"from {first} to {last} {name}", date(year, month, last))
+
+
+def _week_of_month(m: re.Match[str], at: date, future: bool | None) -> When:
+    """ "the first week of August", "the last weekend in May": the week's first day (the month's
+    1st, 8th, 15th or 22nd; the last seven days), or that weekend's Saturday."""
+    month = _month_number(m.group("month"))
+    year = int(m.group("year")) if m.group("year") else _nearest(
+        month, 1, at.replace(day=1), future is not False).year
+    nth = m.group("nth")
+    order = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
+    ordinal = {0: "first", 1: "second", 2: "third", 3: "fourth"}.get(order.get(nth, -1), "last")
+    name = f"{MONTHS[month - 1].capitalize()} {year}"
+    if m.group("unit") == "weekend":
+        saturdays = [d for d in (date(year, month, n) for n in range(1, monthrange(year, month)[1] + 1))
+                     if d.weekday() == 5]
+        saturday = saturdays[order[nth]] if nth in order else saturdays[-1]
+        return When(saturday, "weekend", f"on the {ordinal} weekend of {name}")
+    last = monthrange(year, month)[1]
+    first = date(year, month, 1 + 7 * order[nth]) if nth in order else date(year, month, last - 6)
+    return When(first, "week", f"in the {ordinal} week of {name}")
+
+
 def _holiday(m: re.Match[str], at: date, future: bool | None) -> When:
+    if m.group("holiday").startswith("easter"):
+        found = _easter(m.group("holiday"), at, future is not False)
+        name = m.group("holiday").title()
+        lead = m.group("prep") or ("on" if " " in name else "at")  # "on Easter Monday", "at Easter"
+        return When(found, "day", f"{lead} {name} {found.year}")
     month, day = _HOLIDAYS[m.group("holiday")]
     found = _nearest(month, day, at, future is not False)
     if m.group("holiday").endswith(("day", "eve")):
@@ -550,6 +632,9 @@ _RESOLVERS = {
     "relative": _relative,
     "weekday": _weekday,
     "season": _season,
+    "week_of_month": _week_of_month,
+    "days_span": _days_span,
+    "month_days_span": _days_span,
     "end": _end,
     "part": _part,
     "month_day": _month_day,
@@ -608,4 +693,4 @@ def resolve(text: str, at: datetime, future: bool = False) -> datetime | None:
 def names_a_kind(word: str) -> bool:
     """A season or a holiday, which said before a noun names a kind of thing ("summer tyres",
     "Christmas cards", "autumn leaves"), not a time."""
-    return word.lower() in _SEASONS or word.lower() in _HOLIDAYS
+    return word.lower() in _SEASONS or word.lower() in _HOLIDAYS or word.lower() == "easter"

@@ -128,6 +128,10 @@ _LONE_I = re.compile(r"(?<![\w'])i(?=(?:'(?:m|ve|ll|d))?(?![\w']))")
 _IM = re.compile(r"(?<![\w'])im(?![\w'])")
 # "her name's Biscuit": a parser reads "name's" as whose name; it is "name is".
 _NAME_IS = re.compile(r"\b([Nn]ame)['’]s\b")
+# "Interview's on the 12th", "my brother's getting married": no one's thing is "on" or "getting";
+# before such a word "'s" is "is" (a parser reads it as whose)
+_IS_BEFORE = re.compile(r"\b([A-Za-z]+)['’]s (?=(?:on|at|in|due|booked|next|tomorrow|tonight|today|coming|"
+                        r"going|getting|moving|starting|having|finally|off)\b)")
 # Contractions typed without their apostrophe that are no other word ("dont", "ive", "hes"; not
 # "ill", "were", "well", "its", "id", "wed", "lets", "shell"): a parser reads "do nt use tables" as a
 # question and "cant" as a noun.
@@ -173,7 +177,27 @@ def typed_plainly(text: str) -> str:
     text = _APPOINTMENT_SHORT.sub(lambda m: "appointment" + m.group(2), text)
     text = _UNIT_SHORT.sub(lambda m: m.group(1) + _UNITS[m.group(2).lower().rstrip("s")]
                            + ("" if m.group(1).strip().lower() in _ONE else "s"), text)
+    text = _IS_BEFORE.sub(_is_or_whose, text)
     return _NAME_IS.sub(r"\1 is", _IM.sub("I'm", _LONE_I.sub("I", text)))
+
+
+def _is_or_whose(m: re.Match[str]) -> str:
+    """ "Interview's on" is "Interview is on"; "at a chemist's in Porto", "to Tom's on Friday" are
+    somebody's place, after a preposition (and an article or "my"), and stay as they are."""
+    before = re.findall(r"[\w']+", m.string[:m.start()].lower())
+    while before and before[-1] in _ARTICLES:
+        before.pop()
+    if m.group(1).lower() in _PRONOUNS_S or (before and before[-1] in _PLACE_PREPOSITIONS):
+        return m.group(0)
+    return m.group(1) + " is "
+
+
+_ARTICLES = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their"})
+_PLACE_PREPOSITIONS = frozenset({"at", "to", "from", "round", "near", "by", "in", "over", "outside", "into",
+                                 "past", "towards", "via", "behind"})
+# "it's", "he's", "that's": contractions a parser reads well as they are ("let's" is "let us")
+_PRONOUNS_S = frozenset({"it", "he", "she", "that", "what", "there", "here", "who", "where", "let", "how",
+                         "when", "why"})
 
 
 # "for 10 yrs", "2 wks ago": a unit of time as chat shortens it, after its number

@@ -34,9 +34,10 @@ def dated(line: str) -> list[tuple[str, date]]:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        # two days of one month: the first, and both written (dateparser read "25" as a year: 2125)
+        # two days of one month: the first, and both written (dateparser read "25" as a year: 2125); a
+        # span from one day to another (rules/19: "from", where it was "on 3 to 5 June")
         ("we fly to Rome on 24 and 25 November", [("on 24 and 25 November 2026", date(2026, 11, 24))]),
-        ("the course is 3 to 5 June", [("on 3 to 5 June 2026", date(2026, 6, 3))]),
+        ("the course is 3 to 5 June", [("from 3 to 5 June 2026", date(2026, 6, 3))]),
         # the day and its month once, not "on 4 May 2026 of May"
         ("I start the 4th of May, can't wait", [("on 4 May 2026", date(2026, 5, 4))]),
         # a season or a holiday that says what kind a thing is, is no time

@@ -34,6 +34,7 @@ from domain.extraction.rules.happenings import (
     plan,
     rescheduled,
     scheduled,
+    seen_by_medic,
 )
 from domain.extraction.rules.identity import (
     copula,
@@ -48,6 +49,7 @@ from domain.extraction.rules.identity import (
     years_had,
 )
 from domain.extraction.rules.living import (
+    conditions_owned,
     given_up_since,
     habit,
     health,
@@ -92,6 +94,7 @@ RULES: tuple[Rule, ...] = (
     goal,
     switch,
     event,
+    seen_by_medic,
     plan,
     done_for_them,
     scheduled,
@@ -111,8 +114,10 @@ def _direction(clause: Clause) -> bool | None:
     if clause.lemma in lex.ARRANGING and any(
             p.lower == "for" for p in clause.children("prep")):
         return True  # "I've booked flights for June": booked now, for a time ahead
-    if clause.lemma in ("sign", "register", "enrol", "enroll"):
-        return None  # "I signed up for a course from June": signed now, for a time either way
+    if clause.lemma in ("sign", "register", "enrol", "enroll", *lex.ARRANGING) and clause.past:
+        # "I signed up for a course from June", "we booked Nashville, October 8th to 12th": done
+        # then, for a time either way
+        return None
     if clause.past:
         return False
     if clause.looking_ahead or clause.head.tag == "VB":
@@ -157,6 +162,9 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             owners[-1] = owner
             if owner is not None:  # "no emojis ever please": a request with no verb, read from its words
                 for candidate in no_more(Said(owner, position, said_at, (), known)):
+                    _keep(found, candidate)
+                # "for my psoriasis", "my glaucoma drops": a condition of theirs named in passing
+                for candidate in conditions_owned(Said(owner, position, said_at, (), known)):
                     _keep(found, candidate)
             for candidate in people(
                 sentence, position, said_at, owner, tuple(times(sentence, said_at, False))

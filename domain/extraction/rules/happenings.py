@@ -603,6 +603,10 @@ _OCCASIONS = frozenset(
         "fitting",
         "induction",
         "orientation",
+        # seeing a doctor again: "GI follow-up is on June 16th"
+        "follow-up",
+        "followup",
+        "up",  # "follow-up", which the parser cuts into "follow", "-", "up"
     }
 ) | lex.PROCEDURES
 
@@ -625,7 +629,13 @@ def plan(said: Said) -> list[Candidate]:
     on a date."""
     clause = said.clause
     # "I've booked a table at Dishoom for Friday": arranged now, for a day ahead
-    arranged = clause.perfect and clause.head.tag == "VBN" and clause.lemma in lex.ARRANGING
+    # "I booked a trip for August", "I'm booked on a course on the 2nd": done now, for a day ahead
+    arranged = clause.lemma in lex.ARRANGING and (clause.head.tag == "VBD" or clause.head.tag == "VBN" and (
+        clause.perfect or bool(children(said, clause.head, "auxpass"))))
+    # "we've got a caravan booked for June", "I have a table booked for Friday": had, as arranged
+    arranged = arranged or clause.lemma == "have" and any(
+        a.tag == "VBN" and a.lemma.lower() in lex.ARRANGING
+        for o in children(said, clause.head, "dobj") for a in children(said, o, "acl"))
     outing = _an_outing(said)  # "going camping this weekend": the doing is the thing
     if (clause.person not in ("i", "we") and not outing) or not clause.asserted or (
             clause.past and not arranged):
@@ -669,10 +679,10 @@ def plan(said: Said) -> list[Candidate]:
     # "taking the kids to the zoo": an outing; "seeing the dentist": an appointment
     outing = lemma == "take" and any(
         p.lower == "to" and children(said, p, "pobj") for p in children(said, verb, "prep"))
-    medic = lemma == "see" and any(
+    medic = lemma in ("see", "have") and any(
         o.lemma.lower() in lex.MEDICS for o in children(said, verb, "dobj"))
     if lemma in ("have", "take", "see", "play", "sit") and not (
-        occasion or time_off or outing or medic
+        occasion or time_off or outing or medic or arranged
     ):
         return []
     if lemma == "do" and not (occasion and clause.looking_ahead):
@@ -680,9 +690,40 @@ def plan(said: Said) -> list[Candidate]:
     text = (
         f"Is taking time off {dated[0].text}" if time_off and not names_a_thing(said, after) else said.text()
     )
+    if medic and lemma == "have":  # "I've got the dentist on Tuesday": an appointment with them
+        text = re.sub(r"^Has (?:got )?(?:the|my|a|an) ([\w-]+)", r"Has a \1 appointment", text, count=1)
     if text.startswith("Going "):  # "we're going hiking": its "are" went with the "we" hung on "going"
         text = "Is " + text[:1].lower() + text[1:]
     return one(candidate(said, MemoryKind.PLAN, "plan", text, confidence=0.75))
+
+
+def seen_by_medic(said: Said) -> list[Candidate]:
+    """ "My GP wants to see me on the 24th", "the doctor wants to see me again in two weeks": an
+    appointment the person has, on a day ahead, asked for by the one who will see them."""
+    clause = said.clause
+    subject = clause.subject
+    if (subject is None or subject.lemma.lower() not in lex.MEDICS or clause.lemma not in ("want", "need")
+            or not clause.asserted or clause.past or clause.person not in ("my", "other", "none")):
+        return []
+    if any(c.dep == "poss" and c.lower != "my" for c in children(said, subject)):
+        return []  # "her doctor wants to see her": another's
+    seeing = [x for x in children(said, clause.head, "xcomp") if x.lemma.lower() == "see"
+              and any(o.lower == "me" for o in children(said, x, "dobj"))]
+    if not seeing:
+        return []
+    inside = {w.i for w in said.sentence.subtree(seeing[0].i)}
+    ahead = [d for d in said.dated if d.first in inside and d.when.moment().date() > said.at.date()]
+    if not ahead:
+        return []
+    who = said.text(words=[w for w in said.sentence.subtree(subject.i) if w.lower != "my"])
+    who = (who[:1].lower() + who[1:] if subject.pos != "PROPN" else who).rstrip(", ")
+    who += "," if "," in who else ""  # "the eye doctor, Dr. Okafor, on ...": the name set off both sides
+    rest = [w for w in said.sentence.subtree(seeing[0].i)
+            if w.i > seeing[0].i and w.lower not in ("me", "again")]
+    when = said.text(words=rest)
+    the = "" if who.startswith("the ") else "the "
+    text = f"Has an appointment with {the}{who} {when[:1].lower() + when[1:]}"
+    return one(candidate(said, MemoryKind.PLAN, "seen_by_medic", text, confidence=0.75))
 
 
 # What one has done to a thing of one's own, said by a particle: "having my wisdom teeth out".
@@ -764,15 +805,20 @@ def _away(said: Said) -> list[Candidate]:
     # "we're off to Crete on the 14th": where one goes, whatever name the small model takes it for
     off_to = [p for off in children(said, clause.head, "advmod") if off.lower == "off"
               for p in children(said, off, "prep") if p.lower == "to"]
+    # "I'm away in Portugal in May": the place hangs on "away"
+    holders = [clause.head, *(a for a in children(said, clause.head, "advmod") if a.lower == "away")]
     if not ahead or not (any(
-        p.lower in ("in", "at") and place(said, p) for p in children(said, clause.head, "prep")
+        p.lower in ("in", "at") and place(said, p) for h in holders for p in children(said, h, "prep")
     ) or any(place(said, p, named=True, organisations=True) for p in off_to)):  # "Crete": tagged ORG
         return []
     return one(candidate(said, MemoryKind.PLAN, "away", said.text(), confidence=0.75))
 
 
 _DATED = _OCCASIONS | frozenset({"day", "birthday", "anniversary", "due", "date", "start", "mot", "service",
-                                  "inspection", "renewal"})
+                                  "inspection", "renewal",
+                                  # a meal or a meeting of one's own: "my farewell drinks are on the 13th"
+                                  "drinks", "drink", "dinner", "lunch", "brunch", "meeting", "meetup",
+                                  "celebration"})
 
 
 # What is kept only as one's first or last: "my last day is the 30th", "first shift is Monday".
@@ -821,7 +867,13 @@ def scheduled(said: Said) -> list[Candidate]:
     # (not "the last day of the sale": the sale's)
     first_or_last = any(c.lower in ("last", "first") for c in children(said, subject, "amod")) and not any(
         p.lower == "of" for p in children(said, subject, "prep"))
-    bare = clause.person in ("other", "none") and subject.pos == "NOUN" and not children(
+    # "moving day is the 30th", "results day is 13 August": a day named by what happens on it
+    named_day = noun == "day" and any(
+        c.tag == "VBG" or c.pos == "NOUN" for c in children(said, subject, "compound", "amod"))
+    first_or_last = first_or_last or named_day
+    # "the removal van's booked": a noun typed in lower case that the tagger took for a name is one
+    common = subject.pos == "NOUN" or subject.pos == "PROPN" and subject.text.islower()
+    bare = clause.person in ("other", "none") and common and not children(
         said, subject, "poss") and (booked or first_or_last or not children(said, subject, "det"))
     # "my sister's wedding is in June": a day of one of the person's people is one they keep too
     owner = next(iter(children(said, subject, "poss")), None)
@@ -840,7 +892,7 @@ def scheduled(said: Said) -> list[Candidate]:
     # "my placement starts on 6 July": whatever it is, it is theirs and it begins
     begins = mine and clause.lemma in _BEGINNING
     # "my MOT is due next month", "my car insurance is due on the 30th": a thing of theirs falls due
-    falls_due = mine and clause.lemma == "be" and not clause.past and any(
+    falls_due = (mine or bare) and clause.lemma == "be" and not clause.past and any(
         c.lower == "due" for c in children(said, clause.head, "acomp"))
     begins = begins or (falls_due and subject.lemma.lower() not in lex.OWN_PEOPLE and subject.pos == "NOUN")
     if not begins and not booked and noun not in _DATED | _FIRST_OR_LAST or (

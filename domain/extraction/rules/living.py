@@ -1476,3 +1476,41 @@ def given_up_since(made: Candidate, later: Sequence[str], at: datetime,
 # "day 5", "day 4 no vaping": a day counted since one gave something up
 _DAY_COUNTED = re.compile(r"(?:^|[.!,;]\s*)day (?P<n>[1-9]\d{0,2})\b(?:\s+[\w\s-]*)?\W*$", re.IGNORECASE)
 _GIVEN_UP_DONE = {"quitting": "Quit", "stopping": "Stopped", "giving up": "Gave up", "cutting out": "Cut out"}
+
+
+# What goes with a condition and is the person's because the condition is: "my asthma inhaler",
+# "my glaucoma drops", "my diabetes nurse".
+_CARE_OF = frozenset({"drops", "inhaler", "inhalers", "medication", "medications", "medicine", "medicines",
+                      "meds", "cream", "creams", "tablets", "pills", "injection", "injections", "pump",
+                      "monitor", "puffer", "nurse", "specialist", "clinic", "flare", "flares", "flare-up",
+                      "flare-ups", "attack", "attacks", "symptoms"})
+# Conditions that are only half named without what they are to: "for my allergy" (to what?).
+_TO_SOMETHING = frozenset({"allergy", "allergies", "intolerance"})
+
+
+def conditions_owned(said: Said) -> list[Candidate]:
+    """ "I'm already on a lot for my psoriasis", "I keep forgetting my glaucoma drops": a condition
+    the person calls theirs in passing, whatever the sentence says of it (asked, put off or denied:
+    "Should I take my asthma inhaler?" is still theirs). Not another's ("for her asthma"), not a
+    word that only says what a thing is ("asthma charity")."""
+    sentence = said.sentence
+    found: list[Candidate] = []
+    def mine(word: Word) -> bool:
+        return any(c.lower == "my" for c in children(said, word, "poss"))
+
+    for word in sentence.words:
+        if word.dep == "pobj" and sentence.words[word.head].lower == "for" and mine(word) and is_condition(
+                word, said):
+            if word.lemma.lower() in _TO_SOMETHING or word.lower in _TO_SOMETHING:
+                continue
+            named = [w for w in sentence.subtree(word.i) if w.dep not in ("det", "poss") and w.pos != "PUNCT"]
+        elif word.lower in _CARE_OF or word.lemma.lower() in _CARE_OF:
+            # "my diabetes meds": the parser may hang the "my" on the condition
+            named = [m for m in children(said, word, "compound", "amod") if m.lower in lex.CONDITIONS
+                     and m.lower not in _TO_SOMETHING and (mine(word) or mine(m))]
+        else:
+            continue
+        if named:
+            found += one(candidate(said, MemoryKind.HEALTH, "condition", "Has " + joined(named),
+                                   confidence=0.8))
+    return found

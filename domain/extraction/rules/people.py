@@ -511,7 +511,7 @@ def people(
         if (mine or _the_children(sentence, word)) and (ages := _ages(sentence, word)):
             found.append(_children_aged(said, word, ages))
             continue
-        pet = lex.PETS.get(lemma)
+        pet = _pet(sentence, word)
         relation = (
             "best friend"
             if lemma == "friend" and any(c.lower == "best" for c in sentence.children(word.i))
@@ -732,7 +732,7 @@ def _unnamed(said: Said, before: int) -> tuple[Word, str, str | None] | None:
         lemma = word.lemma.lower()
         if word.pos not in ("NOUN", "PRON"):
             continue
-        pet = lex.PETS.get(lemma)
+        pet = _pet(sentence, word)
         if word.pos == "PRON" or pet is None and lemma not in lex.OWN_PEOPLE:
             if lemma in _ANYONE or lemma in lex.CASUAL or lemma in lex.OCCUPATIONS:
                 last = None  # "my sister is seeing someone, his name is Paul": "his" is the later one
@@ -912,3 +912,14 @@ def relative(said: Said) -> list[Candidate]:
                          typed="person" if name else None,
                          relation=relation.replace(" ", "_").replace("-", "_") if name else None,
                          confidence=0.75))
+
+
+def _pet(sentence: Sentence, word: Word) -> str | None:
+    """The kind of animal a noun names, with the word before it where the two are one name ("a
+    guinea pig", "a bearded dragon")."""
+    lemma = word.lemma.lower()
+    before = [c.lower for c in sentence.children(word.i)
+              if c.dep in ("compound", "amod") and c.i == word.i - 1]
+    if before and f"{before[0]}_{lemma}" in lex.PETS:
+        return lex.PETS[f"{before[0]}_{lemma}"]
+    return lex.PETS.get(lemma)
