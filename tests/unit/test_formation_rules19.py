@@ -266,3 +266,52 @@ def test_an_animal_named_in_two_words_or_by_its_sex_is_a_pet(line: str, memory: 
                                   "My neighbour's mare is lame."])
 def test_an_animal_that_is_not_the_persons_is_no_pet(line: str) -> None:
     assert not [c for c in found(line) if (c.attribute or "").startswith("pet_")]
+
+
+# --- an allergy said without "to"; a day said after a comma; "me" for "my" --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I can't eat peanuts, I'm allergic.", "Is allergic to peanuts"),
+        ("Can't have the sulfa antibiotics either, I'm allergic.", "Is allergic to sulfa antibiotics"),
+        ("cant take ibuprofen cos im allergic so its paracetamol n vibes", "Is allergic to ibuprofen"),
+        ("I'm allergic to shellfish, and we've got a team dinner on Friday.", "Is allergic to shellfish"),
+    ],
+)
+def test_an_allergy_is_to_what_one_said_one_cannot_have(line: str, memory: str) -> None:
+    assert [c.content for c in found(line) if c.content.startswith("Is allergic")] == [memory]
+
+
+@pytest.mark.parametrize("line", ["I'm allergic.", "I ate the cake, I'm allergic though."])
+def test_an_allergy_to_nothing_named_is_no_memory(line: str) -> None:
+    assert not [c for c in found(line) if c.content.startswith("Is allergic")]
+
+
+def test_a_time_before_a_comma_is_not_the_day_of_what_follows_it() -> None:
+    line = "Well, it's official, I handed in my letter yesterday, my last day is September 30th."
+    assert [c.content for c in by(line, "scheduled")] == ["Last day is on 30 September 2026"]
+    # a time said first, with no comma, is still the thing's
+    assert [c.content for c in by("Tomorrow my exam is at 9.", "scheduled")] == [
+        "On 21 May 2026 exam is at 9"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "plain"),
+    [
+        ("me girlfriend abbie says im a nightmare", "my girlfriend abbie says I'm a nightmare"),
+        ("tyson (me staffie) is coming with me", "tyson (my staffie) is coming with me"),
+        ("out with me mates tonight", "out with my mates tonight"),
+        # a "me" a verb takes, or "me and ...", stays
+        ("me and abbie are done", "me and abbie are done"),
+        ("tell me mum said hi", "tell me mum said hi"),
+        ("she sent me cat pictures", "she sent me cat pictures"),
+    ],
+)
+def test_me_before_ones_people_is_my(typed: str, plain: str) -> None:
+    assert typed_plainly(typed).lower() == plain.lower()
+
+
+def test_a_partner_said_with_me_for_my_is_named() -> None:
+    assert "Girlfriend is named Abbie" in contents("me girlfriend Abbie says im a nightmare atm haha")

@@ -6,7 +6,7 @@ import re
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
-from domain.extraction.render import clause_words, times
+from domain.extraction.render import Dated, clause_words, times
 from domain.extraction.rules.said import (
     NOT_A_THING,
     Said,
@@ -849,6 +849,12 @@ _LEAVING_WORK = frozenset({"notice", "resign", "resignation", "quit", "leave", "
                            "hire", "offer"})
 
 
+def _cut_off(said: Said, dated: Dated, subject: Word) -> bool:
+    """Whether a comma stands between a time and the subject after it ("yesterday, my last day
+    is ..."): the time belongs to what came before the comma."""
+    return any(w.text == "," for w in said.sentence.words[dated.last + 1:subject.i])
+
+
 def scheduled(said: Said) -> list[Candidate]:
     """ "My flight to Boston is at 6am tomorrow", "my last day is June 30", "my birthday is on
     3 May", "exam is on the 16th", "my placement starts on 6 July": a thing of the person's, and
@@ -906,6 +912,12 @@ def scheduled(said: Said) -> list[Candidate]:
     )
     inside = {w.i for w in words}
     dated = [d for d in said.dated if d.first in inside or d.first + 1 in inside]
+    # "handed in my letter yesterday, my last day is September 30th": the day the thing is on is
+    # said after its verb; a time before its subject (the parser may hang it there) is another's
+    others = {i for d in dated if d.last < subject.i and _cut_off(said, d, subject)
+              for i in range(d.first, d.last + 1)}
+    words = [w for w in words if w.i not in others]
+    dated = [d for d in dated if d.first > clause.head.i] or [d for d in dated if d.first not in others]
     if not dated:
         return []
     moment = dated[0].when.moment()

@@ -928,6 +928,22 @@ def _weight_changed(said: Said, objects: list[Word]) -> list[Candidate]:
     return _health(said, "weight", said.text(), None if clause.perfect else said.when())
 
 
+# What one cannot have of a thing: "I can't eat peanuts", "can't have the sulfa antibiotics".
+_CONSUMING = frozenset({"have", "eat", "take", "drink", "use", "touch", "wear"})
+
+
+def _allergic_to_what_was_refused(said: Said) -> list[Candidate]:
+    """ "I can't eat peanuts, I'm allergic": an allergy said without "to", to what the person said
+    they cannot have before it in the sentence; said of nothing ("I'm allergic"), it is no memory."""
+    refused = [o for w in said.sentence.words if w.i < said.clause.head.i and w.lemma.lower() in _CONSUMING
+               and any(n.dep == "neg" for n in children(said, w))
+               for o in children(said, w, "dobj") if o.pos in ("NOUN", "PROPN") and o.i < said.clause.head.i]
+    if not refused:
+        return []
+    thing = [w for w in said.sentence.subtree(refused[-1].i) if w.dep != "det" and w.pos != "PUNCT"]
+    return _health(said, "state", "Is allergic to " + joined(thing))
+
+
 def _health(said: Said, rule: str, content: str, when: datetime | None = None) -> list[Candidate]:
     return one(candidate(said, MemoryKind.HEALTH, rule, content, valid_from=when, confidence=0.85))
 
@@ -1035,6 +1051,11 @@ def health(said: Said) -> list[Candidate]:
                 # "lactose intolerant", read as two words
                 state = [word, *children(said, word, "acomp", "amod", "oprd")]
                 if any(w.lower in lex.HEALTH_STATES or w.lower.endswith("intolerant") for w in state):
+                    # "allergic to shellfish": the parser may read the "to" as a verb's
+                    said_to = any(w.lower == "to" and (w.head == word.i or w.i == word.i + 1)
+                                  for w in said.sentence.words)
+                    if word.lower == "allergic" and not said_to:
+                        return _allergic_to_what_was_refused(said)
                     return _health(said, "state", said.text())
             for prep in children(said, head, "prep"):
                 taken = children(said, prep, "pobj")
