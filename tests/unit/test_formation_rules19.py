@@ -315,3 +315,38 @@ def test_me_before_ones_people_is_my(typed: str, plain: str) -> None:
 
 def test_a_partner_said_with_me_for_my_is_named() -> None:
     assert "Girlfriend is named Abbie" in contents("me girlfriend Abbie says im a nightmare atm haha")
+
+
+# --- a request for whenever a thing happens between the two of them -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("When you give me instructions, please number the steps.",
+         "Wants the assistant always to number the steps when it gives them instructions"),
+        ("If you're not sure about something, say so.",
+         "Wants the assistant always to say so if it is not sure about something"),
+        ("When I make mistakes in Spanish, please correct me.",
+         "Wants the assistant always to correct them when they make mistakes in Spanish"),
+        ("Whenever you compare options, please put them in a table.", "Wants options in a table"),
+        ("When you write code for me, always add type hints.",
+         "Wants the assistant always to add type hints when it writes code for them"),
+    ],
+)
+def test_a_request_for_whenever_a_thing_happens_is_a_preference(line: str, memory: str) -> None:
+    assert [c.content for c in by(line, "request")] == [memory]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "When you get a chance, send me the file.",  # once
+        "If you see Tom, tell him hi.",  # not an answer
+        "When my boss calls, tell her I'm out.",  # another's doing
+        "When I was little, correct spelling mattered a lot.",  # no request
+        "If you want, send me the link.",  # once
+    ],
+)
+def test_a_request_for_once_or_of_another_is_no_preference(line: str) -> None:
+    assert not [c for c in found(line) if c.kind.value == "preference"]

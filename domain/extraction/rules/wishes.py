@@ -255,6 +255,8 @@ _ANSWERING = frozenset(
         "talk",
         "cite",
         "mention",
+        "number",  # "please number the steps"
+        "say",  # "if you're not sure, say so"
     }
 )
 
@@ -298,7 +300,10 @@ def _imperative(said: Said) -> bool:
         own = said.sentence.children(head.i)
         return above.tag in ("VBP", "VBZ", "VBD") and not clause.asked and (
             any(a.lemma == "do" for a in own if a.dep == "aux") or any(w.lower == "please" for w in own))
-    before = [w for w in said.sentence.words[:head.i] if w.pos != "PUNCT"]
+    # "when you give me instructions, please number the steps": the request opens after its condition
+    condition = {w.i for c in children(said, head, "advcl") if _a_condition(said, c)
+                 for w in said.sentence.subtree(c.i)}
+    before = [w for w in said.sentence.words[:head.i] if w.pos != "PUNCT" and w.i not in condition]
     opens = len(before) <= 4 and all(w.lower in _LEAD_IN for w in before)
     # the small parser tags some bare verbs as present ("okay, explain it slowly": VBP)
     if clause.subject is not None or head.tag not in ("VB", "VBP") or clause.asked:
@@ -407,14 +412,11 @@ def _lasting_reason(said: Said) -> bool:
 
 
 def _to_you(said: Said) -> bool:
-    """ "... when you write to me", "whenever you answer": the request holds for every answer."""
-    for clause in children(said, said.clause.head, "advcl"):
-        own = said.sentence.children(clause.i)
-        if any(m.lower in ("when", "whenever") for m in own if m.dep == "advmod" or m.dep == "mark") and any(
-            s.lower == "you" for s in own if s.dep == "nsubj"
-        ):
-            return True
-    return False
+    """A request for whenever a thing happens between the two of them, which lasts: "... when you
+    write to me", "when you give me instructions, please number the steps", "if you're not sure, say
+    so", "when I make mistakes, correct me" (not "when you get a chance": once; not "when my boss
+    calls")."""
+    return any(_a_condition(said, c) for c in children(said, said.clause.head, "advcl"))
 
 
 # Where the person's "no ..." asks of answers ("no emojis in your answers").
@@ -507,8 +509,8 @@ def standing_request(said: Said) -> list[Candidate]:
         for o in children(said, clause.head, "dobj") for c in said.sentence.children(o.i)
     )
     ways = _ways_with_me(said)
-    lasting = said_so or _in_general(said) or _to_you(said) or (_lasting_reason(said) and not one_thing) or (
-        _kept_in_a_style(said) or bool(ways))
+    lasting = said_so or _in_general(said) or _to_you(said) or (
+        _lasting_reason(said) and not one_thing) or _kept_in_a_style(said) or bool(ways)
     # "do bullet points from now on": done to answers, when what is done is a part of them
     formats = clause.lemma == "do" and any(
         o.lemma.lower() in _ANSWER_PARTS | _STYLE for o in children(said, clause.head, "dobj"))
@@ -539,6 +541,9 @@ def standing_request(said: Said) -> list[Candidate]:
     # spelling", "don't give me long lists" → "Does not want long lists", "keep your answers
     # short" → "Wants answers kept short".
     plain = clause.lemma in _WANTED_AS_THING and bool(children(said, head, "dobj"))
+    conditions = [c for c in children(said, head, "advcl") if _a_condition(said, c)]
+    # "whenever you compare options, put them in a table": what "them" is, the condition names
+    named_there = [o for c in conditions for o in children(said, c, "dobj") if o.pos == "NOUN"]
     if plain:
         thing = children(said, head, "dobj")[0]
         within = {w.i for w in said.sentence.subtree(thing.i)}
@@ -552,6 +557,11 @@ def standing_request(said: Said) -> list[Candidate]:
                 and not (w.head == head.i and w.dep == "dative" and w.pos == "PRON")]
         named = "answers" if thing.lower == "it" else _as_said([w for w in kept if w.i in within])
         rest = _as_said([w for w in kept if w.i not in within])
+        if thing.lower in ("them", "those") and named_there:
+            named = _as_said(said.sentence.subtree(named_there[0].i))
+            conditions = []  # the condition is said by the thing: "Wants options in a table"
+            rest = rest or _as_said([w for p in children(said, head, "prep") if p.i not in to_me
+                                     for w in said.sentence.subtree(p.i)])
         if not named or (clause.lemma == "keep" and (negated or not rest and len(named.split()) < 3)):
             return []
         if thing.lower == "it" and (not rest or clause.lemma not in ("put", "keep", "give")):
@@ -569,7 +579,18 @@ def standing_request(said: Said) -> list[Candidate]:
         body = body.replace("the assistant's", "its")  # "correct your answers": its answers
         if pointed:  # "explain it simply, I've never really cooked": things, from now on
             body = f" {body} ".replace(" it ", " things ", 1).strip()
+        if clause.lemma == "say" and any(c.lower == "so" for c in children(said, head, "advmod")):
+            body = body if body.endswith(" so") else body + " so"  # "say so": so is what is said
         text = f"Wants the assistant {'never to' if negated else 'always to'} {body[:1].lower()}{body[1:]}"
+    # "when you reply": every answer, as the request already says; "when you give me instructions": some
+    conditions = [c for c in conditions if c not in words and not (
+        c.lemma.lower() in _REPLYING and not [o for o in children(said, c, "dobj", "attr")
+                                              if o.lower not in _NOTHING_NAMED])]
+    if conditions:  # "... to number the steps when it gives them instructions"
+        when = written_words(list(said.sentence.subtree(conditions[0].i)), [], drop_subject_agreement=False,
+                             assistant=True).rstrip(" ,")
+        when = when.replace(" the assistant ", " it ", 1)  # named once, "it" after
+        text = f"{text} {when[:1].lower()}{when[1:]}"
     return one(candidate(said, MemoryKind.PREFERENCE, "request", text, confidence=0.8))
 
 
@@ -578,6 +599,30 @@ _ANSWER_STYLES = lex.words("""
 short shorter brief simple casual practical concise plain basic light friendly formal informal technical
 clear direct honest blunt precise detailed gentle positive upbeat real straightforward
 """)
+
+
+# What opens a clause that says when a request holds: "when you give me instructions, ...".
+_WHENEVER = frozenset({"when", "whenever", "if"})
+
+
+def _a_condition(said: Said, condition: Word) -> bool:
+    """ "when you give me instructions", "if you're not sure", "when I make mistakes": said of the
+    two of them, in the present, no time named (not "when you get a chance": once)."""
+    marks = {m.lower for m in children(said, condition, "mark", "advmod")}
+    subject = [s.lower for s in children(said, condition, "nsubj")]
+    if not marks & _WHENEVER or subject not in (["you"], ["u"], ["i"]) or condition.tag not in ("VBP", "VBZ"):
+        return False
+    if condition.lemma.lower() in _COURTESY:
+        return False  # "if you want, send me the link": a courtesy, not when
+    dated = {i for d in said.dated for i in range(d.first, d.last + 1)}
+    inside = said.sentence.subtree(condition.i)
+    return not any(w.i in dated or w.lower in ("chance", "sec", "second", "minute", "time") for w in inside)
+
+
+# What a condition's verb may take that names nothing: "when you explain me something".
+_NOTHING_NAMED = frozenset({"me", "it", "something", "anything", "things", "stuff", "them"})
+# "if you want", "if you like", "if you don't mind": a courtesy around one request.
+_COURTESY = frozenset({"want", "like", "wish", "mind", "prefer", "can", "please"})
 
 
 def _kept_in_a_style(said: Said) -> bool:
