@@ -168,6 +168,7 @@ def typed_plainly(text: str) -> str:
     text = _DAY_OF_MONTH.sub(_month_capitalised, text)
     text = _MONTH_AFTER_TIME_WORD.sub(lambda m: m.group(1) + m.group(2).capitalize(), text)
     text = _EX_HYPHENED.sub(r"\1 ", text)
+    text = _PLEASE_SHORT.sub(lambda m: "Please" if m.group(0)[0].isupper() else "please", text)
     text = _ME_FOR_MY.sub(lambda m: m.group(1) + ("My " if m.group(2) == "Me" else "my "), text)
     text = _PARTNER_SHORT.sub(lambda m: f"{m.group(1)} {_PARTNERS[m.group(2).lower()]}", text)
     text = _WITH_SHORT.sub("with", text)
@@ -229,6 +230,8 @@ _PARTNERS = {"gf": "girlfriend", "bf": "boyfriend"}
 # "my ex-wife Carla": the parser reads the hyphen as a word of its own and loses the wife; "ex wife"
 _EX_HYPHENED = re.compile(r"\b([Ee]x)-(?=(?:wife|husband|boyfriend|girlfriend|partner|fianc[eé]e?)\b)")
 _PARTNER_SHORT = re.compile(r"\b(my|our|his|her|your|their|My|Our|His|Her|Your|Their) (gf|bf|GF|BF)\b")
+# "pls", "plz": "please" as chat shortens it (a parser takes "pls" for a name, or a subject)
+_PLEASE_SHORT = re.compile(r"\b(?:pls|plz|plse|pleez)\b", re.IGNORECASE)
 # "me mate reece", "tyson (me staffie)", "out with me mates": "me" for "my", as it is said in the
 # north of England, Scotland and Ireland, before one's people or pets, where no verb takes a "me"
 _ME_FOR_MY = re.compile(

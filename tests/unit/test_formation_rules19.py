@@ -350,3 +350,25 @@ def test_a_request_for_whenever_a_thing_happens_is_a_preference(line: str, memor
 )
 def test_a_request_for_once_or_of_another_is_no_preference(line: str) -> None:
     assert not [c for c in found(line) if c.kind.value == "preference"]
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("Just give it to me straight.", "Wants answers straight"),
+        ("and pls just give me the answer straight up, no lectures lol", "Wants the answer straight up"),
+    ],
+)
+def test_answers_asked_to_be_given_a_way_are_a_preference(line: str, memory: str) -> None:
+    assert [c.content for c in by(line, "request")] == [memory]
+
+
+@pytest.mark.parametrize("line", ["Give me the answer now.", "Give it to me straight, is it cancer?",
+                                  "She gave it to me straight."])
+def test_one_answer_asked_for_is_no_preference(line: str) -> None:
+    assert not [c for c in found(line) if c.kind.value == "preference"]
+
+
+def test_please_shortened_is_please() -> None:
+    assert typed_plainly("pls keep it short, plz") == "please keep it short, please"
+    assert typed_plainly("Pls no emojis") == "Please no emojis"

@@ -280,8 +280,8 @@ _NOT_ASKED = lex.words("please always never do n't not don't just sure but and t
 _NEGATIONS = lex.words("not n't never")
 # Words an imperative may open with before its verb ("sure but keep ...", "and please don't give").
 _LEAD_IN = lex.words(
-    "please just also and but so sure ok okay oh yes yeah do n't not never always kindly perfect great "
-    "thanks cool good fine right alright lovely"
+    "please pls plz just also and but so sure ok okay oh yes yeah do n't not never always kindly perfect "
+    "great thanks cool good fine right alright lovely"
 )
 
 
@@ -597,7 +597,7 @@ def standing_request(said: Said) -> list[Candidate]:
 # How answers may be kept or the assistant be with the person: "keep it short", "be blunt with me".
 _ANSWER_STYLES = lex.words("""
 short shorter brief simple casual practical concise plain basic light friendly formal informal technical
-clear direct honest blunt precise detailed gentle positive upbeat real straightforward
+clear direct honest blunt precise detailed gentle positive upbeat real straightforward straight
 """)
 
 
@@ -629,9 +629,14 @@ def _kept_in_a_style(said: Said) -> bool:
     """ "keep it short", "keep it practical though": answers kept a way, asked with nothing to say it
     is one thing's ("keep it short, she's a friend": the message for her; "this time", "for now")."""
     clause = said.clause
-    if clause.lemma != "keep" or [o.lower for o in children(said, clause.head, "dobj")] != ["it"]:
+    objects = [o.lower for o in children(said, clause.head, "dobj")]
+    # "give it to me straight", "give me the answer straight up": answers given a way
+    given = clause.lemma == "give" and (objects == ["it"] or objects in (["answer"], ["answers"]))
+    if not (clause.lemma == "keep" and objects == ["it"] or given):
         return False
-    if not any(w.lower in _ANSWER_STYLES for w in children(said, clause.head, "oprd", "acomp", "xcomp")):
+    ways = children(said, clause.head, "oprd", "acomp", "xcomp", *(("advmod",) if given else ()))
+    ways += [w for way in ways for w in children(said, way, "advmod")]  # "straight up"
+    if not any(w.lower in _ANSWER_STYLES for w in ways):
         return False
     text = said.sentence.text.lower()
     if any(passing in text for passing in ("this time", "for now", "this one", "for today")):
