@@ -372,3 +372,21 @@ def test_one_answer_asked_for_is_no_preference(line: str) -> None:
 def test_please_shortened_is_please() -> None:
     assert typed_plainly("pls keep it short, plz") == "please keep it short, please"
     assert typed_plainly("Pls no emojis") == "Please no emojis"
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("I need to do the driving test too, mine is booked for 2 June at 9.",
+         "Driving test is booked on 2 June 2026 at 9"),
+        ("We both have exams, mine is on the 12th.", "Exam is on 12 June 2026"),
+    ],
+)
+def test_mine_is_the_thing_just_named(line: str, memory: str) -> None:
+    assert memory in [c.content for c in by(line, "scheduled")]
+
+
+@pytest.mark.parametrize("line", ["My sister passed her test, mine is on the 12th.",
+                                  "Mine is booked for Friday.", "I lost my keys, mine is blue."])
+def test_mine_of_nothing_named_or_of_anothers_is_no_plan(line: str) -> None:
+    assert not by(line, "scheduled")

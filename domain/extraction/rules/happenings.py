@@ -849,6 +849,25 @@ _LEAVING_WORK = frozenset({"notice", "resign", "resignation", "quit", "leave", "
                            "hire", "offer"})
 
 
+def _what_mine_is(said: Said, mine: Word) -> Word | None:
+    """The thing "mine" stands for: the last thing of the person's named before it in the sentence
+    ("I need to do the driving test too, mine is booked for the 2nd")."""
+    named = [w for w in said.sentence.words[:mine.i] if w.pos == "NOUN" and w.dep in ("dobj", "pobj", "nsubj")
+             and w.lemma.lower() in _DATED and not any(  # "my sister passed her test, mine is ...": hers
+                 p.dep == "poss" and p.lower not in ("my", "our") for p in said.sentence.children(w.i))]
+    return named[-1] if named else None
+
+
+def _noun_phrase(said: Said, noun: Word) -> list[Word]:
+    """A noun with the words right before it that say what it is ("the Alberta driving test": the
+    parser may hang them elsewhere), not its article or whose it is."""
+    first = noun.i
+    while first > 0 and (said.sentence.words[first - 1].pos in ("NOUN", "PROPN", "ADJ")
+                         or said.sentence.words[first - 1].tag == "VBG"):
+        first -= 1
+    return list(said.sentence.words[first:noun.i + 1])
+
+
 def _cut_off(said: Said, dated: Dated, subject: Word) -> bool:
     """Whether a comma stands between a time and the subject after it ("yesterday, my last day
     is ..."): the time belongs to what came before the comma."""
@@ -865,8 +884,12 @@ def scheduled(said: Said) -> list[Candidate]:
     booked = clause.lemma in lex.ARRANGING and bool(children(said, clause.head, "auxpass"))
     if subject is None or not clause.asserted or (clause.lemma not in ("be", *_BEGINNING) and not booked):
         return []
-    noun = subject.lemma.lower()
-    mine = clause.person == "my"
+    # "I need to do the driving test, mine is booked for the 2nd": "mine" is the thing just named
+    stands_for = _what_mine_is(said, subject) if subject.lower in ("mine", "ours") else None
+    if subject.lower in ("mine", "ours") and stands_for is None:
+        return []
+    noun = (stands_for or subject).lemma.lower()
+    mine = clause.person == "my" or stands_for is not None
     # Chat leaves out whose ("exam is on the 16th"): theirs; "the match", "his exam": whose? What
     # is booked, said by the one who tells of it, is theirs ("the flights are booked for the 12th")
     # "the last day in the warehouse is the 31st", "first shift is Monday": one's own first or last
@@ -945,6 +968,11 @@ def scheduled(said: Said) -> list[Candidate]:
         where = _workplace_before(said, subject) if first_or_last and noun in ("day", "shift") else None
         if where and where not in text:  # "handed in my notice at St. Olavs, my last shift is ...": there
             text = re.sub(r"^((?:First|Last) (?:day|shift))\b", rf"\1 at {where}", text, count=1)
+    if stands_for is not None:  # "mine is booked ...": "Alberta driving test is booked ..."
+        phrase = _noun_phrase(said, stands_for)  # "we both have exams, mine is ...": one exam
+        named = " ".join([*(w.text for w in phrase[:-1]),
+                          stands_for.lemma if stands_for.tag == "NNS" else stands_for.text])
+        text = re.sub(r"^(?:Mine|Ours|Theirs)\b", named[:1].upper() + named[1:], text, count=1)
     if noun in ("birthday", "anniversary"):
         # every year: the year the day was resolved into is not said, and not kept
         span = said.sentence.words[dated[0].first:dated[0].last + 1]
