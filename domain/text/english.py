@@ -189,12 +189,14 @@ def _is_or_whose(m: re.Match[str]) -> str:
     before = re.findall(r"[\w']+", m.string[:m.start()].lower())
     while before and before[-1] in _ARTICLES:
         before.pop()
-    if m.group(1).lower() in _PRONOUNS_S or (before and before[-1] in _PLACE_PREPOSITIONS):
+    if m.group(1).lower() in _PRONOUNS_S | _DEGREES or (before and before[-1] in _PLACE_PREPOSITIONS):
         return m.group(0)
     return m.group(1) + " is "
 
 
 _ARTICLES = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their"})
+# "a master's in science": a degree named by its possessive
+_DEGREES = frozenset({"master", "bachelor"})
 _PLACE_PREPOSITIONS = frozenset({"at", "to", "from", "round", "near", "by", "in", "over", "outside", "into",
                                  "past", "towards", "via", "behind"})
 # "it's", "he's", "that's": contractions a parser reads well as they are ("let's" is "let us")

@@ -90,6 +90,8 @@ def test_a_time_in_years_from_now_is_still_read() -> None:
         ("I'm driving to Tom's on Friday.", "I'm driving to Tom's on Friday."),
         ("I'm a pharmacist at a chemist's in Porto.", "I'm a pharmacist at a chemist's in Porto."),
         ("Dinner at my mum's on Sunday.", "Dinner at my mum's on Sunday."),
+        # a degree
+        ("I'm doing a master's in history.", "I'm doing a master's in history."),
         # a pronoun's contraction a parser reads well
         ("It's on Friday.", "It's on Friday."),
         ("Let's go.", "Let's go."),
