@@ -32,6 +32,11 @@ class CompactedTopic:
         ensure_topic(kafka, topic, 1, config)
         self._producer = Producer(kafka.confluent(**{"enable.idempotence": True, "acks": "all"}))
         self._consumer = KafkaConsumer(**kafka.kafka_python(enable_auto_commit=False, group_id=None))
+        # Where the topic ends is asked on a connection of its own: a broker answers a connection's
+        # requests in order, and on the reader's the follower's fetch is nearly always waiting there
+        # (held up to fetch.max.wait.ms, 500 ms, while nothing is new), so each read to the end (a
+        # batch's new people, a key not known yet) waited up to half a second behind it.
+        self._ends = KafkaConsumer(**kafka.kafka_python(enable_auto_commit=False, group_id=None))
         self._partition = TopicPartition(topic, 0)
         self._consumer.assign([self._partition])
         self._consumer.seek_to_beginning(self._partition)
@@ -52,7 +57,7 @@ class CompactedTopic:
 
     def read_to_end(self) -> None:
         """Apply every record written so far (by any process). Call with the lock held."""
-        end = self._consumer.end_offsets([self._partition])[self._partition]
+        end = self._ends.end_offsets([self._partition])[self._partition]
         while self._consumer.position(self._partition) < end:
             self._take(1000)
 
@@ -88,3 +93,4 @@ class CompactedTopic:
         self._producer.flush(30)
         with self.lock:
             self._consumer.close()
+            self._ends.close()
