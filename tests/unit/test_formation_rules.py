@@ -471,12 +471,12 @@ def test_we_that_is_a_household_is_the_person() -> None:
 # --- work ---------------------------------------------------------------------------------------------------
 
 
-def test_a_job_said_with_its_employer_is_two_memories_and_the_city_stays_with_the_job() -> None:
+def test_a_job_said_with_its_employer_is_two_memories_and_the_city_stays_with_both() -> None:
     said = found("I'm a data analyst at Zalando in Berlin.")
     memories = {(c.attribute, c.value, c.content) for c in said if c.asserted}
-    assert memories == {
+    assert memories == {  # rules/20: where the employer is, with it too
         ("job_title", "data analyst", "Is a data analyst in Berlin"),
-        ("employer", "Zalando", "Works at Zalando"),
+        ("employer", "Zalando", "Works at Zalando in Berlin"),
     }
     # the home is only inferred from where one works (see test_home_of_work.py), and a student's
     # university is no employer

@@ -586,6 +586,15 @@ def _home_of_work(said: Said, found: list[Candidate | None]) -> list[Candidate]:
     clause = said.clause
     if not any(found) or (clause.past and not _still(said)) or not clause.asserted:
         return []
+    city = _city_of_work(said)
+    made = lives_in(said, "home_of_work", city, confidence=0.6) if city else None
+    return [made.model_copy(update={"asserted": False})] if made else []
+
+
+def _city_of_work(said: Said) -> str | None:
+    """The one city a clause of work names with "in" ("a UX designer at Spotify in Stockholm"); none
+    where two places are said ("a nurse in Leeds, commuting from York")."""
+    clause = said.clause
     inside = {w.i for w in clause_words(clause)}
     places = [words for kind, words in said.sentence.entities() if kind == "GPE"]
     # "in Santiago, Chile", "in Austin, Texas": the city, and where it is
@@ -594,17 +603,15 @@ def _home_of_work(said: Said, found: list[Candidate | None]) -> list[Candidate]:
                       and said.sentence.words[words[0].i - 1].text == ",")]
     elsewhere = [words for words in places if _where_prep(said, words[0]) in ("in", "from", "near", "to")]
     if len(elsewhere) > 1:
-        return []  # "a nurse in Leeds, commuting from York": which is home is not said ("at Spotify": none)
+        return None  # "a nurse in Leeds, commuting from York": which is home is not said ("at Spotify": none)
     cities = {
         joined(words)
         for words in places
         if words[0].i in inside
         and any(a.lower == "in" and a.dep == "prep" for a in said.sentence.ancestors(words[0].i))
     }
-    if len(cities) != 1:
-        return []  # none, or two ("in Leeds, commuting from York"): no guess
-    made = lives_in(said, "home_of_work", cities.pop(), confidence=0.6)
-    return [made.model_copy(update={"asserted": False})] if made else []
+    # none, or two ("in Leeds, commuting from York"): no guess
+    return cities.pop() if len(cities) == 1 else None
 
 
 def lives_in(said: Said, rule: str, city: str, confidence: float = 0.9) -> Candidate | None:
@@ -990,7 +997,9 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
                 said,
                 MemoryKind.FACT,
                 "employer",
-                f"Works at {employer}",
+                # "an actuary at Travelers in Hartford": where the employer is, with it
+                f"Works at {employer}" + (
+                    f" in {city}" if (city := _city_of_work(said)) and city not in employer else ""),
                 attribute="employer",
                 value=_without_the(employer),
                 entities=(_without_the(employer),),

@@ -352,6 +352,16 @@ _COMING = frozenset({"come", "fly", "drive", "travel", "visit"})
 _ON_THE_WAY = frozenset({"up", "down", "over", "home", "back", "across"})
 
 
+# Who "he" or "she" cannot be: a son is no "she", a sister no "he".
+_NOT_SAID_OF = {
+    **dict.fromkeys(("son", "brother", "husband", "boyfriend", "dad", "father", "uncle", "nephew", "grandad",
+                     "grandson", "grandfather", "stepson", "stepdad", "fiance", "fiancé"), "she"),
+    **dict.fromkeys(("daughter", "sister", "wife", "girlfriend", "mum", "mom", "mother", "aunt", "auntie",
+                     "niece", "nan", "grandma", "granddaughter", "grandmother", "stepdaughter", "stepmum",
+                     "fiancee", "fiancée"), "he"),
+}
+
+
 def _lives(said: Said, word: Word, name: str) -> str | None:
     """Where a named one of theirs lives, said of them in the same sentence: "my son Tariq
     lives in Leeds", "... is in Leeds", "my son Leo, who lives in Bristol, ...", "my daughter Ines
@@ -360,8 +370,17 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
     will be, or might be; "my wife comes from Kraków" is where she is from: "who comes from Kraków"."""
     sentence = said.sentence
     holders = [word, *(w for w in sentence.words if w.text in name.split())]
+    # "my sister Kate in Bristol just had a baby": a named place right after them is where they live
+    beside = [p for w in holders for c in sentence.children(w.i) if c.dep == "prep" and c.lower == "in"
+              and c.i == max(h.i for h in holders) + 1 and (p := said_place(said, c, named=True))]
+    if beside:
+        return f"lives in {beside[0]}"
     verbs = [sentence.words[w.head] for w in holders if w.dep in ("nsubj", "appos") and w.head != w.i]
     verbs += [c for w in holders for c in sentence.children(w.i) if c.dep == "relcl"]
+    # "my son Declan is driving me, he lives in Limerick": the one named, taken up by "he" or "she"
+    verbs += [sentence.words[w.head] for w in sentence.words
+              if w.i > word.i and w.dep == "nsubj" and w.head != w.i
+              and w.lower in ("he", "she") and w.lower != _NOT_SAID_OF.get(word.lemma.lower())]
     # "is 7 and lives in Cardiff"
     verbs += [c for v in verbs for c in sentence.children(v.i) if c.dep == "conj" and c.pos in ("VERB", "AUX")
               and not any(s.dep.startswith("nsubj") for s in sentence.children(c.i))]
