@@ -51,3 +51,17 @@ def test_where_the_employer_is_is_kept_with_it(line: str, memory: str) -> None:
 @pytest.mark.parametrize("line", ["I'm a teacher at Leeds Grammar.", "I'm a nurse at St Mary's."])
 def test_an_employer_with_no_city_said_has_none(line: str) -> None:
     assert all(" in " not in c.content for c in found(line) if c.attribute == "employer")
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("My son Bao came from San Diego for three days.", "Has a son named Bao who lives in San Diego"),
+        ("My son Tom came from Leeds for the weekend.", "Has a son named Tom who lives in Leeds"),
+        ("My mum Ewa came from Poland in 1985.", "Has a mum named Ewa"),  # came to stay: where from
+        ("My son Tom came from Leeds.", "Has a son named Tom"),  # a visit or a move: not said
+        ("We have a jack russell called Pip.", "Has a dog named Pip"),
+    ],
+)
+def test_a_visit_over_now_says_where_they_live(line: str, memory: str) -> None:
+    assert [c.content for c in found(line) if c.kind.value in ("person", "fact")] == [memory]

@@ -352,6 +352,8 @@ _COMING = frozenset({"come", "fly", "drive", "travel", "visit"})
 _ON_THE_WAY = frozenset({"up", "down", "over", "home", "back", "across"})
 
 
+# How long a visit is said to last: "for three days", "for the weekend".
+_SPANS = frozenset({"day", "days", "week", "weeks", "weekend", "night", "nights", "fortnight", "month"})
 # Who "he" or "she" cannot be: a son is no "she", a sister no "he".
 _NOT_SAID_OF = {
     **dict.fromkeys(("son", "brother", "husband", "boyfriend", "dad", "father", "uncle", "nephew", "grandad",
@@ -390,9 +392,15 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
                 continue
         elif not _said_outright(sentence, verb):
             continue
-        if verb.tag in ("VBD", "VBN", "MD") or _supposed_or_denied(sentence, verb):
-            continue
         parts = sentence.children(verb.i)
+        a_while = any(c.ent in ("DATE", "TIME") or (c.dep == "prep" and c.lower in ("for", "until", "till"))
+                      for c in parts)
+        # "my son Bao came from San Diego for three days": a visit, over now, from home
+        came_a_while = verb.tag == "VBD" and verb.lemma.lower() in _COMING and any(
+            c.dep == "prep" and c.lower == "for" and any(w.ent in ("DATE", "TIME") or w.lemma.lower() in _SPANS
+                                                        for w in sentence.subtree(c.i)) for c in parts)
+        if verb.tag in ("VBD", "VBN", "MD") and not came_a_while or _supposed_or_denied(sentence, verb):
+            continue
         if any(c.dep == "aux" and (c.tag in ("MD", "VBD") or c.lower in ("had", "has", "have"))
                for c in parts):
             continue  # "might be in Leeds", "has lived in Leeds": no statement of where they live now
@@ -402,8 +410,6 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
             place = next((p for c in preps if c.lower == "in" and (p := said_place(said, c, named=True))),
                          None)
             return f"lives in {place}" if place else None
-        a_while = any(c.ent in ("DATE", "TIME") or (c.dep == "prep" and c.lower in ("for", "until", "till"))
-                      for c in parts)
         if lemma == "be" and not a_while:
             place = next((p for c in preps if c.lower == "in" and (p := said_place(said, c))), None)
             return f"lives in {place}" if place else None
@@ -939,6 +945,7 @@ def _pet(sentence: Sentence, word: Word) -> str | None:
     lemma = word.lemma.lower()
     before = [c.lower for c in sentence.children(word.i)
               if c.dep in ("compound", "amod") and c.i == word.i - 1]
-    if before and f"{before[0]}_{lemma}" in lex.PETS:
-        return lex.PETS[f"{before[0]}_{lemma}"]
+    for joined_ in (f"{before[0]}_{lemma}", f"{before[0]} {lemma}") if before else ():
+        if joined_ in lex.PETS:  # "guinea_pig" in the lexicon's own keys, "jack russell" among breeds
+            return lex.PETS[joined_]
     return lex.PETS.get(lemma)
