@@ -397,8 +397,9 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
                       for c in parts)
         # "my son Bao came from San Diego for three days": a visit, over now, from home
         came_a_while = verb.tag == "VBD" and verb.lemma.lower() in _COMING and any(
-            c.dep == "prep" and c.lower == "for" and any(w.ent in ("DATE", "TIME") or w.lemma.lower() in _SPANS
-                                                        for w in sentence.subtree(c.i)) for c in parts)
+            c.dep == "prep" and c.lower == "for"
+            and any(w.ent in ("DATE", "TIME") or w.lemma.lower() in _SPANS for w in sentence.subtree(c.i))
+            for c in parts)
         if verb.tag in ("VBD", "VBN", "MD") and not came_a_while or _supposed_or_denied(sentence, verb):
             continue
         if any(c.dep == "aux" and (c.tag in ("MD", "VBD") or c.lower in ("had", "has", "have"))
