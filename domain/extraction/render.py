@@ -699,6 +699,11 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
         for w in sentence.subtree(intro.i)}
     inside -= {w.i for w in _remarks_before(sentence, head)}
     inside -= {w.i for w in _who_we_are(sentence, head)}
+    # "Bit of an odd one: I'm a funeral director": what comes before a colon that opens the
+    # statement is its headline, not part of it
+    colon = next((w.i for w in sentence.words if w.text == ":" and w.i < head.i), None)
+    if colon is not None and clause.subject is not None and clause.subject.i > colon:
+        inside -= set(range(colon + 1))
     asked = asked_after_a_comma(sentence)
     if asked is not None and head.i < asked:  # "I'm coeliac, where could I get lunch": what is asked
         inside -= {w.i for w in sentence.words if w.i >= asked}

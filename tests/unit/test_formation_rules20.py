@@ -65,3 +65,12 @@ def test_an_employer_with_no_city_said_has_none(line: str) -> None:
 )
 def test_a_visit_over_now_says_where_they_live(line: str, memory: str) -> None:
     assert [c.content for c in found(line) if c.kind.value in ("person", "fact")] == [memory]
+
+
+def test_a_headline_before_a_colon_is_no_part_of_the_statement() -> None:
+    made = [c.content for c in found("Bit of an odd one: I'm a funeral director in Ballarat.")
+            if c.attribute == "job_title"]
+    assert made == ["Is a funeral director in Ballarat"]
+    # a colon after the subject leaves the words before it
+    made = [c.content for c in found("I moved to Lisbon last month: best move ever.")]
+    assert "Moved to Lisbon in April 2026" in made
