@@ -16,7 +16,7 @@ from domain.text.parse import Sentence, Word, joined
 
 # 11: chat typed in haste, places taken for organisations, "since", medicines one is on, ages with names
 # 12: one of theirs with where they live, a pet's breed and age, doses, requests with no verb
-RULES_VERSION = "rules/19"
+RULES_VERSION = "rules/20"
 _NOT_A_START = frozenset(
     {
         "to",
