@@ -617,7 +617,9 @@ def test_more_of_how_people_say_what_they_want_need_and_do() -> None:
     assert kinds("Need to renew my car insurance by Friday.") == [
         ("todo", "Renew their car insurance by 13 March 2026")
     ]
-    assert kinds("I run a small bakery in Leeds.") == [("fact", "Runs a small bakery in Leeds")]
+    # rules/21: and the city of the business, as a guess at home (test_formation_rules21.py)
+    assert kinds("I run a small bakery in Leeds.") == [("fact", "Runs a small bakery in Leeds"),
+                                                        ("fact", "Lives in Leeds")]
     assert found("My therapist thinks I have anxiety.") == []  # a guess, not a diagnosis
     assert kinds("My therapist says I have anxiety.") == [("health", "Has anxiety")]
 
@@ -974,7 +976,9 @@ def test_a_job_said_here_in_a_city_tells_where_the_person_lives(line: str, city:
     ],
 )
 def test_a_job_elsewhere_denied_supposed_past_or_anothers_tells_no_home(line: str) -> None:
-    assert [c for c in found(line) if c.attribute == "home_city"] == []
+    # rules/21: "here" still places the one who writes, whoever the clause is of, as a guess
+    # (never a home said): test_formation_rules21.py
+    assert [c for c in found(line) if c.attribute == "home_city" and c.asserted] == []
 
 
 def test_a_job_in_a_city_not_said_to_be_here_tells_a_home_only_as_an_inference() -> None:

@@ -61,6 +61,7 @@ from domain.extraction.rules.living import (
 from domain.extraction.rules.people import named_after, people, relative
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
+from domain.extraction.rules.whereabouts import home_where_they_are
 from domain.extraction.rules.wishes import goal, kind_of_person, liking, no_more, standing_request, suits
 from domain.model import MemoryKind, utc
 from domain.text.english import typed_plainly
@@ -165,6 +166,9 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                     _keep(found, candidate)
                 # "for my psoriasis", "my glaucoma drops": a condition of theirs named in passing
                 for candidate in conditions_owned(Said(owner, position, said_at, (), known)):
+                    _keep(found, candidate)
+                # "Good morning from Perth", "I'm in Tucson now": where they write from
+                for candidate in home_where_they_are(Said(owner, position, said_at, (), known), sentences):
                     _keep(found, candidate)
             for candidate in people(
                 sentence, position, said_at, owner, tuple(times(sentence, said_at, False))

@@ -481,11 +481,11 @@ def work(said: Said) -> list[Candidate]:
         )
     elif not found and clause.lemma == "work" and (
         (where is not None and (frequency(said) or placed))
-        or any(_a_workplace(said, p) for p in preps)
+        or any(a_workplace(said, p) for p in preps)
         or (not clause.past and _remote(said) and said.when(past_only=False) is None)  # not "today"
     ):
         found.append(candidate(said, MemoryKind.FACT, "work", said.text()))
-    return [f for f in found if f] + (_home_said_here(said) or _home_of_work(said, found))
+    return [f for f in found if f] + (_home_said_here(said) or home_of_work(said, found))
 
 
 _WORKING = frozenset({"work", "teach", "intern", "volunteer"})
@@ -538,7 +538,7 @@ def _without_the(name: str) -> str:
     return name[4:] if name.startswith("the ") and len(name) > 4 else name
 
 
-def _a_workplace(said: Said, prep: Word) -> bool:
+def a_workplace(said: Said, prep: Word) -> bool:
     """ "I work at a bakery", "I work in a hospital", "I work in finance": where one works now,
     unnamed (not "I worked at a bakery once", not "I work at my desk", not "at night")."""
     clause = said.clause
@@ -578,7 +578,7 @@ def _where_prep(said: Said, word: Word) -> str | None:
     return prep.lower if prep is not None else None
 
 
-def _home_of_work(said: Said, found: list[Candidate | None]) -> list[Candidate]:
+def home_of_work(said: Said, found: Sequence[Candidate | None]) -> list[Candidate]:
     """ "I'm a junior accountant at a firm in Dublin", "a UX designer at Spotify in Stockholm": the
     city one works in now is, most often, the one they live in. Kept as an inference (not
     asserted): it never replaces a home city the person said themselves, and one they say later
@@ -596,11 +596,18 @@ def _city_of_work(said: Said) -> str | None:
     where two places are said ("a nurse in Leeds, commuting from York")."""
     clause = said.clause
     inside = {w.i for w in clause_words(clause)}
-    places = [words for kind, words in said.sentence.entities() if kind == "GPE"]
+    sentence = said.sentence
+    # a place the model calls a location is one too, when written as a name ("Cape Town")
+    places = [words for kind, words in sentence.entities()
+              if kind == "GPE" or (kind == "LOC" and all(w.pos == "PROPN" for w in words))]
     # "in Santiago, Chile", "in Austin, Texas": the city, and where it is
     places = [words for n, words in enumerate(places)
               if not (n > 0 and words[0].i == places[n - 1][-1].i + 2
-                      and said.sentence.words[words[0].i - 1].text == ",")]
+                      and sentence.words[words[0].i - 1].text == ",")]
+    # "at a café in Fitzroy, in Melbourne": the part of the city, then the city
+    places = [words for n, words in enumerate(places)
+              if not (n + 1 < len(places) and places[n + 1][0].i == words[-1].i + 3
+                      and [w.lower for w in sentence.words[words[-1].i + 1:words[-1].i + 3]] == [",", "in"])]
     elsewhere = [words for words in places if _where_prep(said, words[0]) in ("in", "from", "near", "to")]
     if len(elsewhere) > 1:
         return None  # "a nurse in Leeds, commuting from York": which is home is not said ("at Spotify": none)
@@ -1005,7 +1012,7 @@ def _job_and_where(said: Said, job: Word, title: str) -> list[Candidate]:
                 entities=(_without_the(employer),),
             )
         )
-    return [f for f in found if f] + (_home_said_here(said) or _home_of_work(said, found))
+    return [f for f in found if f] + (_home_said_here(said) or home_of_work(said, found))
 
 
 def favourite(said: Said) -> list[Candidate]:

@@ -11,7 +11,7 @@ from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import able_only, is_noise
 from domain.extraction.render import clause_words, in_a_list
-from domain.extraction.rules.identity import editor_named
+from domain.extraction.rules.identity import a_workplace, editor_named, home_of_work
 from domain.extraction.rules.people import theirs
 from domain.extraction.rules.said import (
     Said,
@@ -161,7 +161,8 @@ def habit(said: Said) -> list[Candidate]:
     if lemma in ("run", "own", "manage", "co-own", "head") and any(
         o.lemma.lower() in _BUSINESSES for o in children(said, clause.head, "dobj")
     ):
-        return one(candidate(said, MemoryKind.FACT, "business", said.text(), confidence=0.85))
+        made = one(candidate(said, MemoryKind.FACT, "business", said.text(), confidence=0.85))
+        return made + home_of_work(said, made)  # "I manage a restaurant in Phoenix"
     if lemma not in lex.HABITS and not (lemma in ("deal", "struggle", "suffer", "live") and _condition(said)):
         return []
     steady = (
@@ -172,7 +173,10 @@ def habit(said: Said) -> list[Candidate]:
     )
     if not steady or not names_a_thing(said, [w for w in clause_words(clause) if w.i > clause.head.i]):
         return []
-    return one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75))
+    made = one(candidate(said, MemoryKind.FACT, "habit", said.text(), confidence=0.75))
+    # "I teach chemistry at a secondary school in Valparaíso": done at a workplace, in a city
+    working = any(a_workplace(said, p) for p in children(said, clause.head, "prep"))
+    return made + (home_of_work(said, made) if working else [])
 
 
 def _taken_up(said: Said) -> list[Candidate]:
