@@ -157,3 +157,48 @@ def test_a_home_said_outright_wins_over_one_written_from() -> None:
 )
 def test_here_or_now_places_the_one_who_writes_as_a_guess_only(line: str, city: str) -> None:
     assert [(c.value, c.asserted) for c in homes(line)] == [(city, False)]
+
+
+# --- the day the job talked of starts ---------------------------------------------------------------
+
+
+def said(*lines: str) -> list[Candidate]:
+    messages = [Message(role="user", content=line, timestamp=SAID_AT) for line in lines]
+    return extract(messages, SAID_AT, english_parser())
+
+
+def starts(*lines: str) -> list[str]:
+    return [c.content for c in said(*lines) if c.extractor.endswith(":job_started")]
+
+
+@pytest.mark.parametrize(
+    ("lines", "memory"),
+    [
+        (("Harwood & Finch offered me a job as a junior copywriter.", "I start on 6 July."),
+         "Starts as junior copywriter at Harwood & Finch on 6 July 2026"),
+        (("I got the night manager job at the Grand!", "start June 1, so I need a flat"),
+         "Starts as night manager at Grand on 1 June 2026"),
+        (("I accepted a senior nurse post at Whitfield, starting 3 August",),
+         "Starts as senior nurse at Whitfield on 3 August 2026"),
+        (("Big news, I got a job at Brightwell in Norwich.", "I start there on the 1st of July."),
+         "Starts the new job at Brightwell in Norwich on 1 July 2026"),
+    ],
+)
+def test_a_start_day_is_the_start_of_the_job_talked_of(lines: tuple[str, ...], memory: str) -> None:
+    assert starts(*lines) == [memory]
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("I start on 6 July.",),                                                # no job talked of
+        ("I got a job at Brightwell.", "I start the course on Monday."),        # a course
+        ("I got a job at Brightwell.", "The course starts on 6 July."),         # the course's start
+        ("I got a job at Brightwell.", "Starting Tuesday I'm bowling with Ray."),  # something else
+        ("I got a job at Brightwell.", "I'm doing an MBA too. I start in September."),  # a course
+        ("I got a job at Brightwell.", "Do I start on Monday?"),                # asked
+        ("I got a job at Brightwell.", "I started on Monday."),                 # begun already: no plan
+    ],
+)
+def test_a_start_with_no_job_or_of_something_else_is_not_one(lines: tuple[str, ...]) -> None:
+    assert starts(*lines) == []

@@ -48,6 +48,7 @@ from domain.extraction.rules.identity import (
     work,
     years_had,
 )
+from domain.extraction.rules.job_talk import JobTalk, job_started
 from domain.extraction.rules.living import (
     conditions_owned,
     given_up_since,
@@ -134,6 +135,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
     theirs = [(position, m) for position, m in enumerate(messages) if m.role == "user"]
     parsed = with_subjects(parser.parse([typed_plainly(m.content) for _, m in theirs]), parser)
     found: dict[tuple[str | None, str], Candidate] = {}
+    talk = JobTalk()  # the job the conversation is about, so far
     for (position, message), sentences in zip(theirs, parsed, strict=True):
         known = _people_named(found.values())
         said_at = utc(message.timestamp or at)
@@ -147,6 +149,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
             if is_sarcastic(sentence):
                 continue  # "Oh great, I just love queues": it means the opposite
             owner = None
+            talk = talk.heard(sentence)
             for clause in clauses(sentence):
                 owner = owner or (clause if clause.person in ("i", "we", "none") else None)
                 dated = tuple(times(sentence, said_at, _direction(clause)))
@@ -166,6 +169,11 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                     _keep(found, candidate)
                 # "for my psoriasis", "my glaucoma drops": a condition of theirs named in passing
                 for candidate in conditions_owned(Said(owner, position, said_at, (), known)):
+                    _keep(found, candidate)
+                # "I start on 4 May", "start June 1": the job the conversation is about
+                ahead = tuple(times(sentence, said_at, True))
+                for candidate in job_started(
+                        Said(owner, position, said_at, ahead, known, earlier=tuple(sentences[:index])), talk):
                     _keep(found, candidate)
                 # "Good morning from Perth", "I'm in Tucson now": where they write from
                 for candidate in home_where_they_are(Said(owner, position, said_at, (), known), sentences):
