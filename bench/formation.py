@@ -16,6 +16,7 @@
     python -m bench.formation --part fresh11      # plain chats written after rules/16, developed on
     python -m bench.formation --part fresh12      # plain chats written after rules/17, developed on
     python -m bench.formation --part fresh13      # plain chats written after rules/18, reported on only
+    python -m bench.formation --part fresh14      # plain chats written after rules/21, reported on only
     python -m bench.formation --extractor llm --sessions 4 --cache /tmp/llm.jsonl
                                                   # a model (LORE_LLM_*), on a sample of sessions
 
@@ -62,14 +63,15 @@ from domain.text.chinese import has_han
 console = Console(width=180)
 FOLDER = Path(__file__).parent / "labelled"
 PARTS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "dev2", "fresh4", "fresh5", "fresh6", "fresh7",
-         "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13")
+         "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14")
 ZH_PARTS = ("zh-dev", "zh-heldout")  # the Chinese set (issue 31), read by the rules of LORE_LANGUAGE=zh
 # what each choice of --part reports: one table per group, its parts taken together
 GROUPS = {"dev": ("dev",), "heldout": ("heldout",), "fresh": ("fresh",), "fresh2": ("fresh2",),
           "fresh3": ("fresh3",), "dev2": ("dev2",), "fresh4": ("fresh4",), "fresh5": ("fresh5",),
           "fresh6": ("fresh6",), "fresh7": ("fresh7",), "fresh8": ("fresh8",),
           "fresh9": ("fresh9",), "fresh10": ("fresh10",), "fresh11": ("fresh11",),
-          "fresh12": ("fresh12",), "fresh13": ("fresh13",), "seen": ("dev", "heldout"),
+          "fresh12": ("fresh12",), "fresh13": ("fresh13",), "fresh14": ("fresh14",),
+          "seen": ("dev", "heldout"),
           "zh-dev": ("zh-dev",), "zh-heldout": ("zh-heldout",)}
 _DETAIL = analyzer("detail")
 _CALENDAR = frozenset(str.split(
@@ -405,6 +407,7 @@ def main() -> None:
                         "fresh11: plain chats written after rules/16 (developed on since rules/18); "
                         "fresh12: plain chats written after rules/17 (developed on since rules/19); "
                         "fresh13: plain chats written after rules/18, held out; "
+                        "fresh14: plain chats written after rules/21, held out; "
                         "zh: the Chinese set (zh-dev, zh-heldout)")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules")
     parser.add_argument("--sessions", type=int, default=0,
