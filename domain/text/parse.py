@@ -70,8 +70,15 @@ class Sentence:
 
 
 def joined(words: Sequence[Word]) -> str:
-    """Words as they were written (their spacing kept), without the space after the last."""
-    return "".join(w.text + w.space for w in words).strip()
+    """Words as they were written (their spacing kept), without the space after the last; two
+    words with a word left out between them ("steroid cream, hydrocortisone" less its comma) keep
+    a space between them."""
+    out: list[str] = []
+    for n, word in enumerate(words):
+        out.append(word.text)
+        if n + 1 < len(words):
+            out.append(word.space if words[n + 1].i == word.i + 1 else word.space or " ")
+    return "".join(out).strip()
 
 
 class Parser(Protocol):

@@ -107,6 +107,10 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# What one is or does now, said with "now" and a day: since that day, whichever side of today it is.
+_STATES = frozenset({"live", "work", "stay", "be", "rent", "own"})
+
+
 def _direction(clause: Clause) -> bool | None:
     """Whether the times of a clause are ahead (a plan, a wish, a reminder) or behind (the past)."""
     if clause.lemma in lex.WANTING or clause.lemma in ("remind", "need", "decide", "plan", "save", "train"):
@@ -122,6 +126,9 @@ def _direction(clause: Clause) -> bool | None:
         return None
     if clause.past:
         return False
+    if clause.head.tag in ("VBP", "VBZ") and not clause.looking_ahead and clause.lemma in _STATES and any(
+            c.lower == "now" for c in clause.children("advmod")):
+        return None  # "now we live in Kalamaja, from 2 May": a state now, since a day either way
     if clause.looking_ahead or clause.head.tag == "VB":
         return True
     if (clause.head.tag in ("VBP", "VBZ") and not clause.perfect) or clause.has_got:
@@ -150,6 +157,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 continue  # "Oh great, I just love queues": it means the opposite
             owner = None
             talk = talk.heard(sentence)
+            planned = sum(c.kind is MemoryKind.PLAN for c in found.values())
             for clause in clauses(sentence):
                 owner = owner or (clause if clause.person in ("i", "we", "none") else None)
                 dated = tuple(times(sentence, said_at, _direction(clause)))
@@ -172,7 +180,8 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                     _keep(found, candidate)
                 # "I start on 4 May", "start June 1": the job the conversation is about
                 ahead = tuple(times(sentence, said_at, True))
-                for candidate in job_started(
+                new_plan = sum(c.kind is MemoryKind.PLAN for c in found.values()) > planned
+                for candidate in [] if new_plan else job_started(
                         Said(owner, position, said_at, ahead, known, earlier=tuple(sentences[:index])), talk):
                     _keep(found, candidate)
                 # "Good morning from Perth", "I'm in Tucson now": where they write from

@@ -39,6 +39,14 @@ def own_name(said: Said) -> list[Candidate]:
     head = clause.head
     if clause.lemma == "be" and not clause.past and not clause.supposed:
         named = children(said, head, "attr", "acomp")
+        if named and named[0].lower in _CHAT_SHORTCUTS:
+            # "im tane btw": a shortcut of chat is no name; the word before it, typed in lower case, is
+            before = [c for c in children(said, named[0], "compound") if c.text.isalpha()]
+            if clause.person != "i" or len(before) != 1 or named[0].i != before[0].i + 1:
+                return []
+            name = before[0].text[:1].upper() + before[0].text[1:]
+            return one(candidate(said, MemoryKind.FACT, "name", f"Is named {name}", attribute="name",
+                                 value=name, entities=(name,), confidence=0.8))
         subject = clause.subject
         mine = clause.person == "my" and subject is not None and subject.lemma.lower() == "name" and any(
             c.lower == "my" for c in children(said, subject, "poss"))
@@ -87,11 +95,16 @@ def _job_beside_the_name(said: Said, name: Word) -> list[Candidate]:
     return []
 
 
+# Shortcuts of chat, never a name however tagged: "im tane btw", "I'm Sam lol".
+_CHAT_SHORTCUTS = frozenset({"btw", "lol", "tbh", "fyi", "imo", "imho", "ngl", "haha", "lmao", "rn", "idk",
+                             "omg", "pls", "plz", "thx", "ty", "jk", "smh", "af", "fr"})
+
+
 def _a_name(said: Said, word: Word) -> bool:
     """A name as written: a proper noun, no one's ("Sam's dad"), not a people or a place's adjective."""
     return (
         word.pos == "PROPN"
-        and word.lower not in _STAR_SIGNS
+        and word.lower not in _STAR_SIGNS | _CHAT_SHORTCUTS
         and word.ent not in ("NORP", "DATE", "TIME", "ORG")
         and not any(c.tag == "POS" or c.dep in ("det", "poss") for c in said.sentence.children(word.i))
     )

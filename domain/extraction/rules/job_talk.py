@@ -32,19 +32,44 @@ class JobTalk:
     title: str | None = None
     employer: str | None = None
     city: str | None = None
+    talked: bool = False  # a job was talked of ("I got the job!"), named or not
+    called: str | None = None  # what the person called it: "the Crookes job"
 
     def heard(self, sentence: Sentence) -> JobTalk:
         """This talk, with what a sentence says of a job (a sentence with no job in it: as it was)."""
         jobs = [w for w in sentence.words if w.lemma.lower() in _JOBS and w.pos == "NOUN"]
-        title = _title(sentence, jobs)
+        # "Clinical midwife, starting 1 June.": the title alone, once a job is talked of
+        title = _title(sentence, jobs) or (_title_alone(sentence) if self.talked else None)
         if not jobs and title is None:
             return self
         employer = _employer(sentence)
         city = _city(sentence)
+        called = _called(sentence, jobs)
         if employer and employer != self.employer:  # another job: what was said of the last goes
-            return JobTalk(title, employer, city)
+            return JobTalk(title, employer, city, talked=True, called=called)
         return replace(self, title=title or self.title, employer=employer or self.employer,
-                       city=city or self.city)
+                       city=city or self.city, talked=True, called=called or self.called)
+
+
+def _title_alone(sentence: Sentence) -> str | None:
+    """A sentence that opens with a job's title and says no verb before it: "senior ux researcher,
+    starting 15 june", "product designer at scotiabank!!!"."""
+    words = sentence.words
+    head = next((w for w in words if w.pos == "NOUN" and lex.an_occupation(w.lemma)), None)
+    if head is None or any(w.pos in ("VERB", "AUX", "PRON") for w in words[:head.i]):
+        return None
+    return _phrase(sentence, [w for w in words[:head.i + 1] if w.pos in ("NOUN", "ADJ", "PROPN")])
+
+
+def _called(sentence: Sentence, jobs: list[Word]) -> str | None:
+    """ "the Crookes job", "the VetAndes job": a job called by a name, which may be a place or the
+    employer (so written as said, no employer)."""
+    for job in jobs:
+        names = [w for w in sentence.children(job.i) if w.dep == "compound" and w.pos == "PROPN"
+                 and w.text[:1].isupper()]
+        if names and any(c.lower == "the" for c in sentence.children(job.i)):
+            return f"the {joined(names)} {job.text}"
+    return None
 
 
 def _title(sentence: Sentence, jobs: list[Word]) -> str | None:
@@ -77,8 +102,11 @@ def _employer(sentence: Sentence) -> str | None:
     """The organisation a job is with: a name after "at", "with" or "for" ("a job at Swedish", "at
     the Hilton"), else the one the model tags that offered it ("Deltares offered me a position");
     not one left ("I'm leaving Harborview") nor a word in capitals ("as a QA engineer")."""
+    # "an offer from Cloudflare": who a job comes from is who it is with
+    froms = ("at", "with", "for", "from") if any(w.lemma.lower() in _JOBS for w in sentence.words) else (
+        "at", "with", "for")
     for prep in sentence.words:
-        if prep.lower in ("at", "with", "for") and prep.dep == "prep":
+        if prep.lower in froms and prep.dep == "prep":
             named = [w for w in sentence.subtree(prep.i) if w.pos == "PROPN" and w.text[:1].isupper()
                      and w.ent not in ("DATE", "TIME", "PERSON")]
             if 0 < len(named) <= 4:
@@ -88,6 +116,14 @@ def _employer(sentence: Sentence) -> str | None:
         capitalised = all(w.text[:1].isupper() or not w.text[:1].isalpha() for w in ws)  # not "big news"
         if kind == "ORG" and capitalised and any(
                 any(a.i == v.i for a in sentence.ancestors(ws[-1].i)) for v in offering):
+            return joined(ws).rstrip(".")
+    return None
+
+
+def _named_in(sentence: Sentence, start: Word) -> str | None:
+    """ "I start on 1 April in Baltic Freight Solutions": an organisation one starts "in"."""
+    for kind, ws in sentence.entities():
+        if kind == "ORG" and ws[0].i > start.i and sentence.words[ws[0].i - 1].lower == "in":
             return joined(ws).rstrip(".")
     return None
 
@@ -104,7 +140,7 @@ def job_started(said: Said, talk: JobTalk) -> list[Candidate]:
     """ "I start on 4 May", "start June 1", "starting 1st April", "I start there on the 1st of
     July": the day the job talked of starts (a plan), with what is known of it. Read from the
     sentence's words (a small model often takes "start" for a noun), its times read as ahead."""
-    if talk.title is None and talk.employer is None:
+    if not talk.talked:
         return []
     sentence = said.sentence
     words = sentence.words
@@ -132,12 +168,13 @@ def job_started(said: Said, talk: JobTalk) -> list[Candidate]:
         if not ahead:
             continue
         said_as = _title(sentence, []) if any(w.lower == "as" for w in after) else None
-        here = _employer(sentence)
+        here = _employer(sentence) or _named_in(sentence, start)
         if here and talk.employer and here != talk.employer:
             continue  # "I start at KNUST in August", of a job talked of with another name: not it
         employer = here or talk.employer
         title = said_as or talk.title
-        text = "Starts" + (f" as {title}" if title else " the new job")
+        text = "Starts" + (f" as {title}" if title else f" {talk.called}" if talk.called and not employer
+                           else " the new job")
         text += f" at {employer}" if employer else ""
         text += f" in {talk.city}" if talk.city and (not employer or talk.city not in employer) else ""
         when = ahead[0].text
