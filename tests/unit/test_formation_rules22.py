@@ -72,3 +72,37 @@ def test_more_of_the_job_talked_of_is_kept_with_its_start(lines: tuple[str, ...]
 )
 def test_a_title_or_a_name_with_no_job_talked_of_starts_nothing(lines: tuple[str, ...]) -> None:
     assert starts(*lines) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "memory"),
+    [
+        ("We found an apartment in Ranelagh, we move on 15 August.",
+         "Moves into an apartment in Ranelagh on 15 August 2026"),
+        ("We found a flat in Leith, we get the keys on the 25th.",
+         "Moves into a flat in Leith on 25 May 2026"),
+        ("We found a house in Didsbury and we close on June 14th.",
+         "Moves into a house in Didsbury on 14 June 2026"),
+    ],
+)
+def test_a_home_found_with_the_day_one_moves_in_is_a_move_planned(line: str, memory: str) -> None:
+    assert [c.content for c in found(line) if c.kind.value == "plan"] == [memory]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We found a flat, we might move on 3 June.",      # not set
+        "We found a flat in Leeds, we move in the spring.",  # no day
+        "I found a flat in Leeds last week.",             # no move said
+        "We found the keys on the 25th.",                 # no home
+    ],
+)
+def test_a_home_found_with_no_day_set_is_no_move_planned(line: str) -> None:
+    assert [c for c in found(line) if c.kind.value == "plan"] == []
+
+
+def test_a_place_written_from_after_a_move_holds_from_the_day_of_the_move() -> None:
+    home = [c for c in found("Hello again, writing from Truro! We moved in on the 1st.")
+            if c.attribute == "home_city"]
+    assert [(c.value, c.valid_from.date()) for c in home] == [("Truro", date(2026, 5, 1))]

@@ -188,6 +188,9 @@ def event(said: Said) -> list[Candidate]:
         return one(
             candidate(said, MemoryKind.EVENT, "trip", said.text(), valid_from=said.when(), confidence=0.75)
         )
+    moving_in = _found_to_move_into(said, lemma, objects)
+    if moving_in:
+        return moving_in
     known = lemma in lex.LIFE_EVENTS
     if lemma in _RESCHEDULING and any(_a_thing(o) for o in objects):
         return []  # "moved the sofa", "moved the meeting to Friday": a thing moved, not a move
@@ -268,6 +271,43 @@ def event(said: Said) -> list[Candidate]:
                                attribute="employer", value=employer, entities=(employer,),
                                valid_from=said.when(), confidence=0.8))
     return [f for f in found if f]
+
+
+# What one does on the day one moves into a home found: "we move", "get the keys", "close on it".
+_MOVING_IN = frozenset({"move", "moving", "key", "keys", "close", "closing", "completion", "complete"})
+
+
+def _found_to_move_into(said: Said, lemma: str, objects: list[Word]) -> list[Candidate]:
+    """ "We found an apartment in Usaquén, we move on 15 August", "found a flat in Leith, we get the
+    keys on the 25th": a home found, with the day one moves in ahead, is a move planned for that
+    day (not only a home found; not "we found a flat, we might move in spring": no day)."""
+    home = next((o for o in objects if o.lower in lex.HOMES or o.lemma.lower() in lex.HOMES), None)
+    if lemma != "find" or home is None:
+        return []
+    sentence = said.sentence
+    later = [w for w in sentence.words if w.i > home.i]
+    if not any(w.lower in _MOVING_IN or w.lemma.lower() in _MOVING_IN for w in later):
+        return []
+    if any((w.tag == "MD" and w.lower in ("might", "may", "could")) or w.lower in (
+            "maybe", "probably", "hopefully", "if") for w in later):
+        return []  # "we might move in spring": not a day set
+    # a day set ("on 15 August"), not a season or a month
+    ahead = [d for d in times(sentence, said.at, True) if d.first > home.i
+             and d.when.moment().date() > said.at.date() and d.text.split()[0].lower() == "on"]
+    if not ahead:
+        return []
+    words = [w for w in sentence.subtree(home.i) if w.pos != "PUNCT" and w.i < ahead[0].first]
+    words = [w for w in words if w.i <= max((x.i for x in words if x.dep == "pobj"), default=home.i)]
+    if any(b.i != a.i + 1 for a, b in zip(words, words[1:], strict=False)):
+        return []
+    if words[-1].i == home.i:  # "found a flat in Leith": the parser hangs the place on the verb
+        where = next((p for p in children(said, said.clause.head, "prep")
+                      if p.lower == "in" and p.i == home.i + 1 and place(said, p, named=True)), None)
+        if where is not None:
+            words += [w for w in sentence.subtree(where.i) if w.pos != "PUNCT"]
+    the_home = re.sub(r"^(?:our|my|the)\b", "a", joined(words), flags=re.IGNORECASE)
+    return one(candidate(said, MemoryKind.PLAN, "moving_in", f"Moves into {the_home} {ahead[0].text}",
+                         typed="where", confidence=0.75))
 
 
 # What one applies for that is a step in one's life: "applied for a job", "for a visa", "for a PhD".

@@ -17,7 +17,8 @@ from domain.text.parse import Sentence, Word, joined
 # 11: chat typed in haste, places taken for organisations, "since", medicines one is on, ages with names
 # 12: one of theirs with where they live, a pet's breed and age, doses, requests with no verb
 # 21: where the person writes from ("Good morning from Perth"), the city of a business they run
-RULES_VERSION = "rules/21"
+# 22: a home found with the day one moves in, the job talked of got with no name, chat shortcuts no name
+RULES_VERSION = "rules/22"
 _NOT_A_START = frozenset(
     {
         "to",

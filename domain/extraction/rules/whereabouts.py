@@ -9,9 +9,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
+from domain.extraction.render import times
 from domain.extraction.rules.identity import lives_in
 from domain.extraction.rules.said import Said, children, one
 from domain.text.parse import Sentence, Word, joined
@@ -51,9 +53,22 @@ def home_where_they_are(said: Said, message: Sequence[Sentence]) -> list[Candida
         w.lower == "new" and i + 1 < len(words) and words[i + 1].lemma.lower() in lex.HOMES
         for i, w in enumerate(words))
     made = lives_in(said, "whereabouts", where, confidence=0.8 if moved else 0.6)
+    if made is not None and moved and (since := _moved_on(said, message)) is not None:
+        made = made.model_copy(update={"valid_from": since})  # "We moved in on the 1st."
     if made is not None and (home := _home_in(message, where)):
         made = made.model_copy(update={"content": f"{made.content}, in {home}"})
     return one(made if made is None or moved else made.model_copy(update={"asserted": False}))
+
+
+def _moved_on(said: Said, message: Sequence[Sentence]) -> datetime | None:
+    """The day gone by that the message says the move was: "We moved in on the 1st"."""
+    for sentence in message:
+        if any(w.lemma.lower() in ("move", "relocate") and w.tag == "VBD" for w in sentence.words):
+            for dated in times(sentence, said.at, False):
+                moment = dated.when.moment()
+                if moment.date() <= said.at.date():
+                    return moment
+    return None
 
 
 def _home_in(message: Sequence[Sentence], city: str) -> str | None:
