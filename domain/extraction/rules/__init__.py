@@ -157,7 +157,7 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 continue  # "Oh great, I just love queues": it means the opposite
             owner = None
             talk = talk.heard(sentence)
-            planned = sum(c.kind is MemoryKind.PLAN for c in found.values())
+            planned = sum(c.kind is MemoryKind.PLAN for c in found.values()) if talk.talked else 0
             for clause in clauses(sentence):
                 owner = owner or (clause if clause.person in ("i", "we", "none") else None)
                 dated = tuple(times(sentence, said_at, _direction(clause)))
@@ -178,12 +178,14 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 # "for my psoriasis", "my glaucoma drops": a condition of theirs named in passing
                 for candidate in conditions_owned(Said(owner, position, said_at, (), known)):
                     _keep(found, candidate)
-                # "I start on 4 May", "start June 1": the job the conversation is about
-                ahead = tuple(times(sentence, said_at, True))
-                new_plan = sum(c.kind is MemoryKind.PLAN for c in found.values()) > planned
-                for candidate in [] if new_plan else job_started(
-                        Said(owner, position, said_at, ahead, known, earlier=tuple(sentences[:index])), talk):
-                    _keep(found, candidate)
+                # "I start on 4 May", "start June 1": the job the conversation is about (unless the
+                # sentence gave a plan already); its times read ahead, only once a job is talked of
+                if talk.talked and sum(c.kind is MemoryKind.PLAN for c in found.values()) == planned:
+                    ahead = tuple(times(sentence, said_at, True))
+                    for candidate in job_started(
+                            Said(owner, position, said_at, ahead, known, earlier=tuple(sentences[:index])),
+                            talk):
+                        _keep(found, candidate)
                 # "Good morning from Perth", "I'm in Tucson now": where they write from
                 for candidate in home_where_they_are(Said(owner, position, said_at, (), known), sentences):
                     _keep(found, candidate)

@@ -10,8 +10,10 @@ from domain.extraction.render import Dated, clause_words, times
 from domain.extraction.rules.said import (
     NOT_A_THING,
     Said,
+    a_home,
     candidate,
     children,
+    in_one_stretch,
     names_a_thing,
     one,
     organisation_in,
@@ -298,15 +300,14 @@ def _found_to_move_into(said: Said, lemma: str, objects: list[Word]) -> list[Can
         return []
     words = [w for w in sentence.subtree(home.i) if w.pos != "PUNCT" and w.i < ahead[0].first]
     words = [w for w in words if w.i <= max((x.i for x in words if x.dep == "pobj"), default=home.i)]
-    if any(b.i != a.i + 1 for a, b in zip(words, words[1:], strict=False)):
+    if not in_one_stretch(words):
         return []
     if words[-1].i == home.i:  # "found a flat in Leith": the parser hangs the place on the verb
         where = next((p for p in children(said, said.clause.head, "prep")
                       if p.lower == "in" and p.i == home.i + 1 and place(said, p, named=True)), None)
         if where is not None:
             words += [w for w in sentence.subtree(where.i) if w.pos != "PUNCT"]
-    the_home = re.sub(r"^(?:our|my|the)\b", "a", joined(words), flags=re.IGNORECASE)
-    return one(candidate(said, MemoryKind.PLAN, "moving_in", f"Moves into {the_home} {ahead[0].text}",
+    return one(candidate(said, MemoryKind.PLAN, "moving_in", f"Moves into {a_home(words)} {ahead[0].text}",
                          typed="where", confidence=0.75))
 
 

@@ -3,6 +3,7 @@ place or organisation it names, whether its words name a thing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -296,6 +297,16 @@ def names_a_thing(said: Said, words: Sequence[Word]) -> bool:
                  and following[w.i + 1].lower in ("a", "an", "per", "each", "every"))
         for w in words
     )
+
+
+def in_one_stretch(words: Sequence[Word]) -> bool:
+    """Whether words follow one another in their sentence, none left out between them."""
+    return all(b.i == a.i + 1 for a, b in zip(words, words[1:], strict=False))
+
+
+def a_home(words: Sequence[Word]) -> str:
+    """A home named as any home ("our new flat in Leith" -> "a new flat in Leith")."""
+    return re.sub(r"^(?:my|our|the)\b", "a", joined(words), flags=re.IGNORECASE)
 
 
 def one(found: Candidate | None) -> list[Candidate]:

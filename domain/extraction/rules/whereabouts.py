@@ -15,7 +15,7 @@ from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.render import times
 from domain.extraction.rules.identity import lives_in
-from domain.extraction.rules.said import Said, children, one
+from domain.extraction.rules.said import Said, a_home, children, in_one_stretch, one
 from domain.text.parse import Sentence, Word, joined
 
 # What one greets with; "hiii", "heyyy" are the same words typed long.
@@ -89,10 +89,8 @@ def _home_in(message: Sequence[Sentence], city: str) -> str | None:
                     continue
                 before = [w for w in sentence.subtree(home.i) if w.i < home.i]
                 words = [*before, home, *below]
-                if any(b.i != a.i + 1 for a, b in zip(words, words[1:], strict=False)):
-                    continue  # not one stretch of words
-                text = joined(words)
-                return re.sub(r"^(?:my|our|the)\b", "a", text, flags=re.IGNORECASE)
+                if in_one_stretch(words):
+                    return a_home(words)
     return None
 
 
