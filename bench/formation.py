@@ -17,6 +17,7 @@
     python -m bench.formation --part fresh12      # plain chats written after rules/17, developed on
     python -m bench.formation --part fresh13      # plain chats written after rules/18, reported on only
     python -m bench.formation --part fresh14      # plain chats written after rules/21, reported on only
+    python -m bench.formation --part fresh15      # plain chats written after rules/22, reported on only
     python -m bench.formation --extractor llm --sessions 4 --cache /tmp/llm.jsonl
                                                   # a model (LORE_LLM_*), on a sample of sessions
 
@@ -63,7 +64,8 @@ from domain.text.chinese import has_han
 console = Console(width=180)
 FOLDER = Path(__file__).parent / "labelled"
 PARTS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "dev2", "fresh4", "fresh5", "fresh6", "fresh7",
-         "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14")
+         "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
+         "fresh15")
 ZH_PARTS = ("zh-dev", "zh-heldout")  # the Chinese set (issue 31), read by the rules of LORE_LANGUAGE=zh
 # what each choice of --part reports: one table per group, its parts taken together
 GROUPS = {"dev": ("dev",), "heldout": ("heldout",), "fresh": ("fresh",), "fresh2": ("fresh2",),
@@ -71,6 +73,7 @@ GROUPS = {"dev": ("dev",), "heldout": ("heldout",), "fresh": ("fresh",), "fresh2
           "fresh6": ("fresh6",), "fresh7": ("fresh7",), "fresh8": ("fresh8",),
           "fresh9": ("fresh9",), "fresh10": ("fresh10",), "fresh11": ("fresh11",),
           "fresh12": ("fresh12",), "fresh13": ("fresh13",), "fresh14": ("fresh14",),
+          "fresh15": ("fresh15",),
           "seen": ("dev", "heldout"),
           "zh-dev": ("zh-dev",), "zh-heldout": ("zh-heldout",)}
 _DETAIL = analyzer("detail")
@@ -408,6 +411,7 @@ def main() -> None:
                         "fresh12: plain chats written after rules/17 (developed on since rules/19); "
                         "fresh13: plain chats written after rules/18, held out; "
                         "fresh14: plain chats written after rules/21, held out; "
+                        "fresh15: plain chats written after rules/22, held out; "
                         "zh: the Chinese set (zh-dev, zh-heldout)")
     parser.add_argument("--extractor", choices=["rules", "llm"], default="rules")
     parser.add_argument("--sessions", type=int, default=0,
