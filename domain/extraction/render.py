@@ -730,9 +730,19 @@ def clause_words(clause: Clause, drop: Iterable[int] = (), assistant: bool = Fal
         for w in sentence.words
     ):
         return []  # about the one they talk to, not about them
-    words = [w for w in sentence.words if w.i in inside and not is_noise(w)]
+    words = [w for w in sentence.words
+             if w.i in inside and (not is_noise(w) or _hyphen_inside(sentence, w, inside))]
     words = _without_fillers(words)
     return _head_first(leading_trimmed(words, head), head)
+
+
+def _hyphen_inside(sentence: Sentence, word: Word, inside: set[int]) -> bool:
+    """A hyphen that joins the two words around it into one name, as written without spaces
+    ("Trans-Wielkopolska", which a parser may split into three names): part of it, no noise."""
+    return (word.text == "-" and word.space == "" and 0 < word.i < len(sentence.words) - 1
+            and sentence.words[word.i - 1].space == "" and word.i - 1 in inside and word.i + 1 in inside
+            and sentence.words[word.i - 1].text[-1:].isalnum()
+            and sentence.words[word.i + 1].text[:1].isalnum())
 
 
 # What a fronted time names when it is a time ("last week, ..."), not a remark ("big week, ...").

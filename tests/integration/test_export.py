@@ -90,7 +90,7 @@ def test_an_export_holds_a_persons_memories_with_their_history_and_conversations
                 *(f"Read chapter {n} of the sourdough book" for n in range(5)),
             ]
         )
-        assert all(m["decided_by"] == "rules/22" for m in memories.values() if m not in sent)  # extracted
+        assert all(m["decided_by"] == "rules/23" for m in memories.values() if m not in sent)  # extracted
         assert memories[berlin]["valid_until"].startswith("2026-02-01") and memories[berlin]["superseded_by"]
         assert memories[tea]["status"] == "forgotten" and memories[tea]["forgotten_at"]
         (episode,) = [i for i in items if i["type"] == "episode"]

@@ -20,7 +20,7 @@ def test_health_reports_neo4j_and_the_log_ready(neo4j: Driver, servers: ServerEn
         body = client.get("/v1/health").json()
     assert body["status"] == "ok"
     assert body["neo4j"]["ready"] and body["event_log"]["ready"]
-    assert body["extraction"] == {"ready": True, "detail": "extracting with rules/22"}
+    assert body["extraction"] == {"ready": True, "detail": "extracting with rules/23"}
 
 
 def test_health_is_503_when_neo4j_is_unreachable(tmp_path: Path) -> None:

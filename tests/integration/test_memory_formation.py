@@ -96,7 +96,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
                                                                     neo4j: Driver) -> None:
     talk(client, "first-chat", BERLIN)
     first = end(client, "first-chat")
-    assert first["extraction"]["status"] == "done" and first["extraction"]["extractor"] == "rules/22"
+    assert first["extraction"]["status"] == "done" and first["extraction"]["extractor"] == "rules/23"
     talk(client, "second-chat", LISBON)
     second = end(client, "second-chat")["extraction"]
     assert second["status"] == "done" and second["candidates"] == 3, second
@@ -107,7 +107,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
                                           ("Neovim", "2026-03-15", None)]
     editor = client.get("/v1/users/ada/memories", params={"attribute": "editor"}).json()["items"]
     assert [(m["kind"], m["value"], m["decided_by"]) for m in editor] == [
-        ("preference", "Neovim", "rules/22")]
+        ("preference", "Neovim", "rules/23")]
     (todo,) = client.get("/v1/users/ada/memories", params={"kind": "todo"}).json()["items"]
     assert "renew their passport" in todo["content"].lower() and todo["due_at"].startswith("2026-03-20")
 
@@ -116,7 +116,7 @@ def test_a_person_who_moves_switches_editor_and_asks_for_a_reminder(client: Test
         "MATCH (new)-[:FROM_MESSAGE]->(x:Message) "
         "RETURN s.decided_by AS by, s.reason AS reason, x.content AS said")
     assert [(r["by"], r["said"]) for r in records] == [
-        ("rules/22", "Big news: I moved to Lisbon last month.")]
+        ("rules/23", "Big news: I moved to Lisbon last month.")]
     assert "berlin" in records[0]["reason"] and "lisbon" in records[0]["reason"]
     records, _, _ = neo4j.execute_query(
         "MATCH (:User {user_id: 'ada'})-[r:RELATES]->(e:Entity) RETURN r.predicate AS p, e.name AS name, "
@@ -146,7 +146,7 @@ def test_a_job_lost_ends_the_employer_now_and_keeps_it_as_of_before(client: Test
     records, _, _ = neo4j.execute_query(
         "MATCH (:User {user_id: 'bo'})-[:REMEMBERS]->(new:Memory)-[s:SUPERSEDES]->(:Memory {value: 'Tesco'}) "
         "RETURN new.kind AS kind, new.content AS content, s.decided_by AS by, s.reason AS reason")
-    assert [(r["kind"], r["by"]) for r in records] == [("event", "rules/22")]
+    assert [(r["kind"], r["by"]) for r in records] == [("event", "rules/23")]
     assert records[0]["content"].startswith("Was laid off") and "employer ended" in records[0]["reason"]
     def listed(**params: str) -> list[str]:
         answer = client.get("/v1/users/bo/memories", params={"attribute": "employer", **params})
@@ -218,7 +218,7 @@ def test_a_backlog_left_by_extraction_off_is_estimated_then_answered_from_the_cl
     monkeypatch.setenv("LORE_EXTRACTOR", "rules")
     answered = CliRunner().invoke(app, ["extract"])
     assert answered.exit_code == 0, answered.output
-    assert "answered 1 extractions with rules/22" in answered.output
+    assert "answered 1 extractions with rules/23" in answered.output
     records, _, _ = neo4j.execute_query("MATCH (x:Extraction) RETURN x.status AS status")
     assert [r["status"] for r in records] == ["done"]
     assert timeline_of(neo4j, "home_city") == ["Lisbon"]

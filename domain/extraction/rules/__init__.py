@@ -59,7 +59,7 @@ from domain.extraction.rules.living import (
     negative,
     years_spent,
 )
-from domain.extraction.rules.people import named_after, people, relative
+from domain.extraction.rules.people import named_after, people, relative, told_next
 from domain.extraction.rules.requests import need, reminder
 from domain.extraction.rules.said import RULES_VERSION, Rule, Said
 from domain.extraction.rules.whereabouts import home_where_they_are
@@ -195,6 +195,9 @@ def extract(messages: Sequence[Message], at: datetime, parser: Parser) -> list[C
                 _keep(found, candidate)
         for candidate in named_after(sentences, owners, position, said_at):
             _keep(found, candidate)
+        for key, kept in found.items():  # "My daughter Zosia is happy. She is 19.": her age too
+            if kept.positions[0] == position:
+                found[key] = told_next(kept, sentences, position, said_at)
         later = [s.text for s in sentences[1:]]
         asides = [part for s in sentences for part in s.text.split(",")[1:]]
         for key, kept in found.items():

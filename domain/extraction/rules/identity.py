@@ -53,9 +53,13 @@ def own_name(said: Said) -> list[Candidate]:
         # "I'm Priya": a bare name the model tagged as no one in particular is theirs too
         # (or one the model took for a place, with what they do beside it: "I'm Nadia, a translator")
         beside = _job_beside_the_name(said, named[0]) if named else []
+        based = _based_in(said, named[0]) if named and clause.person == "i" else None
         me = clause.person == "i" and bool(named) and (named[0].ent == "PERSON" or (
             named[0].ent == "" and not children(said, named[0], "amod", "prep", "acl", "relcl"))
-            or (named[0].ent not in ("DATE", "TIME") and bool(beside)))
+            or (named[0].ent not in ("DATE", "TIME") and bool(beside)) or based is not None)
+        if based is not None and me and _a_name(said, named[0]):
+            guess = lives_in(said, "introduced", based, confidence=0.6)
+            beside += [guess.model_copy(update={"asserted": False})] if guess else []
         # "my name is Priya": whatever the model took the name for (a people, an organisation)
         # (a name the model does not know may be read as a noun: "Ines" as the plural of "ine")
         written_as_name = bool(named) and (
@@ -108,6 +112,21 @@ def _a_name(said: Said, word: Word) -> bool:
         and word.ent not in ("NORP", "DATE", "TIME", "ORG")
         and not any(c.tag == "POS" or c.dep in ("det", "poss") for c in said.sentence.children(word.i))
     )
+
+
+def _based_in(said: Said, named: Word) -> str | None:
+    """The place in "I'm Selam from Addis Ababa", "Hi, I'm Tom from Leeds": one who introduces
+    themselves by name and a place says where they are based, most likely where they live (a
+    guess: it may be where they grew up). A single capitalised name, not a group or a job ("I'm
+    Dutch from Utrecht", "I'm a nurse from Manila": no name)."""
+    if named.pos != "PROPN" or not named.text[:1].isupper() or named.ent in ("DATE", "TIME", "ORG", "NORP"):
+        return None
+    if any(c.i < named.i for c in children(said, named, "det", "poss", "amod", "compound")):
+        return None  # "I'm the Tom from Leeds", "I'm little Tom from Leeds"
+    froms = [c for c in [*children(said, named, "prep"), *children(said, said.clause.head, "prep")]
+             if c.lower == "from" and c.i == named.i + 1]
+    where = place(said, froms[0], named=True) if froms else None
+    return where if where and named.text not in where.split() else None
 
 
 def _named(said: Said, word: Word, form: str, kind: MemoryKind) -> list[Candidate]:

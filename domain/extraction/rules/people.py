@@ -8,7 +8,7 @@ from datetime import datetime
 from domain.extraction import lexicon as lex
 from domain.extraction.candidate import Candidate
 from domain.extraction.clauses import Clause, is_question, stated_before_asked
-from domain.extraction.render import Dated, clause_words, in_a_list
+from domain.extraction.render import Dated, clause_words, in_a_list, third_person
 from domain.extraction.rules.said import (
     Said,
     candidate,
@@ -332,6 +332,22 @@ def _age_said_after(sentence: Sentence, word: Word, relation: str, name: str) ->
     return None
 
 
+def _age_beside(sentence: Sentence, word: Word, name: str) -> str | None:
+    """An age set beside the name: "my daughter Camila, 16, wants to ..." (a number of its own
+    between commas), "my granddaughter Lily, who is nine"."""
+    holders = [word, *(w for w in sentence.words if w.text in name.split())]
+    for holder in holders:
+        for c in sentence.children(holder.i):
+            if (c.dep == "appos" and c.pos == "NUM" and c.i > 0 and sentence.words[c.i - 1].text == ","
+                    and (age := _years(c))):
+                return age
+            if (c.dep == "relcl" and c.lemma.lower() == "be"
+                    and any(w.dep == "nsubj" and w.lower in ("who", "that") for w in sentence.children(c.i))
+                    and not _supposed_or_denied(sentence, c) and (age := _age_told(sentence, c))):
+                return age
+    return None
+
+
 def _another_between(words: Sequence[Word], name: str) -> bool:
     """Whether someone other than the one named comes up in these words."""
     others = lex.OWN_PEOPLE | lex.CASUAL | set(lex.PETS)
@@ -364,6 +380,44 @@ _NOT_SAID_OF = {
 }
 
 
+# Moving to a place to be near someone: they live there.
+_MOVING = frozenset({"move", "relocate", "come", "settle"})
+# A stay at someone's ("crash at his", "stay at hers"): at their home.
+_STAYING = frozenset({"stay", "crash", "sleep", "live", "lodge", "kip"})
+_HIS_OR_HERS = {"his": "he", "hers": "she", "him": "he", "her": "she"}
+
+
+def _where_near(said: Said, word: Word) -> str | None:
+    """Where a named one of theirs lives, said by where the person would go to be near them or
+    stays at theirs: "my daughter Karen keeps saying I should move down to Tucson near her", "...
+    asking us to move to Bristol to be near her and the grandchildren", "my cousin Dev says I can
+    crash at his in Nottingham". "Her" or "him" must fit them (a son is no "her"), and be the one
+    near, not their work ("near her work")."""
+    sentence = said.sentence
+    for pronoun in sentence.words[word.i + 1:]:
+        said_of = _HIS_OR_HERS.get(pronoun.lower)
+        if said_of is None or pronoun.dep != "pobj" or said_of == _NOT_SAID_OF.get(word.lemma.lower()):
+            continue
+        prep = sentence.words[pronoun.head]
+        near = prep.lower == "near" or (prep.lower == "to" and sentence.words[prep.head].lemma.lower() in
+                                        ("close", "near"))
+        at_theirs = prep.lower == "at" and pronoun.lower in ("his", "hers")
+        if not near and not at_theirs:
+            continue
+        verb = sentence.words[prep.head]
+        while verb.pos not in ("VERB", "AUX") and verb.head != verb.i:
+            verb = sentence.words[verb.head]
+        if near and verb.lemma.lower() == "be" and verb.dep == "advcl":
+            verb = sentence.words[verb.head]  # "move to Bristol to be near her"
+        wanted = ("to",) if near else ("in",)
+        if verb.lemma.lower() not in (_MOVING if near else _STAYING):
+            continue
+        for c in sentence.children(verb.i):
+            if c.dep == "prep" and c.lower in wanted and (place := said_place(said, c, named=True)):
+                return f"lives in {place}"
+    return None
+
+
 def _lives(said: Said, word: Word, name: str) -> str | None:
     """Where a named one of theirs lives, said of them in the same sentence: "my son Tariq
     lives in Leeds", "... is in Leeds", "my son Leo, who lives in Bristol, ...", "my daughter Ines
@@ -377,6 +431,8 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
               and c.i == max(h.i for h in holders) + 1 and (p := said_place(said, c, named=True))]
     if beside:
         return f"lives in {beside[0]}"
+    if near := _where_near(said, word):
+        return near
     verbs = [sentence.words[w.head] for w in holders if w.dep in ("nsubj", "appos") and w.head != w.i]
     verbs += [c for w in holders for c in sentence.children(w.i) if c.dep == "relcl"]
     # "my son Declan is driving me, he lives in Limerick": the one named, taken up by "he" or "she"
@@ -407,6 +463,8 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
             continue  # "might be in Leeds", "has lived in Leeds": no statement of where they live now
         lemma = verb.lemma.lower()
         preps = [c for c in parts if c.dep == "prep"]
+        if not a_while and (doing := _doing_there(said, verb)):
+            return doing
         if lemma == "live":
             place = next((p for c in preps if c.lower == "in" and (p := said_place(said, c, named=True))),
                          None)
@@ -423,6 +481,40 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
                 c.dep == "prt" and c.lower in _ON_THE_WAY for c in parts)
             return f"lives in {place}" if visiting else f"comes from {place}"
     return None
+
+
+# What one of theirs does in a place, which says where they are: "studies law in Wrocław".
+_DOING = frozenset({"study", "work", "teach"})
+# Where a clause said of them stops: "she studies law in Wrocław, but ...".
+_CLAUSE_ENDS = frozenset({"but", "and", "so", "because", "although", "though", "while"})
+
+
+def _doing_there(said: Said, verb: Word) -> str | None:
+    """What one of theirs does, said with the named place they do it in, in the present: "she
+    study law in Wrocław" -> "studies law in Wrocław", "she is accountant in Marseille" -> "is an
+    accountant in Marseille", "works in Leeds as a plumber". Nothing for "is happy in Leeds" (no
+    one's work), or with no place named."""
+    sentence = said.sentence
+    lemma = verb.lemma.lower()
+    attr = next((c for c in sentence.children(verb.i) if c.dep == "attr"), None)
+    if lemma == "be" and (attr is None or attr.pos != "NOUN" or attr.i != verb.i + 1 + sum(
+            1 for c in sentence.children(attr.i) if c.dep == "det")):
+        return None
+    if lemma not in _DOING and lemma != "be":
+        return None
+    inside = {w.i for w in sentence.subtree(verb.i)}
+    span: list[Word] = []
+    for w in sentence.words[verb.i + 1:]:
+        if w.i not in inside or w.pos == "PUNCT" or w.lower in _CLAUSE_ENDS or w.dep == "nsubj":
+            break
+        span.append(w)
+    places = [w for w in span if w.dep == "prep" and w.lower == "in" and said_place(said, w, named=True)]
+    if not places or any(w.ent in ("DATE", "TIME") for w in span):
+        return None
+    if lemma == "be" and attr is not None and not any(c.dep == "det" for c in sentence.children(attr.i)):
+        article = "an" if attr.lower[:1] in "aeiou" else "a"
+        return f"is {article} {joined(span)}"
+    return f"{third_person(verb)} {joined(span)}"
 
 
 def _described(found: Candidate | None, sentence: Sentence, word: Word, pet: str, age: str | None
@@ -577,7 +669,8 @@ def people(
             holder = sentence.words[sentence.words[word.head].head]
         if relation in lex.CASUAL and holder is not None and holder.lemma.lower() in lex.REPORTING:
             continue  # "my friend Kemi says ...": who said it, not who they are to the person
-        told = _age_said_after(sentence, word, relation, name) or age  # "my daughter Mia is 9": one memory
+        told = (_age_said_after(sentence, word, relation, name) or _age_beside(sentence, word, name)
+                or age)  # "my daughter Mia is 9": one memory
         gone = "ex" if an_ex else _gone(sentence, word) or (
             "died" if pet is not None and _put_down(sentence, word) else None)
         if gone is None:
@@ -826,6 +919,42 @@ def named_after(sentences: Sequence[Sentence], owners: Sequence[Clause | None], 
     return [f for f in found if f]
 
 
+def told_next(kept: Candidate, sentences: Sequence[Sentence], position: int, at: datetime) -> Candidate:
+    """What the sentence after the one that named one of theirs says of them by "he" or "she" at
+    its start: "My daughter Zosia is happy. She is 19, she studies law in Wrocław." -> "Has a
+    daughter named Zosia, aged 19, who studies law in Wrocław". No further, and not where someone
+    else was named after them (then "she" may be anyone), nor a "he" for a daughter."""
+    if kept.kind is not MemoryKind.PERSON or not kept.entities or not kept.relations:
+        return kept
+    name, relation = kept.entities[0], kept.relations[0].predicate.replace("_", " ")
+    first = next((n for n, s in enumerate(sentences)
+                  if any(w.text == name.split()[0] for w in s.words)), None)
+    if first is None or first + 1 >= len(sentences):
+        return kept
+    named_in, after = sentences[first], sentences[first + 1]
+    at_name = next(w.i for w in named_in.words if w.text == name.split()[0])
+    pronoun = after.words[0] if after.words else None
+    if (pronoun is None or pronoun.lower not in ("he", "she") or pronoun.dep != "nsubj"
+            or pronoun.lower == _NOT_SAID_OF.get(relation) or is_question(after)
+            or _another_between(named_in.words[at_name + 1:], name)):
+        return kept
+    root = next((w for w in after.words if w.dep == "ROOT"), after.words[0])
+    said = Said(Clause(after, root, None, "none", False, False, False, False), position, at, ())
+    age = doing = None
+    for verb in (after.words[w.head] for w in after.words if w.dep == "nsubj" and w.lower == pronoun.lower):
+        if (verb.tag in ("VBD", "VBN", "MD") or _supposed_or_denied(after, verb)
+                or any(c.dep == "aux" for c in after.children(verb.i))):
+            continue
+        if verb.lemma.lower() == "be" and age is None:
+            age = _age_told(after, verb)
+        doing = doing or _doing_there(said, verb)
+    if age and ", aged " not in kept.content and ", turning " not in kept.content:
+        kept = _aged(kept, age) or kept
+    if doing and " who " not in kept.content and " and " not in kept.content:
+        kept = _living(kept, doing) or kept
+    return kept
+
+
 def _second_subject(said: Said, subject: Word) -> list[Word]:
     """The name right after the relative's noun when the parser made it a subject of its own ("my
     boyfriend Tom is a chef": "boyfriend" and "Tom" both subjects of "is"): it is the name the
@@ -928,6 +1057,8 @@ def relative(said: Said) -> list[Candidate]:
         return []
     elif name and clause.lemma == "live" and _lives(said, word, name) and _only_where(said, after):
         return []  # "my friend Tolu lives in Lagos": one memory, "Has a friend named Tolu who lives in Lagos"
+    if name and (doing := _doing_there(said, clause.head)) and doing == _lives(said, word, name):
+        return []  # "my brother Tom works in Leeds": "Has a brother named Tom who works in Leeds" says it
     subject_words = [w for w in sentence.subtree(subject.i) if w.lower not in ("my", "our")]
     named_words = _second_subject(said, subject)
     words = sorted({*subject_words, *named_words, *clause_words(clause)}, key=lambda w: w.i)

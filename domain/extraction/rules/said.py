@@ -19,7 +19,7 @@ from domain.text.parse import Sentence, Word, joined
 # 12: one of theirs with where they live, a pet's breed and age, doses, requests with no verb
 # 21: where the person writes from ("Good morning from Perth"), the city of a business they run
 # 22: a home found with the day one moves in, the job talked of got with no name, chat shortcuts no name
-RULES_VERSION = "rules/22"
+RULES_VERSION = "rules/23"
 _NOT_A_START = frozenset(
     {
         "to",
@@ -248,7 +248,8 @@ def place(said: Said, under: Word, named: bool = False, organisations: bool = Fa
     if named:
         # written with a capital ("a van route": "van" is no name, whatever its tag)
         proper = [w for w in said.sentence.subtree(under.i)
-                  if w.pos == "PROPN" and w.ent != ("FAC" if organisations else "ORG")
+                  if w.pos == "PROPN" and (w.ent != "FAC" or not _a_street(said.sentence, w)
+                                           if organisations else w.ent != "ORG")
                   and not w.text[:1].islower()]  # with organisations, no building or street: "Hope Street"
         # "to Tom's": someone's home, no place; "to Davao for my friend's wedding" is a place
         named_at = {w.i for w in proper}
@@ -256,6 +257,21 @@ def place(said: Said, under: Word, named: bool = False, organisations: bool = Fa
         if proper and not possessed and len(proper) <= 3:
             return joined(proper)
     return None
+
+
+# The last word of a street's or a building's name: "Hope Street", "Carlton House".
+_STREETS = frozenset({"street", "st", "road", "rd", "avenue", "ave", "lane", "drive", "close", "way",
+                      "terrace", "crescent", "square", "court", "gardens", "place", "row", "house",
+                      "hall", "tower", "towers", "building", "centre", "center", "hospital", "station"})
+
+
+def _a_street(sentence: Sentence, word: Word) -> bool:
+    """Whether a name tagged as a facility is a street's or a building's ("Hope Street"), not a town
+    that a small model took for one by its last word ("Hebden Bridge", "Burnham Market")."""
+    for kind, words in sentence.entities():
+        if kind == "FAC" and any(w.i == word.i for w in words):
+            return words[-1].lower in _STREETS
+    return True
 
 
 def organisation(said: Said, under: Word) -> str | None:
