@@ -332,10 +332,15 @@ def _age_said_after(sentence: Sentence, word: Word, relation: str, name: str) ->
     return None
 
 
+def _holders(sentence: Sentence, word: Word, name: str) -> list[Word]:
+    """The words that stand for one of theirs: the relation's noun and the words of the name."""
+    return [word, *(w for w in sentence.words if w.text in name.split())]
+
+
 def _age_beside(sentence: Sentence, word: Word, name: str) -> str | None:
     """An age set beside the name: "my daughter Camila, 16, wants to ..." (a number of its own
     between commas), "my granddaughter Lily, who is nine"."""
-    holders = [word, *(w for w in sentence.words if w.text in name.split())]
+    holders = _holders(sentence, word, name)
     for holder in holders:
         for c in sentence.children(holder.i):
             if (c.dep == "appos" and c.pos == "NUM" and c.i > 0 and sentence.words[c.i - 1].text == ","
@@ -425,7 +430,7 @@ def _lives(said: Said, word: Word, name: str) -> str | None:
     they are for a while ("is in Paris this week", "is in Rome for work"), were ("lived in Rome"),
     will be, or might be; "my wife comes from Kraków" is where she is from: "who comes from Kraków"."""
     sentence = said.sentence
-    holders = [word, *(w for w in sentence.words if w.text in name.split())]
+    holders = _holders(sentence, word, name)
     # "my sister Kate in Bristol just had a baby": a named place right after them is where they live
     beside = [p for w in holders for c in sentence.children(w.i) if c.dep == "prep" and c.lower == "in"
               and c.i == max(h.i for h in holders) + 1 and (p := said_place(said, c, named=True))]
@@ -927,12 +932,11 @@ def told_next(kept: Candidate, sentences: Sequence[Sentence], position: int, at:
     if kept.kind is not MemoryKind.PERSON or not kept.entities or not kept.relations:
         return kept
     name, relation = kept.entities[0], kept.relations[0].predicate.replace("_", " ")
-    first = next((n for n, s in enumerate(sentences)
-                  if any(w.text == name.split()[0] for w in s.words)), None)
+    first, at_name = next(((n, w.i) for n, s in enumerate(sentences) for w in s.words
+                           if w.text == name.split()[0]), (None, 0))
     if first is None or first + 1 >= len(sentences):
         return kept
     named_in, after = sentences[first], sentences[first + 1]
-    at_name = next(w.i for w in named_in.words if w.text == name.split()[0])
     pronoun = after.words[0] if after.words else None
     if (pronoun is None or pronoun.lower not in ("he", "she") or pronoun.dep != "nsubj"
             or pronoun.lower == _NOT_SAID_OF.get(relation) or is_question(after)
