@@ -53,6 +53,7 @@ from projections.graph.schema import (
 from projections.instants import parsed
 from projections.keys import CJK_IN, has_cjk, user_key, without_cjk
 from projections.temporal import AS_OF, as_of, pick
+from projections.vector_parameter import vector_parameter
 
 ItemType = Literal["memory", "message", "summary"]
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -588,7 +589,7 @@ class CandidateQueries:
             filtered = pick(MEMORY_VECTOR_FILTERED, window.known_at)
         else:
             exact, index, filtered = MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX, MESSAGE_VECTOR_FILTERED
-        params = {**shared, "vector": ask.vector}
+        params = {**shared, "vector": vector_parameter(ask.vector)}
         if kind == "summary":
             return _Try(kind, SUMMARY_VECTOR_EXACT, params, _done)
         scan = _Try(kind, exact, params, _done)
