@@ -14,8 +14,8 @@ from datetime import datetime
 from domain.commands import Message, MessageRef, Similar
 from domain.model import message_id
 from projections.instants import instant
+from projections.parameters import Counted, QueryVector
 from projections.reads import GraphQueries
-from projections.vector_parameter import vector_parameter
 
 _DUE = """
 MATCH (x:Extraction {status: 'due'})
@@ -148,7 +148,7 @@ class ExtractionQueries(GraphQueries):
         """Per vector, the person's active memories with a cosine of at least `threshold`, closest first."""
         if not vectors:
             return []
-        records = self._run(_SIMILAR, user_id=user_id, vectors=[vector_parameter(v) for v in vectors],
+        records = self._run(_SIMILAR, user_id=user_id, vectors=Counted(QueryVector(v) for v in vectors),
                             threshold=threshold, limit=limit)
         rows = {r["i"]: r["similar"] for r in records}
         return [tuple(Similar(memory_id=s["memory_id"], cosine=max(-1.0, min(1.0, s["cosine"])))

@@ -52,8 +52,8 @@ from projections.graph.schema import (
 )
 from projections.instants import parsed
 from projections.keys import CJK_IN, has_cjk, user_key, without_cjk
+from projections.parameters import QueryVector
 from projections.temporal import AS_OF, as_of, pick
-from projections.vector_parameter import vector_parameter
 
 ItemType = Literal["memory", "message", "summary"]
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -589,7 +589,7 @@ class CandidateQueries:
             filtered = pick(MEMORY_VECTOR_FILTERED, window.known_at)
         else:
             exact, index, filtered = MESSAGE_VECTOR_EXACT, MESSAGE_VECTOR_INDEX, MESSAGE_VECTOR_FILTERED
-        params = {**shared, "vector": vector_parameter(ask.vector)}
+        params = {**shared, "vector": QueryVector(ask.vector)}
         if kind == "summary":
             return _Try(kind, SUMMARY_VECTOR_EXACT, params, _done)
         scan = _Try(kind, exact, params, _done)

@@ -47,7 +47,6 @@ from domain.state import slot_key
 from domain.stored import StoredEvent
 from projections.graph import cypher
 from projections.keys import has_cjk, user_key, words_zh
-from projections.vector_parameter import vector_parameter
 
 _CAPTION = 60
 
@@ -101,7 +100,7 @@ def memory_recorded(event: MemoryRecorded, position: int) -> dict[str, Any]:
         "entity_ids": [e["entity_id"] for e in entities(event)],
         "relations": relations(event),
         "episodes": [episode_key(event.user_id, event.episode_id)] if event.episode_id else [],
-        "embedding": vector_parameter(event.embedding.vector()) if event.embedding else None,
+        "embedding": event.embedding.vector() if event.embedding else None,
     }
 
 
@@ -281,8 +280,7 @@ def user_configured(event: UserConfigured, position: int) -> dict[str, Any]:
 
 def embeddings_replaced(event: EmbeddingsReplaced, position: int) -> dict[str, Any]:
     return {**_base(event), "model": event.model,
-            "vectors": [{"item": v.item, "id": v.item_id,
-                         "vector": vector_parameter(v.embedding.vector())}
+            "vectors": [{"item": v.item, "id": v.item_id, "vector": v.embedding.vector()}
                         for v in event.vectors if v.embedding is not None]}
 
 
@@ -311,8 +309,7 @@ def text_props(text: str, user_id: str, context: str | None = None) -> dict[str,
 
 def messages(event: EpisodeRecorded) -> list[dict[str, Any]]:
     """Each message of an episode as a node of its own: searchable turn by turn."""
-    vectors = ([vector_parameter(e.vector()) if e else None for e in event.embeddings]
-               or [None] * len(event.messages))
+    vectors = [e.vector() if e else None for e in event.embeddings] or [None] * len(event.messages)
     texts = [message_text(m) for m in event.messages]
     days = [m.timestamp or event.occurred_at for m in event.messages]
     contexts = turn_contexts(texts, days)
@@ -368,7 +365,7 @@ def session_summarized(event: SessionSummarized, position: int) -> dict[str, Any
     text = made.text() if made else None
     return {**_base(event), "summary_id": event.summary_id, "status": status, "counted": made is not None,
             "episodes": sorted({episode_key(event.user_id, r.episode_id) for r in event.window}),
-            "embedding": vector_parameter(event.embedding.vector()) if event.embedding else None,
+            "embedding": event.embedding.vector() if event.embedding else None,
             "props": {"summarizer": event.summarizer, "prompt_version": event.prompt_version,
                       "prompt_tokens": event.prompt_tokens, "completion_tokens": event.completion_tokens,
                       "skipped": event.skipped, "fallback": event.fallback, "failure": event.failure,

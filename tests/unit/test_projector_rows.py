@@ -1,8 +1,9 @@
-"""Rows sent to Neo4j in a batch: the same list to the driver, a short line to its debug log."""
+"""Lists sent to Neo4j as parameters (a batch of rows, a query vector): the same list to the driver,
+a short line to its debug log."""
 
 from __future__ import annotations
 
-from projections.graph.projector import Rows
+from projections.parameters import Counted, QueryVector, Rows
 
 
 def test_a_batch_is_the_list_it_wraps_and_its_repr_only_counts_it() -> None:
@@ -23,3 +24,11 @@ def test_the_driver_packs_a_batch_as_the_list_itself() -> None:
 
     rows = [{"a": 1, "vector": [0.5, 0.25]}, {"a": 2, "vector": []}]
     assert packed({"rows": Rows(rows)}) == packed({"rows": rows})
+
+
+def test_a_query_vector_and_a_list_of_them_print_only_their_length() -> None:
+    vector = QueryVector([0.125] * 384)
+    assert vector == [0.125] * 384 and repr(vector) == "<384 floats>"
+    vectors = Counted(QueryVector([0.5] * 384) for _ in range(3))
+    assert repr({"vectors": vectors}) == "{'vectors': <3 items>}"
+    assert all(v == [0.5] * 384 for v in vectors)
