@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
+import struct
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from neo4j import Driver
@@ -19,17 +20,45 @@ from neo4j.time import DateTime
 # id is only unique per person).
 _ID_KEYS = ["message_id", "memory_id", "entity_id", "extraction_id", "summary_id", "key", "user_id"]
 
+# Instants leave Neo4j as their fields (a list of instants as a list of those): the driver's
+# DateTime objects cost more to make than all the rest of a graph's rows. (Not epochSeconds: it
+# rounds toward zero, so half a second before 1970 would read as half a second after.)
+_PROPERTIES = """
+[k IN keys({x}) WHERE NOT valueType({x}[k]) CONTAINS 'ZONED DATETIME' | [k, {x}[k]]] AS props,
+[k IN keys({x}) WHERE valueType({x}[k]) CONTAINS 'ZONED DATETIME' |
+  [k, CASE WHEN valueType({x}[k]) STARTS WITH 'LIST'
+           THEN [t IN {x}[k] | {fields}]
+           ELSE [t IN [{x}[k]] | {fields}][0] END]] AS instants
+"""
+_FIELDS = "[t.year, t.month, t.day, t.hour, t.minute, t.second, t.nanosecond, t.offsetSeconds]"
+
 _NODES = """
 MATCH (n) WHERE NOT n:Checkpoint AND NOT n:Lease AND NOT n:Job AND ($user_id IS NULL OR n.user_id = $user_id)
-RETURN labels(n) AS labels, properties(n) AS props
-"""
+RETURN labels(n) AS labels,
+""" + _PROPERTIES.format(x="n", fields=_FIELDS)
 
 _RELATIONSHIPS = """
 MATCH (a)-[r]->(b) WHERE $user_id IS NULL OR a.user_id = $user_id
-RETURN type(r) AS type, properties(r) AS props,
+RETURN type(r) AS type,
        [k IN $id_keys WHERE a[k] IS NOT NULL | a[k]][0] AS start,
-       [k IN $id_keys WHERE b[k] IS NOT NULL | b[k]][0] AS end
-"""
+       [k IN $id_keys WHERE b[k] IS NOT NULL | b[k]][0] AS end,
+""" + _PROPERTIES.format(x="r", fields=_FIELDS)
+
+
+def _isoformat(year: int, month: int, day: int, hour: int, minute: int, second: int, nanosecond: int,
+               offset_seconds: int) -> str:
+    """What DateTime.to_native().isoformat() gives for the same instant (Lore's are microseconds)."""
+    zone = timezone(timedelta(seconds=offset_seconds))
+    return datetime(year, month, day, hour, minute, second, nanosecond // 1000, zone).isoformat()
+
+
+def _properties(record: Any, ignore: frozenset[str]) -> dict[str, Any]:
+    props = {k: v for k, v in record["props"] if k not in ignore}
+    for key, value in record["instants"]:
+        if key not in ignore:
+            props[key] = ([_isoformat(*t) for t in value] if value and isinstance(value[0], list)
+                          else _isoformat(*value))
+    return props
 
 
 def _plain(value: Any) -> Any:
@@ -40,6 +69,10 @@ def _plain(value: Any) -> Any:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, list):
+        if value and all(type(v) is float for v in value):
+            # A vector, by its bytes: as exact as each float's repr, which takes a microsecond a float.
+            # (A property is never a map, so nothing else reads the same.)
+            return {"float64": hashlib.sha256(struct.pack(f"<{len(value)}d", *value)).hexdigest()}
         return [_plain(v) for v in value]
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in sorted(value.items())}
@@ -68,11 +101,12 @@ def fingerprint(driver: Driver, user_id: str | None = None, database: str = "neo
     digests: list[bytes] = []
     with driver.session(database=database) as session:
         for record in session.run(_NODES, user_id=user_id):
-            props = {k: v for k, v in record["props"].items() if k not in ignore}
+            props = _properties(record, ignore)
             digests.append(_digest({"labels": sorted(record["labels"]), "props": props}))
         for record in session.run(_RELATIONSHIPS, user_id=user_id, id_keys=_ID_KEYS):
-            props = {k: v for k, v in record["props"].items() if k not in ignore}
-            digests.append(_digest({**dict(record), "props": props}))
+            props = _properties(record, ignore)
+            digests.append(_digest({"type": record["type"], "start": record["start"], "end": record["end"],
+                                    "props": props}))
     total = hashlib.sha256()
     for digest in sorted(digests):
         total.update(digest)
