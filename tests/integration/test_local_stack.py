@@ -76,7 +76,10 @@ def test_make_run_serves_on_the_kafka_it_starts_and_a_produced_command_becomes_a
         subprocess.run([sys.executable, "-m", "services.cli", "produce", str(tmp_path / "commands.jsonl")],
                        env=env, check=True, capture_output=True)
         def remembered() -> list[str]:
-            return [m["content"] for m in httpx.get(f"{url}/v1/users/ada/memories").json()["items"]]
+            try:  # a server slow to answer is waited for, as long as it lives
+                return [m["content"] for m in httpx.get(f"{url}/v1/users/ada/memories").json()["items"]]
+            except httpx.TimeoutException:
+                return []
 
         wait_until(lambda: remembered() == ["Ada keeps bees on her roof"], "the produced command applied",
                    workers=[server])
